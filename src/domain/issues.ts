@@ -1,0 +1,25 @@
+// A check issue: a value that could not be determined, recorded instead of a guess.
+export type IssueCode =
+  | 'selector_missing'
+  | 'selector_ambiguous'
+  | 'price_not_found'
+  | 'price_ambiguous'
+  | 'currency_mismatch'
+  | 'availability_unknown'
+  | 'phrase_missing'
+  | 'links_missing'
+  | 'blocked'
+  | 'fetch_failed'
+  | 'timeout'
+  | 'too_large'
+  | 'not_html'
+  | 'http_status'
+  | 'allowance_exhausted'
+  | 'site_backoff';
+
+export interface CheckIssue {
+  /** null for issues of the whole load (fetch failures), else the target's id */
+  target_id: string | null;
+  code: IssueCode;
+  message: string;
+}
