@@ -1,0 +1,94 @@
+import { chromium, type Browser } from 'playwright-core';
+
+// One Chromium for the whole loader: launched (or connected to) on first use,
+// reused by every load, and replaced when it crashed or the connection died.
+
+export interface ChromiumSourceOptions {
+  /** executable of a local Chromium */
+  chromiumPath: string;
+  /** CDP websocket of a remote Chromium; when set nothing is launched */
+  browserWsEndpoint?: string;
+  /** the filtering proxy as this browser reaches it, e.g. http://127.0.0.1:41234 */
+  proxyServer: string;
+  /** how long launching or connecting may take */
+  startTimeoutMs: number;
+}
+
+/**
+ * Flags of a locally launched Chromium. The proxy is also set per context (with
+ * per-load credentials); the global one catches the browser's own traffic, and
+ * without credentials the proxy refuses it.
+ */
+export function chromiumArgs(proxyServer: string): string[] {
+  const proxyHost = new URL(proxyServer).hostname;
+  return [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    // QUIC is UDP and would not go through an HTTP proxy
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--disable-dev-shm-usage',
+    `--proxy-server=${proxyServer}`,
+    // Chromium sends loopback and link-local addresses around a proxy unless told not to
+    '--proxy-bypass-list=<-loopback>',
+    // Chromium never needs DNS itself: proxied requests carry host names to the
+    // proxy, which resolves them once and vets the address; this closes
+    // prefetch and any direct path, leaving only the proxy's own address.
+    `--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE ${proxyHost}`,
+    // WebRTC may only use UDP through the proxy, which offers none
+    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+    '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+  ];
+}
+
+export class ChromiumSource {
+  readonly #options: ChromiumSourceOptions;
+  #browser: Promise<Browser> | null = null;
+  #closed = false;
+
+  constructor(options: ChromiumSourceOptions) {
+    this.#options = options;
+  }
+
+  /** the shared browser, started on first call and again after a crash */
+  get(): Promise<Browser> {
+    if (this.#closed) return Promise.reject(new Error('the browser source is closed'));
+    if (!this.#browser) {
+      const started = this.#start();
+      this.#browser = started;
+      started.then(
+        (browser) => browser.on('disconnected', () => this.#forget(started)),
+        () => this.#forget(started),
+      );
+    }
+    return this.#browser;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const current = this.#browser;
+    this.#browser = null;
+    const browser = await current?.catch(() => null);
+    await browser?.close().catch(() => undefined);
+  }
+
+  #forget(started: Promise<Browser>): void {
+    if (this.#browser === started) this.#browser = null;
+  }
+
+  #start(): Promise<Browser> {
+    const { browserWsEndpoint, chromiumPath, proxyServer, startTimeoutMs } = this.#options;
+    if (browserWsEndpoint) return chromium.connectOverCDP(browserWsEndpoint, { timeout: startTimeoutMs });
+    return chromium.launch({
+      executablePath: chromiumPath,
+      headless: true,
+      chromiumSandbox: false,
+      args: chromiumArgs(proxyServer),
+      timeout: startTimeoutMs,
+    });
+  }
+}

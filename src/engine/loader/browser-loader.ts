@@ -1,0 +1,167 @@
+import type { Browser, BrowserContext } from 'playwright-core';
+import { AppError } from '../../errors.ts';
+import type { CheckIssue } from '../../domain/issues.ts';
+import { vetUrl, type GuardPolicy } from '../ssrf/guard.ts';
+import { ChromiumSource } from '../browser/chromium.ts';
+import { startFilteringProxy, type FilteringProxy } from '../browser/filtering-proxy.ts';
+import { loadPage } from './browser-page.ts';
+import type { LoadRequest, LoadResult, PageLoader } from './types.ts';
+
+// The `browser` load mode: pages rendered by Chromium, whose every connection
+// goes through the filtering proxy (DESIGN §5). One browser is shared; each
+// load gets a fresh context (no cookies, storage or cache carry over) that is
+// closed afterwards.
+
+export interface BrowserLoaderOptions {
+  /** the SSRF policy the proxy enforces (PAGEWATCH_ALLOW_PORTS, PAGEWATCH_ALLOW_PRIVATE_NETWORKS) */
+  policy: GuardPolicy;
+  /** local Chromium executable; default `/usr/bin/chromium` */
+  chromiumPath?: string;
+  /**
+   * CDP websocket of a remote Chromium (PAGEWATCH_BROWSER_WS); default unset,
+   * which launches `chromiumPath`. A remote browser is still confined to the
+   * proxy: each context is created with the proxy and per-load credentials, so
+   * the remote browser must be able to reach the proxy — set `proxyHost` to an
+   * address it can connect to and `proxyPublicHost` to the name it uses. The
+   * remote browser's own launch flags (WebRTC, QUIC, host resolver) are the
+   * operator's to set like `chromiumArgs()` does.
+   */
+  browserWsEndpoint?: string;
+  /** address the proxy listens on; default `127.0.0.1` */
+  proxyHost?: string;
+  /** host the browser uses to reach the proxy; default `proxyHost` */
+  proxyPublicHost?: string;
+  /** loads at once; another load fails with renderer_busy; default 2 */
+  maxPages?: number;
+  /** the whole load, navigation to reading the DOM; default 60000 ms */
+  timeoutMs?: number;
+  /** longest wait for network idle after the load event; default 5000 ms */
+  settleMs?: number;
+  /** largest rendered HTML accepted, in bytes (UTF-8); default 5 MiB */
+  maxBodyBytes?: number;
+  /** redirects of the main document before the load counts as failed; default 5 */
+  maxRedirects?: number;
+}
+
+// What a page may not download: nothing a watcher reads comes from them, and
+// they are most of a page's weight.
+const SKIPPED_RESOURCES = new Set(['image', 'media', 'font']);
+
+export function createBrowserLoader(options: BrowserLoaderOptions): PageLoader {
+  const maxPages = options.maxPages ?? 2;
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const limits = {
+    settleMs: options.settleMs ?? 5_000,
+    maxBodyBytes: options.maxBodyBytes ?? 5 * 1024 * 1024,
+    maxRedirects: options.maxRedirects ?? 5,
+  };
+  const proxyHost = options.proxyHost ?? '127.0.0.1';
+  const proxyPublicHost = options.proxyPublicHost ?? proxyHost;
+  const contexts = new Set<BrowserContext>();
+  let active = 0;
+  let closed = false;
+  let started: Promise<{ proxy: FilteringProxy; chromium: ChromiumSource; proxyServer: string }> | null = null;
+
+  // The proxy's port is ephemeral, so Chromium's flags wait for the proxy.
+  function start() {
+    if (closed) return Promise.reject(new Error('the loader is closed'));
+    started ??= startFilteringProxy({ policy: options.policy, host: proxyHost }).then((proxy) => {
+      const proxyServer = `http://${proxyPublicHost.includes(':') ? `[${proxyPublicHost}]` : proxyPublicHost}:${proxy.port}`;
+      const chromium = new ChromiumSource({
+        chromiumPath: options.chromiumPath ?? '/usr/bin/chromium',
+        browserWsEndpoint: options.browserWsEndpoint,
+        proxyServer,
+        startTimeoutMs: timeoutMs,
+      });
+      return { proxy, chromium, proxyServer };
+    });
+    // A proxy that failed to start is tried again by the next load.
+    started.catch(() => (started = null));
+    return started;
+  }
+
+  async function run(request: LoadRequest): Promise<LoadResult> {
+    const deadline = Date.now() + timeoutMs;
+    // Schemes such as file: or chrome: would never reach the proxy, so the
+    // URL itself is vetted before Chromium sees it.
+    const vetted = vetUrl(request.url, options.policy);
+    if (!vetted.ok) return failure(request.url, 'blocked', `the address is not allowed: ${vetted.reason}`);
+    if (request.signal?.aborted) return failure(request.url, 'fetch_failed', 'the load was cancelled');
+
+    let parts: Awaited<ReturnType<typeof start>>;
+    let browser: Browser;
+    try {
+      parts = await start();
+      browser = await parts.chromium.get();
+    } catch (err) {
+      // Not a problem of the page: the caller answers 503 and tries later.
+      throw new AppError('unavailable', `the browser could not be started: ${(err as Error).message.split('\n')[0]}`, {
+        retryAfter: 60,
+      });
+    }
+    const { proxy, proxyServer } = parts;
+    const session = proxy.openSession();
+    let context: BrowserContext | null = null;
+    const abort = (): void => void context?.close().catch(() => undefined);
+    request.signal?.addEventListener('abort', abort, { once: true });
+    try {
+      context = await browser.newContext({
+        // '<-loopback>' stops Chromium from sending loopback addresses around the proxy.
+        proxy: { server: proxyServer, bypass: '<-loopback>', username: session.username, password: session.password },
+        serviceWorkers: 'block',
+        acceptDownloads: false,
+      });
+      contexts.add(context);
+      // A WebSocket handshake is never routed by context.route, and a wss://
+      // tunnel looks like https to the proxy, so sockets are refused here.
+      await context.routeWebSocket(/.*/, (ws) => ws.close({ code: 1008, reason: 'WebSockets are refused' }));
+      await context.route('**/*', (route) => {
+        const req = route.request();
+        const refused = !/^https?:/i.test(req.url()) || SKIPPED_RESOURCES.has(req.resourceType());
+        return (refused ? route.abort('blockedbyclient') : route.continue()).catch(() => undefined);
+      });
+      const page = await context.newPage();
+      const result = await loadPage(page, vetted.url.href, { deadline, ...limits }, session.events);
+      return request.signal?.aborted ? failure(request.url, 'fetch_failed', 'the load was cancelled') : result;
+    } catch (err) {
+      // Only a context that died under us (crash, abort, shutdown) gets here.
+      const reason = request.signal?.aborted ? 'the load was cancelled' : `the browser failed: ${(err as Error).message.split('\n')[0]}`;
+      return failure(request.url, 'fetch_failed', reason);
+    } finally {
+      request.signal?.removeEventListener('abort', abort);
+      session.close();
+      if (context) {
+        contexts.delete(context);
+        await context.close().catch(() => undefined);
+      }
+    }
+  }
+
+  return {
+    async load(request) {
+      if (closed) throw new AppError('unavailable', 'the browser loader is closed');
+      if (active >= maxPages) {
+        // A slot frees at the latest when a running load hits its timeout.
+        throw new AppError('renderer_busy', 'all browser pages are in use', { retryAfter: Math.ceil(timeoutMs / 1000) });
+      }
+      active += 1;
+      try {
+        return await run(request);
+      } finally {
+        active -= 1;
+      }
+    },
+    async close() {
+      closed = true;
+      await Promise.all([...contexts].map((context) => context.close().catch(() => undefined)));
+      const current = await started?.catch(() => null);
+      if (!current) return;
+      await current.chromium.close();
+      await current.proxy.close();
+    },
+  };
+}
+
+function failure(url: string, code: CheckIssue['code'], message: string): LoadResult {
+  return { finalUrl: url, status: null, html: null, issues: [{ target_id: null, code, message }] };
+}

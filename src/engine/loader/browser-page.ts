@@ -1,0 +1,161 @@
+import { errors, type Page, type Response } from 'playwright-core';
+import type { CheckIssue, IssueCode } from '../../domain/issues.ts';
+import type { ProxyEvent } from '../browser/filtering-proxy.ts';
+import type { LoadResult } from './types.ts';
+
+// One navigation in a prepared page, turned into a LoadResult. Everything a
+// page can do wrong becomes an issue; nothing here throws.
+
+export interface PageLoadLimits {
+  /** absolute time (ms since epoch) by which the load must be done */
+  deadline: number;
+  /** longest wait for network idle after the load event */
+  settleMs: number;
+  maxBodyBytes: number;
+  maxRedirects: number;
+}
+
+const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+
+class DeadlineError extends Error {}
+
+export async function loadPage(
+  page: Page,
+  url: string,
+  limits: PageLoadLimits,
+  proxyEvents: readonly ProxyEvent[],
+): Promise<LoadResult> {
+  const remaining = (): number => Math.max(1, limits.deadline - Date.now());
+  // The latest main-frame document request and response: a script may
+  // navigate again after the first load, and what counts is where it ended.
+  let lastNavigation = url;
+  let mainResponse: Response | null = null;
+  page.on('request', (request) => {
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) lastNavigation = request.url();
+  });
+  page.on('response', (response) => {
+    const request = response.request();
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) mainResponse = response;
+  });
+
+  try {
+    const first = await page.goto(url, { waitUntil: 'load', timeout: remaining() });
+    mainResponse ??= first;
+  } catch (err) {
+    return failed(url, lastNavigation, err, proxyEvents);
+  }
+  // Network idle is a hint that scripts have finished, not a requirement:
+  // pages that poll forever are read when the settle cap runs out.
+  await page.waitForLoadState('networkidle', { timeout: Math.min(limits.settleMs, remaining()) }).catch(() => undefined);
+
+  const finalUrl = page.url();
+  if (finalUrl.startsWith('chrome-error:')) {
+    return failed(url, lastNavigation, new Error('the page navigated to an address that failed'), proxyEvents);
+  }
+  const response: Response | null = mainResponse;
+  const status = response ? response.status() : null;
+  // A plain-http request the proxy refused (403) or could not connect (502)
+  // gets the proxy's own answer, which is no status of the site.
+  const proxyEvent = status === 403 || status === 502 ? matchingEvent(response?.url() ?? '', proxyEvents) : undefined;
+  if (proxyEvent) {
+    const failure = proxyIssue(proxyEvent);
+    return { finalUrl, status: null, html: null, issues: [failure] };
+  }
+  const result = (issues: CheckIssue[], html: string | null = null, extra: Partial<LoadResult> = {}): LoadResult => ({
+    finalUrl,
+    status,
+    html,
+    issues,
+    ...extra,
+  });
+  if (response) {
+    if (redirectCount(response) > limits.maxRedirects) {
+      return result([issue('fetch_failed', `more than ${limits.maxRedirects} redirects`)]);
+    }
+    if (status !== null && status >= 400) {
+      const retryAfter = status === 429 || status === 503 ? parseRetryAfter(response.headers()['retry-after']) : undefined;
+      return result(
+        [issue('http_status', `the page answered HTTP ${status}`)],
+        null,
+        retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter },
+      );
+    }
+    const type = (response.headers()['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    // A missing type is sniffed by Chromium like any browser would; a declared
+    // non-HTML type is not a page to watch in browser mode.
+    if (type !== '' && !HTML_TYPES.has(type)) {
+      return result([issue('not_html', `the page is ${type}, not HTML`)]);
+    }
+  }
+
+  let html: string;
+  try {
+    html = await withDeadline(page.content(), remaining());
+  } catch (err) {
+    return result([err instanceof DeadlineError ? issue('timeout', 'reading the rendered page timed out') : issue('fetch_failed', 'the rendered page could not be read')]);
+  }
+  if (Buffer.byteLength(html) > limits.maxBodyBytes) {
+    return result([issue('too_large', `the rendered page is larger than ${limits.maxBodyBytes} bytes`)]);
+  }
+  return result([], html);
+}
+
+function failed(url: string, lastNavigation: string, err: unknown, proxyEvents: readonly ProxyEvent[]): LoadResult {
+  const base = { finalUrl: lastNavigation || url, status: null, html: null };
+  const event = matchingEvent(lastNavigation, proxyEvents);
+  if (event) return { ...base, issues: [proxyIssue(event)] };
+  if (err instanceof errors.TimeoutError) return { ...base, issues: [issue('timeout', 'the page did not load in time')] };
+  const message = err instanceof Error ? err.message : String(err);
+  // Chromium turns a non-renderable main response (a zip, a PDF) into a download.
+  if (message.includes('Download is starting')) return { ...base, issues: [issue('not_html', 'the page is a download, not HTML')] };
+  return { ...base, issues: [issue('fetch_failed', `the page could not be loaded: ${firstLine(message)}`)] };
+}
+
+/** the proxy's latest event for the host and port of an http(s) URL */
+function matchingEvent(raw: string, events: readonly ProxyEvent[]): ProxyEvent | undefined {
+  if (!URL.canParse(raw)) return undefined;
+  const url = new URL(raw);
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  for (let i = events.length - 1; i >= 0; i -= 1) {
+    if (events[i].host === host && events[i].port === port) return events[i];
+  }
+  return undefined;
+}
+
+function proxyIssue(event: ProxyEvent): CheckIssue {
+  return event.kind === 'blocked'
+    ? issue('blocked', `the address is not allowed: ${event.reason}`)
+    : issue('fetch_failed', `could not connect to ${event.host}:${event.port}: ${event.reason}`);
+}
+
+function redirectCount(response: Response): number {
+  let count = 0;
+  for (let request = response.request().redirectedFrom(); request; request = request.redirectedFrom()) count += 1;
+  return count;
+}
+
+/** Retry-After as seconds: delay-seconds or an HTTP date */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DeadlineError('deadline')), ms);
+  });
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
+}
+
+function issue(code: IssueCode, message: string): CheckIssue {
+  return { target_id: null, code, message };
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0].slice(0, 200);
+}
