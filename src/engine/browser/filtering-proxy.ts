@@ -101,7 +101,8 @@ export async function startFilteringProxy(options: FilteringProxyOptions): Promi
       port,
       method: req.method,
       path: url.pathname + url.search,
-      headers: forwardable(req.rawHeaders),
+      // RFC 9112 §3.2.2: the target's authority replaces whatever Host was sent.
+      headers: ['Host', url.host, ...forwardable(req.rawHeaders, 'host')],
       setHost: false,
       agent: false,
       timeout: connectTimeoutMs,
@@ -216,11 +217,12 @@ function bare(hostname: string): string {
   return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
 }
 
-/** rawHeaders without hop-by-hop fields, keeping repeated fields such as Set-Cookie */
-function forwardable(raw: string[]): string[] {
+/** rawHeaders without hop-by-hop fields (and `also`), keeping repeated fields such as Set-Cookie */
+function forwardable(raw: string[], also?: string): string[] {
   const kept: string[] = [];
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    if (!HOP_BY_HOP.has(raw[i].toLowerCase())) kept.push(raw[i], raw[i + 1]);
+    const name = raw[i].toLowerCase();
+    if (!HOP_BY_HOP.has(name) && name !== also) kept.push(raw[i], raw[i + 1]);
   }
   return kept;
 }

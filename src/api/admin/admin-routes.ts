@@ -1,0 +1,77 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { AppError } from '../../errors.ts';
+import { isPlanName } from '../../domain/plans.ts';
+import { changeAccount, createAccount, getAccount } from '../../services/accounts.ts';
+import { createToken, listAccountTokens, revokeTokenById } from '../../services/tokens.ts';
+import { sameSecret } from '../../services/token-secrets.ts';
+import { readApiStatus, writeApiStatus } from '../../store/api-status-store.ts';
+import type { AppDeps } from '../app-deps.ts';
+import { requireJsonContentType } from '../plugins/api-gate.ts';
+import { Data, ListOf } from '../schemas/common.ts';
+import {
+  AccountSchema, ApiStatusSchema, CreateAccountBody, CreatedTokenSchema, CreateTokenBody, IdParams, PatchAccountBody,
+  PutApiStatusBody, TokenViewSchema,
+} from './admin-schemas.ts';
+
+// The operator API (DESIGN §6): accounts, tokens and the API's open/closed state.
+export const adminRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps) => {
+  const adminToken = deps.config.adminToken!;
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    const match = /^Bearer (.+)$/i.exec(request.headers.authorization?.trim() ?? '');
+    if (!match || !sameSecret(match[1], adminToken)) throw new AppError('unauthorized', 'missing or invalid operator token');
+    requireJsonContentType(request);
+  });
+  app.setNotFoundHandler(() => {
+    throw new AppError('not_found', 'resource not found');
+  });
+
+  app.post('/accounts', { schema: { body: CreateAccountBody, response: { 201: Data(AccountSchema) } } }, async (request, reply) => {
+    reply.status(201);
+    return { data: await createAccount(deps, request.body) };
+  });
+
+  app.get('/accounts/:id', { schema: { params: IdParams, response: { 200: Data(AccountSchema) } } }, async (request) => ({
+    data: await getAccount(deps, request.params.id),
+  }));
+
+  app.patch('/accounts/:id', { schema: { params: IdParams, body: PatchAccountBody, response: { 200: Data(AccountSchema) } } }, async (request) => {
+    const webhookUrl = request.body.webhook_url;
+    if (typeof webhookUrl === 'string' && !/^https?:\/\//i.test(webhookUrl)) {
+      throw new AppError('validation_failed', 'webhook_url must be an http or https URL', { details: [{ field: 'webhook_url', message: 'must be http or https' }] });
+    }
+    return { data: await changeAccount(deps, request.params.id, request.body) };
+  });
+
+  app.post(
+    '/accounts/:id/tokens',
+    { schema: { params: IdParams, body: CreateTokenBody, response: { 201: Data(CreatedTokenSchema) } } },
+    async (request, reply) => {
+      reply.status(201);
+      return { data: await createToken(deps, request.params.id, request.body) };
+    },
+  );
+
+  app.get('/accounts/:id/tokens', { schema: { params: IdParams, response: { 200: ListOf(TokenViewSchema) } } }, async (request) => {
+    const account = await getAccount(deps, request.params.id);
+    if (!isPlanName(account.plan)) throw new AppError('internal_error', `account has unknown plan ${account.plan}`);
+    return { data: await listAccountTokens(deps, account.id, account.plan), meta: { next_cursor: null } };
+  });
+
+  app.delete('/tokens/:id', { schema: { params: IdParams } }, async (request, reply) => {
+    if (!(await revokeTokenById(deps, request.params.id))) throw new AppError('not_found', 'token not found');
+    return reply.status(204).send();
+  });
+
+  app.get('/api-status', { schema: { response: { 200: Data(ApiStatusSchema) } } }, async () => ({ data: await readApiStatus(deps.db) }));
+
+  app.put('/api-status', { schema: { body: PutApiStatusBody, response: { 200: Data(ApiStatusSchema) } } }, async (request) => {
+    const current = await readApiStatus(deps.db);
+    const next = { open: request.body.open, retry_after_seconds: request.body.retry_after_seconds ?? current.retry_after_seconds };
+    await writeApiStatus(deps.db, next);
+    return { data: next };
+  });
+
+  app.get('/health', { schema: { response: { 200: Data(Type.Object({ ok: Type.Boolean() })) } } }, async () => ({ data: { ok: true } }));
+};

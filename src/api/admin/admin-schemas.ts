@@ -1,0 +1,63 @@
+import { Type } from '@sinclair/typebox';
+import { PLAN_NAMES } from '../../domain/plans.ts';
+import { SCOPES } from '../../domain/scopes.ts';
+import { NullableTimestamp, Timestamp } from '../schemas/common.ts';
+
+export const PlanNameSchema = Type.Union(PLAN_NAMES.map((p) => Type.Literal(p)));
+
+export const AccountSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  email: Type.String(),
+  plan: Type.String(),
+  webhook_url: Type.Union([Type.String(), Type.Null()]),
+  webhook_secret: Type.Optional(Type.String({ description: 'returned once, when a new webhook_url is set' })),
+});
+
+export const CreateAccountBody = Type.Object(
+  { email: Type.String({ format: 'email', maxLength: 254 }), plan: PlanNameSchema },
+  { additionalProperties: false },
+);
+
+export const PatchAccountBody = Type.Object(
+  {
+    email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
+    plan: Type.Optional(PlanNameSchema),
+    webhook_url: Type.Optional(Type.Union([Type.String({ format: 'uri', maxLength: 2048 }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+
+export const CreateTokenBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    scopes: Type.Array(Type.Union(SCOPES.map((s) => Type.Literal(s))), { minItems: 1, maxItems: SCOPES.length, uniqueItems: true }),
+    expires_in_days: Type.Integer({ minimum: 1, maximum: 365 }),
+  },
+  { additionalProperties: false },
+);
+
+export const CreatedTokenSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  token: Type.String({ description: 'the secret, shown once' }),
+  expires_at: Timestamp,
+});
+
+export const TokenViewSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  scopes: Type.Array(Type.String()),
+  hint: Type.String({ description: 'the first characters of the secret' }),
+  state: Type.Union([Type.Literal('valid'), Type.Literal('expired'), Type.Literal('revoked'), Type.Literal('disabled')]),
+  created_at: Timestamp,
+  expires_at: Timestamp,
+  revoked_at: NullableTimestamp,
+  last_used_at: NullableTimestamp,
+});
+
+export const ApiStatusSchema = Type.Object({ open: Type.Boolean(), retry_after_seconds: Type.Integer({ minimum: 1, maximum: 86400 }) });
+export const PutApiStatusBody = Type.Object(
+  { open: Type.Boolean(), retry_after_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86400 })) },
+  { additionalProperties: false },
+);
+
+export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });

@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { AppError } from '../errors.ts';
+import type { AppDeps } from './app-deps.ts';
+import { sendError } from './error-handler.ts';
+import { validatorCompiler } from './validation.ts';
+import { apiGate } from './plugins/api-gate.ts';
+import { API_PREFIX, buildOpenApiDocument } from './openapi.ts';
+import { ErrorEnvelopeSchema } from './schemas/common.ts';
+import { usageRoutes } from './routes/usage.ts';
+import { adminRoutes } from './admin/admin-routes.ts';
+
+export const BODY_LIMIT_BYTES = 16 * 1024;
+
+export interface BuildAppOptions {
+  /** a pino logger; default: one at config.logLevel */
+  logger?: FastifyBaseLogger;
+}
+
+/** Builds the HTTP application without listening, so tests can use inject(). */
+export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: { level: deps.config.logLevel } }),
+    genReqId: () => randomUUID(),
+    bodyLimit: BODY_LIMIT_BYTES,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setErrorHandler(sendError);
+  app.setNotFoundHandler(() => {
+    throw new AppError('not_found', 'resource not found');
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+
+  const apiRoutes: RouteOptions[] = [];
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith(API_PREFIX)) apiRoutes.push(route);
+  });
+
+  await app.register(
+    async (api) => {
+      await api.register(apiGate, deps);
+      api.setNotFoundHandler(() => {
+        throw new AppError('not_found', 'resource not found');
+      });
+      await api.register(usageRoutes, deps);
+      let document: object | null = null;
+      api.get('/openapi.json', async () => (document ??= buildOpenApiDocument(apiRoutes, ErrorEnvelopeSchema)));
+    },
+    { prefix: API_PREFIX },
+  );
+
+  // The operator API exists only when the operator set a secret for it.
+  if (deps.config.adminToken) await app.register(adminRoutes, { ...deps, prefix: '/admin/v1' });
+  return app;
+}

@@ -1,0 +1,38 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorObject } from 'ajv';
+import { AppError } from '../errors.ts';
+import { validationError } from './validation.ts';
+
+// The one place where errors become the envelope {error: {code, message, request_id}}.
+
+function toAppError(err: FastifyError & { validationContext?: string }): AppError {
+  if (err instanceof AppError) return err;
+  if (err.validation) return validationError(err.validation as unknown as ErrorObject[], err.validationContext);
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('payload_too_large', 'the request body exceeds 16 KiB');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('unsupported_media_type', 'the request body must be JSON (Content-Type: application/json)');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new AppError('malformed_json', 'the request body is not valid JSON');
+  }
+  if (err instanceof SyntaxError && err.statusCode === 400) return new AppError('malformed_json', 'the request body is not valid JSON');
+  if (err.statusCode === 404) return new AppError('not_found', 'resource not found');
+  if (err.statusCode === 400) return new AppError('invalid_request', 'invalid request');
+  return new AppError('internal_error', 'internal error; quote the request_id when contacting support');
+}
+
+export function sendError(err: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const appError = toAppError(err);
+  if (appError.code === 'internal_error') request.log.error({ err }, 'unhandled error');
+  if (appError.retryAfter !== undefined) reply.header('Retry-After', String(appError.retryAfter));
+  return reply.status(appError.status).send({
+    error: {
+      code: appError.code,
+      message: appError.message,
+      request_id: request.id,
+      ...(appError.details ? { details: appError.details } : {}),
+    },
+  });
+}

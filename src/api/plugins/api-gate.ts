@@ -1,0 +1,76 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../../errors.ts';
+import { readApiStatus } from '../../store/api-status-store.ts';
+import { admitRequest, chargeReadBytes, peekLimits, type LimitState } from '../../services/request-limits.ts';
+import { authenticate } from '../../services/tokens.ts';
+import type { AppDeps } from '../app-deps.ts';
+
+// The /api/v1 request pipeline, before any handler runs: API open, bearer
+// token, Pro access, scope, request limits, JSON content type. Afterwards:
+// read bytes of successful GET bodies.
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+function setLimitHeaders(reply: FastifyReply, state: LimitState): void {
+  reply.header('X-RateLimit-Limit', String(state.minuteLimit));
+  reply.header('X-RateLimit-Remaining', String(state.minuteRemaining));
+  reply.header('X-RateLimit-Reset', String(state.minuteReset));
+  reply.header('X-RateLimit-Day-Limit', String(state.dayLimit));
+  reply.header('X-RateLimit-Day-Remaining', String(state.dayRemaining));
+  reply.header('X-Read-Bytes-Day-Limit', String(state.readBytesLimit));
+  reply.header('X-Read-Bytes-Day-Remaining', String(state.readBytesRemaining));
+}
+
+function isJson(contentType: string | undefined): boolean {
+  const mediaType = contentType?.split(';')[0].trim().toLowerCase() ?? '';
+  return mediaType === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
+}
+
+export function requireJsonContentType(request: FastifyRequest): void {
+  if (BODY_METHODS.has(request.method) && !isJson(request.headers['content-type'])) {
+    throw new AppError('unsupported_media_type', 'the request body must be JSON (Content-Type: application/json)');
+  }
+}
+
+async function gate(app: FastifyInstance, deps: AppDeps) {
+  app.decorateRequest('principal', null);
+  app.decorateRequest('limitState', null);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    const scope = request.routeOptions.config.scope;
+    const isPublic = request.routeOptions.url !== undefined && scope === undefined;
+    if (isPublic) return;
+    const status = await readApiStatus(deps.db);
+    if (!status.open) {
+      throw new AppError('unavailable', 'the API is closed for maintenance', { retryAfter: status.retry_after_seconds });
+    }
+    const principal = await authenticate(deps.db, deps, request.headers.authorization);
+    request.principal = principal;
+    if (!principal.plan.api_access) {
+      setLimitHeaders(reply, await peekLimits(deps, principal));
+      throw new AppError('pro_required', 'API access requires the Pro plan');
+    }
+    if (scope !== undefined && !principal.scopes.includes(scope)) {
+      setLimitHeaders(reply, await peekLimits(deps, principal));
+      throw new AppError('insufficient_scope', `this token lacks the ${scope} scope`);
+    }
+    const admission = await admitRequest(deps, principal, request.method === 'GET');
+    request.limitState = admission.state;
+    setLimitHeaders(reply, admission.state);
+    if (admission.rejection) throw admission.rejection;
+    if (request.routeOptions.url !== undefined) requireJsonContentType(request);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const principal = request.principal;
+    if (!principal || request.method !== 'GET' || reply.statusCode >= 300 || !request.limitState) return payload;
+    const bytes = typeof payload === 'string' || Buffer.isBuffer(payload) ? Buffer.byteLength(payload) : 0;
+    const remaining = await chargeReadBytes(deps, principal, bytes);
+    reply.header('X-Read-Bytes-Day-Remaining', String(remaining));
+    return payload;
+  });
+}
+
+export const apiGate = fp(gate, { name: 'api-gate', encapsulate: false });

@@ -1,0 +1,78 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import { AppError, type FieldDetail } from '../errors.ts';
+
+// Bodies are validated strictly (no coercion, unknown fields kept so they can
+// be rejected); query strings and path parameters are coerced from text.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+function makeAjv(coerce: boolean): Ajv {
+  const ajv = new Ajv({ allErrors: true, removeAdditional: false, useDefaults: true, coerceTypes: coerce, strict: false });
+  addFormats(ajv);
+  return ajv;
+}
+
+const bodyAjv = makeAjv(false);
+const textAjv = makeAjv(true);
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
+  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+};
+
+/** `/targets/0/selection` → `targets[0].selection` */
+function fieldPath(instancePath: string, extra?: string): string {
+  const parts = instancePath.split('/').filter(Boolean);
+  if (extra) parts.push(extra);
+  return parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
+}
+
+function unknownNames(errors: ErrorObject[]): string[] {
+  return [
+    ...new Set(
+      errors
+        .filter((e) => e.keyword === 'additionalProperties')
+        .map((e) => fieldPath(e.instancePath, (e.params as { additionalProperty: string }).additionalProperty)),
+    ),
+  ];
+}
+
+function details(errors: ErrorObject[]): FieldDetail[] {
+  const seen = new Set<string>();
+  const result: FieldDetail[] = [];
+  for (const e of errors) {
+    const missing = e.keyword === 'required' ? (e.params as { missingProperty: string }).missingProperty : undefined;
+    const field = fieldPath(e.instancePath, missing) || '(root)';
+    const message = missing ? 'is required' : (e.message ?? 'is invalid');
+    const key = `${field}:${message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      result.push({ field, message });
+    }
+  }
+  return result;
+}
+
+/** Maps a schema validation failure of one part of the request to the API's error value. */
+export function validationError(errors: ErrorObject[], part: string | undefined): AppError {
+  const unknown = unknownNames(errors);
+  if (part === 'params') return new AppError('not_found', 'resource not found');
+  if (part === 'querystring') {
+    if (unknown.length > 0) {
+      return new AppError('unknown_parameter', `unknown query parameter: ${unknown.join(', ')}`, {
+        details: unknown.map((field) => ({ field, message: 'is not a parameter of this endpoint' })),
+      });
+    }
+    return new AppError('invalid_request', 'invalid query parameter', { details: details(errors) });
+  }
+  if (part === 'body') {
+    if (unknown.length > 0) {
+      return new AppError('unknown_field', `unknown field: ${unknown.join(', ')}`, {
+        details: unknown.map((field) => ({ field, message: 'is not a field of this request' })),
+      });
+    }
+    return new AppError('validation_failed', 'the request body is not a valid configuration', { details: details(errors) });
+  }
+  return new AppError('invalid_request', 'invalid request', { details: details(errors) });
+}

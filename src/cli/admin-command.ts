@@ -1,0 +1,106 @@
+import { parseArgs } from 'node:util';
+import { adminRequest, type AdminClientOptions } from './admin-client.ts';
+
+const USAGE = `pagewatch admin — operator tasks through a running server's operator API
+Needs PAGEWATCH_URL (default http://127.0.0.1:8080) and PAGEWATCH_ADMIN_TOKEN.
+
+  accounts create --email E --plan pro|free
+  accounts get ID
+  accounts set-plan ID --plan pro|free
+  accounts set-webhook ID --url URL | --remove
+  tokens create --account ID --name N --scopes a,b --days 1..365
+  tokens list --account ID
+  tokens revoke TOKEN_ID
+  api status | api close [--retry-after SECONDS] | api open
+
+Add --json for JSON output.`;
+
+type Options = { email?: string; plan?: string; url?: string; remove?: boolean; account?: string; name?: string; scopes?: string; days?: string; 'retry-after'?: string; json?: boolean };
+
+function required(value: string | undefined, flag: string): string {
+  if (!value) throw new UsageError(`${flag} is required`);
+  return value;
+}
+
+class UsageError extends Error {}
+
+async function run(client: AdminClientOptions, words: string[], o: Options): Promise<unknown> {
+  const [group, action, id] = words;
+  const key = `${group} ${action}`;
+  switch (key) {
+    case 'accounts create':
+      return adminRequest(client, 'POST', '/accounts', { email: required(o.email, '--email'), plan: required(o.plan, '--plan') });
+    case 'accounts get':
+      return adminRequest(client, 'GET', `/accounts/${required(id, 'ID')}`);
+    case 'accounts set-plan':
+      return adminRequest(client, 'PATCH', `/accounts/${required(id, 'ID')}`, { plan: required(o.plan, '--plan') });
+    case 'accounts set-webhook':
+      return adminRequest(client, 'PATCH', `/accounts/${required(id, 'ID')}`, { webhook_url: o.remove ? null : required(o.url, '--url') });
+    case 'tokens create':
+      return adminRequest(client, 'POST', `/accounts/${required(o.account, '--account')}/tokens`, {
+        name: required(o.name, '--name'),
+        scopes: required(o.scopes, '--scopes').split(',').map((s) => s.trim()),
+        expires_in_days: Number(required(o.days, '--days')),
+      });
+    case 'tokens list':
+      return adminRequest(client, 'GET', `/accounts/${required(o.account, '--account')}/tokens`);
+    case 'tokens revoke':
+      await adminRequest(client, 'DELETE', `/tokens/${required(id, 'TOKEN_ID')}`);
+      return { data: { revoked: id } };
+    case 'api status':
+      return adminRequest(client, 'GET', '/api-status');
+    case 'api close':
+      return adminRequest(client, 'PUT', '/api-status', { open: false, ...(o['retry-after'] ? { retry_after_seconds: Number(o['retry-after']) } : {}) });
+    case 'api open':
+      return adminRequest(client, 'PUT', '/api-status', { open: true });
+    default:
+      throw new UsageError(`unknown admin command: ${words.join(' ') || '(none)'}`);
+  }
+}
+
+function human(value: unknown, indent = ''): string {
+  if (Array.isArray(value)) return value.map((v) => human(v, indent)).join('\n\n');
+  if (value && typeof value === 'object') {
+    return Object.entries(value)
+      .map(([k, v]) => (v && typeof v === 'object' && !Array.isArray(v) ? `${indent}${k}:\n${human(v, `${indent}  `)}` : `${indent}${k}: ${Array.isArray(v) ? v.join(', ') : String(v)}`))
+      .join('\n');
+  }
+  return `${indent}${String(value)}`;
+}
+
+export async function adminCommand(args: string[], env: Record<string, string | undefined>): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        email: { type: 'string' }, plan: { type: 'string' }, url: { type: 'string' }, remove: { type: 'boolean' },
+        account: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, days: { type: 'string' },
+        'retry-after': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' },
+      },
+    });
+  } catch (err) {
+    console.error(`${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (parsed.values.help || parsed.positionals.length === 0) {
+    console.log(USAGE);
+    return parsed.values.help ? 0 : 2;
+  }
+  const token = env.PAGEWATCH_ADMIN_TOKEN;
+  if (!token) {
+    console.error('PAGEWATCH_ADMIN_TOKEN is not set');
+    return 2;
+  }
+  const client = { baseUrl: env.PAGEWATCH_URL || 'http://127.0.0.1:8080', token };
+  try {
+    const result = await run(client, parsed.positionals, parsed.values);
+    const data = (result as { data?: unknown }).data ?? result;
+    console.log(parsed.values.json ? JSON.stringify(data, null, 2) : human(data));
+    return 0;
+  } catch (err) {
+    console.error(err instanceof UsageError ? `${err.message}\n\n${USAGE}` : `pagewatch admin: ${(err as Error).message}`);
+    return err instanceof UsageError ? 2 : 1;
+  }
+}

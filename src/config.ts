@@ -1,0 +1,133 @@
+import { readFileSync } from 'node:fs';
+import { parsePlans, DEFAULT_PLANS, type Plans } from './domain/plans.ts';
+
+// Configuration is read from the environment once, at start, and passed in.
+// A bad value stops the process with a message naming the variable.
+
+export interface Config {
+  /** PORT, default 8080 */
+  port: number;
+  /** HOST, default 127.0.0.1 */
+  host: string;
+  /** PAGEWATCH_DATA_DIR, default ./data: the embedded PGlite store */
+  dataDir: string;
+  /** DATABASE_URL: PostgreSQL instead of PGlite when set */
+  databaseUrl: string | null;
+  /** PAGEWATCH_ADMIN_TOKEN: the operator API exists only when set */
+  adminToken: string | null;
+  /** PAGEWATCH_PUBLIC_URL, default http://HOST:PORT: links in emails and webhooks */
+  publicUrl: string;
+  /** PAGEWATCH_TICK_SECONDS, default 60: the scheduler's cycle */
+  tickSeconds: number;
+  /** PAGEWATCH_ALLOW_PRIVATE_NETWORKS: CIDRs the operator trusts despite the SSRF guard */
+  allowPrivateNetworks: string[];
+  /** PAGEWATCH_ALLOW_PORTS, default 80,443: ports allowed on public addresses */
+  allowPorts: number[];
+  /** PAGEWATCH_CHROMIUM_PATH, default /usr/bin/chromium */
+  chromiumPath: string;
+  /** PAGEWATCH_BROWSER_WS: remote Chromium (CDP websocket) instead of a local one */
+  browserWs: string | null;
+  /** PAGEWATCH_SMTP_URL: SMTP server for email notifications */
+  smtpUrl: string | null;
+  /** plan limits: defaults deep-merged with PAGEWATCH_PLANS_FILE */
+  plans: Plans;
+  /** LOG_LEVEL, default info */
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`${variable}: ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function text(env: Env, name: string): string | null {
+  const raw = env[name]?.trim();
+  return raw ? raw : null;
+}
+
+function cidrList(env: Env, name: string): string[] {
+  const items = (env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const item of items) {
+    if (!/^[0-9a-fA-F:.]+\/\d{1,3}$/.test(item)) throw new ConfigError(name, `"${item}" is not a CIDR such as 127.0.0.0/8`);
+  }
+  return items;
+}
+
+function portList(env: Env, name: string): number[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return [80, 443];
+  return raw.split(',').map((s) => {
+    const port = Number(s.trim());
+    if (!Number.isInteger(port) || port < 1 || port > 65535) throw new ConfigError(name, `"${s.trim()}" is not a port`);
+    return port;
+  });
+}
+
+function url(env: Env, name: string, protocols: string[]): string | null {
+  const raw = text(env, name);
+  if (raw === null) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'is not a valid URL');
+  }
+  if (!protocols.includes(parsed.protocol)) throw new ConfigError(name, `must use ${protocols.join(' or ')}`);
+  return raw;
+}
+
+function plansFromFile(env: Env): Plans {
+  const path = text(env, 'PAGEWATCH_PLANS_FILE');
+  if (path === null) return DEFAULT_PLANS;
+  let overrides: unknown;
+  try {
+    overrides = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new ConfigError('PAGEWATCH_PLANS_FILE', `cannot read JSON from ${path}: ${(err as Error).message}`);
+  }
+  try {
+    return parsePlans(overrides);
+  } catch (err) {
+    throw new ConfigError('PAGEWATCH_PLANS_FILE', (err as Error).message);
+  }
+}
+
+export function loadConfig(env: Env): Config {
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+  const host = text(env, 'HOST') ?? '127.0.0.1';
+  const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  const adminToken = text(env, 'PAGEWATCH_ADMIN_TOKEN');
+  if (adminToken !== null && adminToken.length < 16) throw new ConfigError('PAGEWATCH_ADMIN_TOKEN', 'must be at least 16 characters');
+  return {
+    port,
+    host,
+    dataDir: text(env, 'PAGEWATCH_DATA_DIR') ?? './data',
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    adminToken,
+    publicUrl: (url(env, 'PAGEWATCH_PUBLIC_URL', ['http:', 'https:']) ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, ''),
+    tickSeconds: integer(env, 'PAGEWATCH_TICK_SECONDS', 60, 1, 3600),
+    allowPrivateNetworks: cidrList(env, 'PAGEWATCH_ALLOW_PRIVATE_NETWORKS'),
+    allowPorts: portList(env, 'PAGEWATCH_ALLOW_PORTS'),
+    chromiumPath: text(env, 'PAGEWATCH_CHROMIUM_PATH') ?? '/usr/bin/chromium',
+    browserWs: url(env, 'PAGEWATCH_BROWSER_WS', ['ws:', 'wss:']),
+    smtpUrl: url(env, 'PAGEWATCH_SMTP_URL', ['smtp:', 'smtps:']),
+    plans: plansFromFile(env),
+    logLevel,
+  };
+}

@@ -1,0 +1,102 @@
+import { CURRENCY_SIGNS, HISTORIC_CODES, type CurrencySign } from './data/currency-signs.ts';
+import { ISO_4217_EXPONENTS } from './data/iso-4217.ts';
+import type { NumberRun } from './number-text.ts';
+
+// Finds currency signs and codes in text: "€", "US$", "Kč", "EUR", "pln".
+// At each position the longest sign wins ("US$" over "$", "CUC$" over "CUC").
+// Signs made of letters need a word boundary, so "Eur." in "Ph. Eur." or the
+// "ALL" in "INSTALL" are not currencies; ISO codes count when written all in
+// capitals anywhere, or all in lower case next to a number ("140,00 pln").
+
+export interface CurrencyMention {
+  readonly start: number;
+  readonly end: number;
+  /** as written */
+  readonly text: string;
+  /** ISO codes it may stand for; empty for currencies without one */
+  readonly codes: readonly string[];
+}
+
+const LETTER = /\p{L}/u;
+const HISTORIC = new Set(HISTORIC_CODES);
+
+const SIGNS_BY_FIRST = new Map<string, CurrencySign[]>();
+for (const sign of [...CURRENCY_SIGNS].sort((a, b) => b.sign.length - a.sign.length)) {
+  const keys = sign.fold ? [sign.sign[0].toLowerCase(), sign.sign[0].toUpperCase()] : [sign.sign[0]];
+  for (const key of new Set(keys)) SIGNS_BY_FIRST.set(key, [...(SIGNS_BY_FIRST.get(key) ?? []), sign]);
+}
+
+function isLetter(ch: string | undefined): boolean {
+  return ch !== undefined && LETTER.test(ch);
+}
+
+const GAP = /^[ \u00a0\u202f\u2009]{0,2}$/u;
+
+/** Whether [start, end) touches a number run, separated by at most two spaces. */
+function nextToNumber(text: string, start: number, end: number, runs: readonly NumberRun[]): boolean {
+  return runs.some(
+    (run) =>
+      (run.end <= start && GAP.test(text.slice(run.end, start))) ||
+      (run.start >= end && GAP.test(text.slice(end, run.start))) ||
+      (run.start < end && run.end > start),
+  );
+}
+
+function signAt(text: string, at: number): { sign: CurrencySign; length: number } | null {
+  for (const sign of SIGNS_BY_FIRST.get(text[at]) ?? []) {
+    const candidate = text.slice(at, at + sign.sign.length);
+    const same = sign.fold ? candidate.toLowerCase() === sign.sign.toLowerCase() : candidate === sign.sign;
+    if (!same) continue;
+    if (isLetter(sign.sign[0]) && isLetter(text[at - 1])) continue;
+    if (!sign.prefix && isLetter(sign.sign[sign.sign.length - 1]) && isLetter(text[at + sign.sign.length])) continue;
+    return { sign, length: sign.sign.length };
+  }
+  return null;
+}
+
+function codeAt(text: string, at: number): { code: string; lower: boolean } | null {
+  const word = text.slice(at, at + 3);
+  if (!/^(?:[A-Z]{3}|[a-z]{3})$/u.test(word) || isLetter(text[at - 1]) || isLetter(text[at + 3])) return null;
+  const code = word.toUpperCase();
+  if (Object.hasOwn(ISO_4217_EXPONENTS, code)) return { code, lower: word !== code };
+  return HISTORIC.has(code) && word === code ? { code, lower: false } : null;
+}
+
+/** Currency mentions in order; `runs` are the text's numbers, for the signs that only count next to one. */
+export function findCurrencyMentions(text: string, runs: readonly NumberRun[]): CurrencyMention[] {
+  const mentions: CurrencyMention[] = [];
+  const whole = text.trim();
+  let at = 0;
+  while (at < text.length) {
+    const sign = signAt(text, at);
+    const code = codeAt(text, at);
+    const signLength = sign?.length ?? 0;
+    let mention: CurrencyMention | null = null;
+    if (sign && signLength >= (code ? 3 : 0)) {
+      const end = at + signLength;
+      if (!sign.sign.near || whole === text.slice(at, end) || nextToNumber(text, at, end, runs)) {
+        mention = { start: at, end, text: text.slice(at, end), codes: sign.sign.codes };
+      }
+    }
+    if (!mention && code && (!code.lower || nextToNumber(text, at, at + 3, runs))) {
+      const known = Object.hasOwn(ISO_4217_EXPONENTS, code.code) && ISO_4217_EXPONENTS[code.code] !== null;
+      mention = { start: at, end: at + 3, text: text.slice(at, at + 3), codes: known ? [code.code] : [] };
+    }
+    if (mention) {
+      mentions.push(mention);
+      at = mention.end;
+    } else {
+      at++;
+    }
+  }
+  return mentions;
+}
+
+/**
+ * The mention that names the currency of a price string: the first one,
+ * except that a bare "$" gives way to anything more specific ("SGD4.90 $",
+ * "$1,190.00 AUD").
+ */
+export function principalMention(mentions: readonly CurrencyMention[]): CurrencyMention | null {
+  return mentions.find((m) => m.text !== '$') ?? mentions[0] ?? null;
+}

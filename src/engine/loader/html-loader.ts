@@ -1,0 +1,168 @@
+import type { Dispatcher } from 'undici';
+import type { CheckIssue, IssueCode } from '../../domain/issues.ts';
+import { GuardError, vetUrl, type GuardPolicy, type LookupFn } from '../ssrf/guard.ts';
+import { createGuardedAgent } from '../ssrf/guarded-agent.ts';
+import { decodeHtml } from './html-charset.ts';
+import { ACCEPT_ENCODING, BodyTooLargeError, readDecodedBody } from './http-body.ts';
+import { firstHeader, isHtmlMime, looksLikeHtml, parseContentType, parseRetryAfter } from './http-headers.ts';
+import type { LoadRequest, LoadResult, PageLoader } from './types.ts';
+
+// The `html` page loader: one GET (plus redirects) with undici, through the
+// SSRF guard at every hop and at connect time, within DESIGN §5's limits.
+//
+// Decisions:
+// * An answer with status >= 400 (or a 3xx that is not a followed redirect)
+//   yields an `http_status` issue and html null:
+//   its body is not read, because target values are never taken from an
+//   error page and a blocked/rate-limited site should not cost a download.
+// * A redirect to a refused URL is `blocked`; more than maxRedirects is
+//   `fetch_failed`. finalUrl is the last URL actually requested.
+// * Without Content-Type the body is sniffed; any other non-HTML type is
+//   `not_html` and its body is not read.
+
+export interface HtmlLoaderOptions {
+  /** the SSRF guard policy (operator's allowed ports and trusted networks); required */
+  policy: GuardPolicy;
+  /** largest decoded (and raw) body accepted; default 5 MiB (5242880 bytes) */
+  maxBodyBytes?: number;
+  /** deadline for the whole load, redirects included; default 60000 ms */
+  timeoutMs?: number;
+  /** deadline for DNS resolution and, separately, for TCP+TLS connect; default 10000 ms */
+  connectTimeoutMs?: number;
+  /** deadline for response headers, and for each pause between body chunks; default 30000 ms */
+  readTimeoutMs?: number;
+  /** redirects followed at most; default 5 */
+  maxRedirects?: number;
+  /** User-Agent header; default DEFAULT_USER_AGENT */
+  userAgent?: string;
+  /** DNS resolution; default the system resolver (tests pass a fake) */
+  lookup?: LookupFn;
+}
+
+export const DEFAULT_USER_AGENT = 'pagewatch/0.1 (+https://github.com/pagewatch; page change monitor)';
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const RETRY_AFTER_STATUSES = new Set([429, 503]);
+// Undici's own timeouts: connect (and our DNS step), headers, gaps in the body.
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+interface Settings {
+  policy: GuardPolicy;
+  maxBodyBytes: number;
+  timeoutMs: number;
+  maxRedirects: number;
+  headers: Record<string, string>;
+}
+
+function issue(code: IssueCode, message: string): CheckIssue {
+  return { target_id: null, code, message };
+}
+
+function failed(finalUrl: string, status: number | null, code: IssueCode, message: string): LoadResult {
+  return { finalUrl, status, html: null, issues: [issue(code, message)] };
+}
+
+function describe(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const code = (err as NodeJS.ErrnoException).code;
+  const cause = err.cause instanceof Error ? `: ${err.cause.message}` : '';
+  return `${code ? `${code} ` : ''}${err.message}${cause}`;
+}
+
+/** Maps whatever a load threw to its issue; page problems never escape as exceptions. */
+function issueFor(err: unknown, deadline: AbortSignal, settings: Settings): CheckIssue {
+  if (err instanceof GuardError) return issue('blocked', err.message);
+  if (err instanceof BodyTooLargeError) return issue('too_large', err.message);
+  if (deadline.aborted) return issue('timeout', `the page did not load within ${settings.timeoutMs} ms`);
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (code && TIMEOUT_CODES.has(code)) return issue('timeout', describe(err));
+  return issue('fetch_failed', describe(err));
+}
+
+async function finish(response: Dispatcher.ResponseData, url: URL, settings: Settings, signal: AbortSignal): Promise<LoadResult> {
+  const status = response.statusCode;
+  const finalUrl = url.href;
+  if (status >= 300) {
+    await response.body.dump();
+    const result = failed(finalUrl, status, 'http_status', `the server answered HTTP ${status}`);
+    if (RETRY_AFTER_STATUSES.has(status)) {
+      const seconds = parseRetryAfter(response.headers['retry-after']);
+      if (seconds !== undefined) result.retryAfterSeconds = seconds;
+    }
+    return result;
+  }
+  const type = parseContentType(response.headers['content-type']);
+  if (type.mime !== null && !isHtmlMime(type.mime)) {
+    await response.body.dump();
+    return failed(finalUrl, status, 'not_html', `the content type ${type.mime} is not HTML`);
+  }
+  const bytes = await readDecodedBody(response.body, response.headers['content-encoding'], settings.maxBodyBytes, signal);
+  if (type.mime === null && !looksLikeHtml(bytes)) {
+    return failed(finalUrl, status, 'not_html', 'the answer has no content type and does not look like HTML');
+  }
+  return { finalUrl, status, html: decodeHtml(bytes, type.charset).text, issues: [] };
+}
+
+async function loadPage(request: LoadRequest, settings: Settings, agent: Dispatcher): Promise<LoadResult> {
+  const deadline = AbortSignal.timeout(settings.timeoutMs);
+  const signal = request.signal ? AbortSignal.any([request.signal, deadline]) : deadline;
+  let finalUrl = request.url;
+  let status: number | null = null;
+  let target = request.url;
+  try {
+    for (let redirects = 0; ; redirects++) {
+      const vetted = vetUrl(target, settings.policy);
+      if (!vetted.ok) {
+        const where = redirects === 0 ? '' : ` (redirect to ${target})`;
+        return failed(finalUrl, status, 'blocked', `blocked by the SSRF guard: ${vetted.reason}${where}`);
+      }
+      finalUrl = vetted.url.href;
+      const response = await agent.request({
+        origin: vetted.url.origin,
+        path: `${vetted.url.pathname}${vetted.url.search}`,
+        method: 'GET',
+        headers: settings.headers,
+        signal,
+      });
+      status = response.statusCode;
+      const location = firstHeader(response.headers.location);
+      if (!REDIRECTS.has(status) || location === undefined) return await finish(response, vetted.url, settings, signal);
+      await response.body.dump();
+      if (redirects >= settings.maxRedirects) {
+        return failed(finalUrl, status, 'fetch_failed', `more than ${settings.maxRedirects} redirects`);
+      }
+      if (!URL.canParse(location, vetted.url)) {
+        return failed(finalUrl, status, 'fetch_failed', `invalid redirect Location ${JSON.stringify(location)}`);
+      }
+      target = new URL(location, vetted.url).href;
+    }
+  } catch (err) {
+    return { finalUrl, status, html: null, issues: [issueFor(err, deadline, settings)] };
+  }
+}
+
+export function createHtmlLoader(options: HtmlLoaderOptions): PageLoader {
+  const readTimeoutMs = options.readTimeoutMs ?? 30_000;
+  const agent = createGuardedAgent({
+    policy: options.policy,
+    lookup: options.lookup,
+    connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+    headersTimeoutMs: readTimeoutMs,
+    bodyTimeoutMs: readTimeoutMs,
+  });
+  const settings: Settings = {
+    policy: options.policy,
+    maxBodyBytes: options.maxBodyBytes ?? 5 * 1024 * 1024,
+    timeoutMs: options.timeoutMs ?? 60_000,
+    maxRedirects: options.maxRedirects ?? 5,
+    headers: {
+      'user-agent': options.userAgent ?? DEFAULT_USER_AGENT,
+      accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
+      'accept-encoding': ACCEPT_ENCODING,
+    },
+  };
+  return {
+    load: (request) => loadPage(request, settings, agent),
+    close: () => agent.close(),
+  };
+}

@@ -1,0 +1,60 @@
+import { Agent, buildConnector, errors } from 'undici';
+import { resolveAndVet, systemLookup, type GuardPolicy, type LookupFn } from './guard.ts';
+
+// An undici Agent whose every new connection goes through the guard: the
+// origin's host is resolved once, every answer is judged, and the socket is
+// opened to that judged address. Nothing resolves the name again afterwards,
+// so there is no window for DNS rebinding. TLS keeps the original name for SNI
+// and certificate checks because undici derives servername from the origin's
+// host, not from the address we connect to.
+
+export interface GuardedAgentOptions {
+  policy: GuardPolicy;
+  /** DNS resolution; default the system resolver */
+  lookup?: LookupFn;
+  /** limit for DNS resolution and, separately, for TCP+TLS connection; default 10000 ms */
+  connectTimeoutMs?: number;
+  /** limit for the response headers to arrive after the request was sent; default 30000 ms */
+  headersTimeoutMs?: number;
+  /** limit for a pause between two body chunks; default 30000 ms */
+  bodyTimeoutMs?: number;
+}
+
+function defaultPort(protocol: string): number {
+  return protocol === 'https:' ? 443 : 80;
+}
+
+export function createGuardedAgent(options: GuardedAgentOptions): Agent {
+  const { policy, lookup = systemLookup, connectTimeoutMs = 10_000 } = options;
+  const direct = buildConnector({ timeout: connectTimeoutMs });
+
+  const guardedConnect: buildConnector.connector = (target, callback) => {
+    let settled = false;
+    const finish: buildConnector.Callback = (...args) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      callback(...args);
+    };
+    const timer = setTimeout(
+      () => finish(new errors.ConnectTimeoutError(`DNS resolution of ${target.hostname} timed out`), null),
+      connectTimeoutMs,
+    );
+    const port = Number(target.port) || defaultPort(target.protocol);
+    resolveAndVet(target.hostname, port, policy, lookup).then(
+      ({ address }) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        direct({ ...target, hostname: address }, callback);
+      },
+      (err: Error) => finish(err, null),
+    );
+  };
+
+  return new Agent({
+    connect: guardedConnect,
+    headersTimeout: options.headersTimeoutMs ?? 30_000,
+    bodyTimeout: options.bodyTimeoutMs ?? 30_000,
+  });
+}

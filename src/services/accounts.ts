@@ -1,0 +1,60 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Clock } from '../clock.ts';
+import { AppError } from '../errors.ts';
+import type { PlanName } from '../domain/plans.ts';
+import type { Database } from '../store/database.ts';
+import { findAccount, insertAccount, updateAccount, type AccountRow } from '../store/accounts-store.ts';
+
+export interface AccountView {
+  id: string;
+  email: string;
+  plan: string;
+  webhook_url: string | null;
+}
+
+export interface AccountDeps {
+  db: Database;
+  clock: Clock;
+}
+
+function view(row: AccountRow): AccountView {
+  return { id: row.id, email: row.email, plan: row.plan, webhook_url: row.webhook_url };
+}
+
+export async function createAccount(deps: AccountDeps, input: { email: string; plan: PlanName }): Promise<AccountView> {
+  const now = deps.clock.now();
+  const row = await insertAccount(deps.db, { id: randomUUID(), email: input.email.toLowerCase(), plan: input.plan, created_at: now, updated_at: now });
+  if (!row) throw new AppError('validation_failed', 'an account with this email exists', { details: [{ field: 'email', message: 'already in use' }] });
+  return view(row);
+}
+
+export async function getAccount(deps: AccountDeps, id: string): Promise<AccountView> {
+  const row = await findAccount(deps.db, id);
+  if (!row) throw new AppError('not_found', 'account not found');
+  return view(row);
+}
+
+/** Updates an account; a new webhook_url gets a new signing secret, returned once. */
+export async function changeAccount(
+  deps: AccountDeps,
+  id: string,
+  input: { email?: string; plan?: PlanName; webhook_url?: string | null },
+): Promise<AccountView & { webhook_secret?: string }> {
+  const webhookSecret = typeof input.webhook_url === 'string' ? `whsec_${randomBytes(32).toString('base64')}` : undefined;
+  const row = await updateAccount(
+    deps.db,
+    id,
+    {
+      email: input.email?.toLowerCase(),
+      plan: input.plan,
+      webhook_url: input.webhook_url,
+      webhook_secret: input.webhook_url === null ? null : webhookSecret,
+    },
+    deps.clock.now(),
+  ).catch((err: { code?: string }) => {
+    if (err.code === '23505') throw new AppError('validation_failed', 'an account with this email exists', { details: [{ field: 'email', message: 'already in use' }] });
+    throw err;
+  });
+  if (!row) throw new AppError('not_found', 'account not found');
+  return webhookSecret ? { ...view(row), webhook_secret: webhookSecret } : view(row);
+}

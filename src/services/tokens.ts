@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock.ts';
+import { AppError } from '../errors.ts';
+import type { Plan, PlanName, Plans } from '../domain/plans.ts';
+import { isPlanName } from '../domain/plans.ts';
+import type { Scope } from '../domain/scopes.ts';
+import type { Database, Queryable } from '../store/database.ts';
+import { lockAccount } from '../store/accounts-store.ts';
+import {
+  countActiveTokens, findTokenByHash, insertToken, listTokens, revokeToken, touchToken, type TokenRow,
+} from '../store/tokens-store.ts';
+import { generateTokenSecret, hashTokenSecret, looksLikeToken, sameHash } from './token-secrets.ts';
+
+export type TokenState = 'valid' | 'expired' | 'revoked' | 'disabled';
+
+export interface TokenView {
+  id: string;
+  name: string;
+  scopes: string[];
+  hint: string;
+  state: TokenState;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+/** Who is calling: resolved from a bearer token on every request. */
+export interface Principal {
+  accountId: string;
+  tokenId: string;
+  scopes: string[];
+  planName: PlanName;
+  plan: Plan;
+}
+
+export interface TokenDeps {
+  db: Database;
+  clock: Clock;
+  config: { plans: Plans };
+}
+
+function stateOf(row: TokenRow, plan: Plan, at: Date): TokenState {
+  if (row.revoked_at) return 'revoked';
+  if (row.expires_at <= at) return 'expired';
+  return plan.api_access ? 'valid' : 'disabled';
+}
+
+function view(row: TokenRow, plan: Plan, at: Date): TokenView {
+  return {
+    id: row.id,
+    name: row.name,
+    scopes: row.scopes,
+    hint: row.token_hint,
+    state: stateOf(row, plan, at),
+    created_at: row.created_at.toISOString(),
+    expires_at: row.expires_at.toISOString(),
+    revoked_at: row.revoked_at?.toISOString() ?? null,
+    last_used_at: row.last_used_at?.toISOString() ?? null,
+  };
+}
+
+export async function createToken(
+  deps: TokenDeps,
+  accountId: string,
+  input: { name: string; scopes: Scope[]; expires_in_days: number },
+): Promise<{ id: string; token: string; expires_at: string }> {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    // The account row lock makes the active-token limit exact under concurrency.
+    const account = await lockAccount(tx, accountId);
+    if (!account) throw new AppError('not_found', 'account not found');
+    const plan = deps.config.plans[account.plan as PlanName];
+    if (!plan.api_access) throw new AppError('pro_required', 'API tokens require the Pro plan');
+    const active = await countActiveTokens(tx, accountId, now);
+    if (active >= plan.tokens) {
+      throw new AppError('allowance_exhausted', `at most ${plan.tokens} active tokens per account; revoke one first`);
+    }
+    const secret = generateTokenSecret();
+    const id = randomUUID();
+    const expiresAt = new Date(now.getTime() + input.expires_in_days * 86_400_000);
+    await insertToken(tx, {
+      id,
+      account_id: accountId,
+      name: input.name,
+      scopes: [...new Set(input.scopes)],
+      token_hash: hashTokenSecret(secret),
+      token_hint: secret.slice(0, 8),
+      created_at: now,
+      expires_at: expiresAt,
+    });
+    return { id, token: secret, expires_at: expiresAt.toISOString() };
+  });
+}
+
+export async function listAccountTokens(deps: TokenDeps, accountId: string, planName: PlanName): Promise<TokenView[]> {
+  const now = deps.clock.now();
+  const rows = await listTokens(deps.db, accountId);
+  return rows.map((row) => view(row, deps.config.plans[planName], now));
+}
+
+export async function revokeTokenById(deps: TokenDeps, tokenId: string): Promise<boolean> {
+  return revokeToken(deps.db, tokenId, deps.clock.now());
+}
+
+const UNAUTHORIZED = 'missing, invalid, expired or revoked bearer token';
+
+/**
+ * Resolves the Authorization header to a principal. Every failure is the same
+ * 401, so callers cannot tell a revoked token from a made-up one.
+ */
+export async function authenticate(db: Queryable, deps: Omit<TokenDeps, 'db'>, authorization: string | undefined): Promise<Principal> {
+  const match = /^Bearer ([^\s]+)$/i.exec(authorization?.trim() ?? '');
+  if (!match || !looksLikeToken(match[1])) throw new AppError('unauthorized', UNAUTHORIZED);
+  const hash = hashTokenSecret(match[1]);
+  const row = await findTokenByHash(db, hash);
+  const now = deps.clock.now();
+  if (!row || !sameHash(row.token_hash, hash) || row.revoked_at || row.expires_at <= now || !isPlanName(row.plan)) {
+    throw new AppError('unauthorized', UNAUTHORIZED);
+  }
+  await touchToken(db, row.id, now);
+  return { accountId: row.account_id, tokenId: row.id, scopes: row.scopes, planName: row.plan, plan: deps.config.plans[row.plan] };
+}

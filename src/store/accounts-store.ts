@@ -1,0 +1,56 @@
+import type { Queryable } from './database.ts';
+
+export interface AccountRow {
+  id: string;
+  email: string;
+  plan: string;
+  webhook_url: string | null;
+  webhook_secret: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export async function insertAccount(db: Queryable, row: Omit<AccountRow, 'webhook_url' | 'webhook_secret'>): Promise<AccountRow | null> {
+  const rows = await db.query<AccountRow>(
+    `INSERT INTO accounts (id, email, plan, created_at, updated_at) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (email) DO NOTHING RETURNING *`,
+    [row.id, row.email, row.plan, row.created_at, row.updated_at],
+  );
+  return rows[0] ?? null;
+}
+
+export async function findAccount(db: Queryable, id: string): Promise<AccountRow | null> {
+  const rows = await db.query<AccountRow>('SELECT * FROM accounts WHERE id = $1', [id]);
+  return rows[0] ?? null;
+}
+
+/** Locks the account row for the rest of the transaction (serialises per-account limits). */
+export async function lockAccount(db: Queryable, id: string): Promise<AccountRow | null> {
+  const rows = await db.query<AccountRow>('SELECT * FROM accounts WHERE id = $1 FOR UPDATE', [id]);
+  return rows[0] ?? null;
+}
+
+export async function countAccounts(db: Queryable): Promise<number> {
+  const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM accounts');
+  return rows[0].n;
+}
+
+export async function updateAccount(
+  db: Queryable,
+  id: string,
+  changes: { email?: string; plan?: string; webhook_url?: string | null; webhook_secret?: string | null },
+  at: Date,
+): Promise<AccountRow | null> {
+  const sets: string[] = [];
+  const params: unknown[] = [id, at];
+  for (const [column, value] of Object.entries(changes)) {
+    if (value === undefined) continue;
+    params.push(value);
+    sets.push(`${column} = $${params.length}`);
+  }
+  const rows = await db.query<AccountRow>(
+    `UPDATE accounts SET ${[...sets, 'updated_at = $2'].join(', ')} WHERE id = $1 RETURNING *`,
+    params,
+  );
+  return rows[0] ?? null;
+}

@@ -1,0 +1,48 @@
+import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+
+// PGlite has no lock of its own: two processes on one data directory would
+// corrupt it. An exclusive lock file beside the directory refuses the second.
+
+export class DataDirLockedError extends Error {
+  constructor(dataDir: string, pid: number) {
+    super(
+      `the data directory ${dataDir} is in use by process ${pid}. Only one pagewatch process may open the embedded store; ` +
+        'stop that process, or run administrative tasks through its operator API (pagewatch admin …).',
+    );
+    this.name = 'DataDirLockedError';
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export interface DataDirLock {
+  release(): void;
+}
+
+export function lockDataDir(dataDir: string): DataDirLock {
+  const path = `${dataDir.replace(/\/+$/, '')}.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(path, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return { release: () => unlinkSync(path) };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const holder = Number(readFileSync(path, 'utf8').trim());
+      // A lock left by a process that died (kill -9) is stale and taken over.
+      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && processAlive(holder)) {
+        throw new DataDirLockedError(dataDir, holder);
+      }
+      unlinkSync(path);
+    }
+  }
+  throw new Error(`could not lock ${dataDir}`);
+}

@@ -1,0 +1,44 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import type { Database, Queryable } from './database.ts';
+import { lockDataDir, type DataDirLock } from './data-dir-lock.ts';
+
+function wrap(target: PGlite | Transaction): Queryable {
+  return {
+    async query<R>(sql: string, params?: unknown[]) {
+      const result = await target.query<R>(sql, params as unknown[] | undefined);
+      return result.rows;
+    },
+    async exec(sql: string) {
+      await target.exec(sql);
+    },
+  };
+}
+
+/** Embedded PGlite: in memory when dataDir is null, else in that directory (locked). */
+export async function openPgliteDatabase(dataDir: string | null): Promise<Database> {
+  let lock: DataDirLock | null = null;
+  if (dataDir !== null) {
+    mkdirSync(dataDir, { recursive: true });
+    lock = lockDataDir(dataDir);
+  }
+  let db: PGlite;
+  try {
+    db = dataDir === null ? new PGlite() : new PGlite(dataDir);
+    await db.waitReady;
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
+  const direct = wrap(db);
+  return {
+    kind: 'pglite',
+    query: direct.query,
+    exec: direct.exec,
+    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    async close() {
+      await db.close();
+      lock?.release();
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import type { Queryable } from './database.ts';
+
+export interface TokenRow {
+  id: string;
+  account_id: string;
+  name: string;
+  scopes: string[];
+  token_hash: string;
+  token_hint: string;
+  created_at: Date;
+  expires_at: Date;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
+}
+
+export interface TokenWithAccount extends TokenRow {
+  email: string;
+  plan: string;
+}
+
+export async function insertToken(db: Queryable, row: Omit<TokenRow, 'revoked_at' | 'last_used_at'>): Promise<void> {
+  await db.query(
+    `INSERT INTO api_tokens (id, account_id, name, scopes, token_hash, token_hint, created_at, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [row.id, row.account_id, row.name, row.scopes, row.token_hash, row.token_hint, row.created_at, row.expires_at],
+  );
+}
+
+export async function countActiveTokens(db: Queryable, accountId: string, at: Date): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM api_tokens WHERE account_id = $1 AND revoked_at IS NULL AND expires_at > $2',
+    [accountId, at],
+  );
+  return rows[0].n;
+}
+
+export async function listTokens(db: Queryable, accountId: string): Promise<TokenRow[]> {
+  return db.query<TokenRow>('SELECT * FROM api_tokens WHERE account_id = $1 ORDER BY created_at DESC, id DESC', [accountId]);
+}
+
+export async function findTokenByHash(db: Queryable, hash: string): Promise<TokenWithAccount | null> {
+  const rows = await db.query<TokenWithAccount>(
+    `SELECT t.*, a.email, a.plan FROM api_tokens t JOIN accounts a ON a.id = t.account_id WHERE t.token_hash = $1`,
+    [hash],
+  );
+  return rows[0] ?? null;
+}
+
+export async function revokeToken(db: Queryable, id: string, at: Date): Promise<boolean> {
+  const rows = await db.query('UPDATE api_tokens SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING id', [id, at]);
+  return rows.length > 0;
+}
+
+/** Records use at most once a minute per token, to keep the hot path light. */
+export async function touchToken(db: Queryable, id: string, at: Date): Promise<void> {
+  await db.query(
+    `UPDATE api_tokens SET last_used_at = $2::timestamptz WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2::timestamptz - interval '60 seconds')`,
+    [id, at],
+  );
+}

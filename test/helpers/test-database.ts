@@ -1,0 +1,29 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { Database } from '../../src/store/database.ts';
+import { openDatabase } from '../../src/store/open-database.ts';
+
+// Each test file gets a fresh isolated database: PGlite in memory, or, when
+// TEST_DATABASE_URL is set, a fresh schema on that PostgreSQL server.
+
+export const testDatabaseUrl = process.env.TEST_DATABASE_URL || null;
+
+export async function openTestDatabase(): Promise<Database> {
+  if (!testDatabaseUrl) return openDatabase({ databaseUrl: null, dataDir: null });
+  const schema = `test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: testDatabaseUrl });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const db = await openDatabase({ databaseUrl: testDatabaseUrl, dataDir: null, schema });
+  return {
+    ...db,
+    async close() {
+      await db.close();
+      const cleanup = new pg.Client({ connectionString: testDatabaseUrl });
+      await cleanup.connect();
+      await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
+      await cleanup.end();
+    },
+  };
+}
