@@ -22,6 +22,10 @@ function processAlive(pid: number): boolean {
   }
 }
 
+// Locks this process holds: a lock file naming our own pid is stale (a previous
+// process that had the same pid) unless it is one of these.
+const heldHere = new Set<string>();
+
 export interface DataDirLock {
   release(): void;
 }
@@ -33,12 +37,19 @@ export function lockDataDir(dataDir: string): DataDirLock {
       const fd = openSync(path, 'wx');
       writeSync(fd, String(process.pid));
       closeSync(fd);
-      return { release: () => unlinkSync(path) };
+      heldHere.add(path);
+      return {
+        release: () => {
+          heldHere.delete(path);
+          unlinkSync(path);
+        },
+      };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const holder = Number(readFileSync(path, 'utf8').trim());
       // A lock left by a process that died (kill -9) is stale and taken over.
-      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && processAlive(holder)) {
+      const ours = holder === process.pid;
+      if (ours ? heldHere.has(path) : Number.isInteger(holder) && holder > 0 && processAlive(holder)) {
         throw new DataDirLockedError(dataDir, holder);
       }
       unlinkSync(path);

@@ -1,0 +1,77 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/test-app.ts';
+
+// Body handling is shared by every route; these requests use the operator API's
+// account creation as a body-carrying endpoint.
+let t: TestApp;
+before(async () => {
+  t = await startTestApp();
+});
+after(() => t.close());
+
+const post = (payload: string, contentType: string | null = 'application/json') =>
+  t.app.inject({
+    method: 'POST',
+    url: '/admin/v1/accounts',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(contentType ? { 'content-type': contentType } : {}) },
+    payload,
+  });
+
+test('a body over 16 KiB is 413 payload_too_large', async () => {
+  const res = await post(JSON.stringify({ email: 'a@example.com', plan: 'pro', pad: 'x'.repeat(16 * 1024) }));
+  assert.equal(res.statusCode, 413);
+  assert.equal(res.json().error.code, 'payload_too_large');
+});
+
+test('a body that is not JSON by content type is 415', async () => {
+  for (const type of ['text/plain', 'application/x-www-form-urlencoded', null]) {
+    const res = await post('email=a@example.com', type);
+    assert.equal(res.statusCode, 415, String(type));
+    assert.equal(res.json().error.code, 'unsupported_media_type');
+  }
+});
+
+test('malformed JSON is 400 malformed_json', async () => {
+  for (const body of ['{"email": ', '', '{"a":1}}']) {
+    const res = await post(body);
+    assert.equal(res.statusCode, 400, body);
+    assert.equal(res.json().error.code, 'malformed_json');
+  }
+});
+
+test('an unknown body field is 400 unknown_field naming the field', async () => {
+  const res = await post(JSON.stringify({ email: 'b@example.com', plan: 'pro', colour: 'red' }));
+  assert.equal(res.statusCode, 400);
+  assert.equal(res.json().error.code, 'unknown_field');
+  assert.match(res.json().error.message, /colour/);
+  assert.deepEqual(res.json().error.details, [{ field: 'colour', message: 'is not a field of this request' }]);
+});
+
+test('well-formed JSON with an invalid value is 422 validation_failed with details', async () => {
+  const res = await post(JSON.stringify({ email: 'not-an-email', plan: 'gold' }));
+  assert.equal(res.statusCode, 422);
+  assert.equal(res.json().error.code, 'validation_failed');
+  const fields = res.json().error.details.map((d: { field: string }) => d.field);
+  assert.ok(fields.includes('email'));
+  assert.ok(fields.includes('plan'));
+});
+
+test('a JSON content type with a charset parameter is accepted', async () => {
+  const res = await post(JSON.stringify({ email: 'c@example.com', plan: 'pro' }), 'application/json; charset=utf-8');
+  assert.equal(res.statusCode, 201);
+});
+
+test('server errors are 500 internal_error and never leak internals', async () => {
+  const broken = await startTestApp();
+  await broken.db.close();
+  try {
+    const res = await broken.app.inject({ method: 'GET', url: '/admin/v1/api-status', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    assert.equal(res.statusCode, 500);
+    assert.equal(res.json().error.code, 'internal_error');
+    assert.equal(res.json().error.request_id, res.headers['x-request-id']);
+    assert.ok(!/stack|\.ts|closed|PGlite|pg/i.test(res.json().error.message), res.json().error.message);
+  } finally {
+    await broken.app.close();
+  }
+});

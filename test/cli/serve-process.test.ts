@@ -1,0 +1,61 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+
+// `pagewatch serve` as an operator runs it: a real process on the embedded store.
+
+const BIN = new URL('../../bin/pagewatch.js', import.meta.url).pathname;
+
+function serve(dataDir: string, port: number): { child: ChildProcess; output: () => string } {
+  let output = '';
+  const child = spawn(process.execPath, [BIN, 'serve'], {
+    env: { ...process.env, PORT: String(port), PAGEWATCH_DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  return { child, output: () => output };
+}
+
+async function waitFor(predicate: () => boolean, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+test('serve prints where it listens and how to create the first account, and stops cleanly on SIGTERM', async () => {
+  const dataDir = join(mkdtempSync(join(tmpdir(), 'pw-serve-')), 'data');
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const server = serve(dataDir, port);
+  await waitFor(() => server.output().includes('listening'));
+  assert.match(server.output(), new RegExp(`listening on http://127.0.0.1:${port}`));
+  assert.match(server.output(), /No accounts yet/);
+  assert.match(server.output(), /accounts create/);
+  const res = await fetch(`http://127.0.0.1:${port}/api/v1/openapi.json`);
+  assert.equal(res.status, 200);
+
+  const second = serve(dataDir, port + 1);
+  const [code] = await once(second.child, 'exit');
+  assert.equal(code, 1);
+  assert.match(second.output(), /in use by process/);
+
+  server.child.kill('SIGTERM');
+  const [exitCode] = await once(server.child, 'exit');
+  assert.equal(exitCode, 0);
+  assert.ok(!existsSync(`${dataDir}.lock`), 'lock released');
+});
+
+test('a bad configuration value stops serve with a message naming the variable', async () => {
+  const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, PORT: 'abc' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
+  const [code] = await once(child, 'exit');
+  assert.equal(code, 1);
+  assert.match(err, /PORT/);
+});

@@ -1,0 +1,59 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from '../src/config.ts';
+
+test('defaults follow DESIGN §2', () => {
+  const config = loadConfig({});
+  assert.equal(config.port, 8080);
+  assert.equal(config.host, '127.0.0.1');
+  assert.equal(config.dataDir, './data');
+  assert.equal(config.databaseUrl, null);
+  assert.equal(config.adminToken, null);
+  assert.equal(config.publicUrl, 'http://127.0.0.1:8080');
+  assert.equal(config.tickSeconds, 60);
+  assert.deepEqual(config.allowPorts, [80, 443]);
+  assert.deepEqual(config.allowPrivateNetworks, []);
+  assert.equal(config.chromiumPath, '/usr/bin/chromium');
+  assert.equal(config.plans.pro.requests_per_minute, 60);
+});
+
+test('a bad value stops start-up with a message naming the variable', () => {
+  const cases: Record<string, string>[] = [
+    { PORT: 'eighty' },
+    { PORT: '70000' },
+    { PAGEWATCH_TICK_SECONDS: '0' },
+    { PAGEWATCH_ALLOW_PORTS: '80,http' },
+    { PAGEWATCH_ALLOW_PRIVATE_NETWORKS: '10.0.0.0' },
+    { DATABASE_URL: 'mysql://x' },
+    { PAGEWATCH_PUBLIC_URL: 'ftp://x' },
+    { LOG_LEVEL: 'loud' },
+    { PAGEWATCH_ADMIN_TOKEN: 'short' },
+    { PAGEWATCH_PLANS_FILE: '/nonexistent/plans.json' },
+  ];
+  for (const env of cases) {
+    const [name] = Object.keys(env);
+    assert.throws(() => loadConfig(env), (err: Error) => err instanceof ConfigError && err.message.startsWith(`${name}:`), name);
+  }
+});
+
+test('the plans file deep-merges over the defaults', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pw-plans-'));
+  const file = join(dir, 'plans.json');
+  writeFileSync(file, JSON.stringify({ pro: { monitors: 500, min_interval_minutes: { html: 1 } } }));
+  const config = loadConfig({ PAGEWATCH_PLANS_FILE: file });
+  assert.equal(config.plans.pro.monitors, 500);
+  assert.equal(config.plans.pro.min_interval_minutes.html, 1);
+  assert.equal(config.plans.pro.min_interval_minutes.browser, 15);
+});
+
+test('an unknown key or a wrong type in the plans file stops start-up', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pw-plans-'));
+  for (const content of [{ pro: { monitorz: 1 } }, { pro: { monitors: 'many' } }, { gold: {} }, { pro: { api_access: 1 } }]) {
+    const file = join(dir, 'plans.json');
+    writeFileSync(file, JSON.stringify(content));
+    assert.throws(() => loadConfig({ PAGEWATCH_PLANS_FILE: file }), /PAGEWATCH_PLANS_FILE/);
+  }
+});
