@@ -28,7 +28,7 @@ export interface PriceTextOptions {
 // "Free!" as the whole price is an amount of zero; "free shipping" is not.
 const FREE_WORDS = new Set(['free', 'gratis', 'gratuit', 'gratuito', 'kostenlos', 'бесплатно']);
 
-function isFree(text: string): boolean {
+export function isFreeText(text: string): boolean {
   return FREE_WORDS.has(text.toLowerCase().replace(/[^\p{L}]+/gu, ''));
 }
 
@@ -43,7 +43,7 @@ function currencyIn(text: string, decimal: DecimalHint | undefined): CurrencyMen
 export function parsePriceText(text: string | null, options: PriceTextOptions = {}): PriceText {
   const runs = text === null ? [] : amountRuns(text, options.decimal);
   const first = runs.find((run) => run.amount !== null);
-  const amount = first?.amount ?? (text !== null && isFree(text) ? makeDecimal('0', '') : null);
+  const amount = first?.amount ?? (text !== null && isFreeText(text) ? makeDecimal('0', '') : null);
   const currency =
     (text === null ? null : principalMention(findCurrencyMentions(text, runs))) ??
     (options.currencyHint ? currencyIn(options.currencyHint, options.decimal) : null);

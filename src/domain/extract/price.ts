@@ -1,0 +1,93 @@
+import type { AnyNode } from 'domhandler';
+import { currencyExponent, decimalToString, makeDecimal, toMinorUnits, type DecimalAmount } from './money.ts';
+import type { DecimalHint } from './number-text.ts';
+import type { ParsedPage } from './parse-page.ts';
+import { findAmounts, findPriceMentions, isFreeText } from './price-text.ts';
+import { jsonLdFacts, metaFacts, microdataFacts, type StatedPrice } from './structured-data.ts';
+import { visibleText } from './visible-text.ts';
+
+// A price target's value. Sources are tried in order of reliability; the
+// first that names exactly one amount in the target's currency decides:
+//   page scope:     JSON-LD, microdata, product meta tags, then visible text
+//                   (amounts written next to a currency sign or code);
+//   selector scope: microdata inside the element, then its visible text;
+//                   a selected element without any currency sign may hold one
+//                   bare number, read in the target's currency.
+// Struck-through text (<del>, <s>) is an old price and never a candidate.
+// When no source decides, the most telling failure is reported: several
+// different amounts (ambiguous) before amounts in another currency (mismatch)
+// before nothing at all (not found).
+
+export type PriceOutcome =
+  | { ok: true; minor: number; currency: string }
+  | { ok: false; code: 'price_ambiguous' | 'currency_mismatch' | 'price_not_found'; message: string };
+
+type Verdict =
+  | { kind: 'value'; minor: number }
+  | { kind: 'ambiguous'; amounts: string[] }
+  | { kind: 'mismatch'; seen: string[] }
+  | { kind: 'none' };
+
+function judge(candidates: readonly StatedPrice[], currency: string, exponent: number): Verdict {
+  if (candidates.length === 0) return { kind: 'none' };
+  const ours = candidates.filter((c) => c.codes === null || c.codes.includes(currency));
+  if (ours.length === 0) {
+    return { kind: 'mismatch', seen: [...new Set(candidates.map((c) => (c.codes?.length ? c.codes.join('/') : 'an unknown currency')))] };
+  }
+  const minors = new Map<number, DecimalAmount>();
+  for (const c of ours) {
+    const minor = toMinorUnits(c.amount, exponent);
+    if (minor !== null) minors.set(minor, c.amount);
+  }
+  if (minors.size === 1) return { kind: 'value', minor: [...minors.keys()][0] };
+  if (minors.size === 0) return { kind: 'none' };
+  return { kind: 'ambiguous', amounts: [...minors.values()].map(decimalToString) };
+}
+
+function textCandidates(roots: readonly AnyNode[], decimal: DecimalHint, bareNumbers: boolean): StatedPrice[] {
+  const text = visibleText(roots, { skipStruck: true });
+  const mentions = findPriceMentions(text, decimal).map((m) => ({ amount: m.amount, codes: m.currency.codes }));
+  if (mentions.length > 0 || !bareNumbers) return mentions;
+  const bare = findAmounts(text, decimal);
+  if (bare.length === 0 && isFreeText(text)) return [{ amount: makeDecimal('0', ''), codes: null }];
+  return bare.map((amount) => ({ amount, codes: null }));
+}
+
+export function extractPrice(
+  page: ParsedPage,
+  roots: readonly AnyNode[] | null,
+  currency: string | undefined,
+  decimal: DecimalHint,
+): PriceOutcome {
+  const exponent = currency === undefined ? null : currencyExponent(currency);
+  if (currency === undefined || exponent === null) {
+    return { ok: false, code: 'price_not_found', message: 'the target names no ISO 4217 currency to read prices in' };
+  }
+  const sources: (() => StatedPrice[])[] = roots
+    ? [() => microdataFacts(roots, decimal).prices, () => textCandidates(roots, decimal, true)]
+    : [
+        () => jsonLdFacts(page).prices,
+        () => microdataFacts(page.document.children, decimal).prices,
+        () => metaFacts(page).prices,
+        () => textCandidates(page.document.children, decimal, false),
+      ];
+  const verdicts: Verdict[] = [];
+  for (const source of sources) {
+    const verdict = judge(source(), currency, exponent);
+    if (verdict.kind === 'value') return { ok: true, minor: verdict.minor, currency };
+    verdicts.push(verdict);
+  }
+  const ambiguous = verdicts.find((v) => v.kind === 'ambiguous');
+  if (ambiguous?.kind === 'ambiguous') {
+    return {
+      ok: false,
+      code: 'price_ambiguous',
+      message: `several different ${currency} prices found (${ambiguous.amounts.slice(0, 5).join(', ')}); choose the price element with a selector`,
+    };
+  }
+  const mismatch = verdicts.find((v) => v.kind === 'mismatch');
+  if (mismatch?.kind === 'mismatch') {
+    return { ok: false, code: 'currency_mismatch', message: `prices found are in ${mismatch.seen.join(', ')}, not ${currency}` };
+  }
+  return { ok: false, code: 'price_not_found', message: `no ${currency} price found` };
+}
