@@ -42,7 +42,7 @@ function bombParts() {
 // "Café € 5 ‘quoted’" in windows-1252: é = E9, € = 80, ‘ ’ = 91 92 (not valid UTF-8).
 const CP1252_TEXT = Buffer.from([0x43, 0x61, 0x66, 0xe9, 0x20, 0x80, 0x20, 0x35, 0x20, 0x91, 0x71, 0x75, 0x6f, 0x74, 0x65, 0x64, 0x92]);
 // "日本語の価格" in Shift_JIS.
-const SJIS_TEXT = Buffer.from('93fa967b8cea82cc89bf8ace', 'hex');
+const SJIS_TEXT = Buffer.from('93fa967b8cea82cc89bf8a69', 'hex');
 
 function page(head: string, body: Buffer): Buffer {
   return Buffer.concat([Buffer.from(`<!doctype html><html><head>${head}<title>t</title></head><body><p id="v">`), body, Buffer.from('</p></body></html>')]);

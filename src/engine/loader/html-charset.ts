@@ -50,5 +50,8 @@ export function decodeHtml(bytes: Uint8Array, headerCharset: string | null): { t
     (headerCharset ? decoderFor(headerCharset) : null) ??
     fromMeta(bytes) ??
     new TextDecoder(isValidUtf8(bytes) ? 'utf-8' : 'windows-1252');
-  return { text: decoder.decode(bytes), encoding: decoder.encoding };
+  // Node 20's one-shot decode() takes a Latin-1 shortcut for windows-1252 that
+  // turns 0x80-0x9F (€, ‘ ’, …) into C1 controls; the streaming path is correct.
+  const text = decoder.decode(bytes, { stream: true }) + decoder.decode();
+  return { text, encoding: decoder.encoding };
 }

@@ -64,7 +64,10 @@ function decoderFor(coding: string): Stage {
     case 'deflate':
       return inflateEither;
     default:
-      throw new UnsupportedEncodingError(coding);
+      // Failing inside the pipeline lets it destroy the body stream cleanly.
+      return async function* () {
+        throw new UnsupportedEncodingError(coding);
+      };
   }
 }
 
@@ -90,13 +93,7 @@ export async function readDecodedBody(
   maxBytes: number,
   signal: AbortSignal,
 ): Promise<Buffer> {
-  let decoders: Stage[];
-  try {
-    decoders = contentCodings(contentEncoding).reverse().map(decoderFor);
-  } catch (err) {
-    body.destroy();
-    throw err;
-  }
+  const decoders = contentCodings(contentEncoding).reverse().map(decoderFor);
   const chunks: Buffer[] = [];
   await pipeline(
     body,

@@ -1,0 +1,47 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHtmlLoader } from '../../../src/engine/loader/html-loader.ts';
+import { guardPolicy } from '../../../src/engine/ssrf/guard.ts';
+import type { PageLoader } from '../../../src/engine/loader/types.ts';
+import { startFixtureServer, type FixtureServer } from '../../helpers/fixture-server.ts';
+import { loaderRoutes } from '../../helpers/loader-routes.ts';
+
+// Pages in legacy encodings come out as correct text.
+
+let server: FixtureServer;
+let loader: PageLoader;
+
+before(async () => {
+  server = await startFixtureServer(loaderRoutes());
+  loader = createHtmlLoader({ policy: guardPolicy({ trustedCidrs: ['127.0.0.0/8'] }) });
+});
+after(async () => {
+  await loader.close();
+  await server.close();
+});
+
+async function text(path: string): Promise<string> {
+  const result = await loader.load({ url: `${server.url}${path}`, mode: 'html' });
+  assert.deepEqual(result.issues, [], path);
+  return /<p id="v">(.*?)<\/p>/.exec(result.html ?? '')?.[1] ?? '';
+}
+
+test('windows-1252 declared in the Content-Type header is decoded', async () => {
+  assert.equal(await text('/loader/cp1252-header'), 'Café € 5 ‘quoted’');
+});
+
+test('windows-1252 declared in a meta http-equiv is decoded', async () => {
+  assert.equal(await text('/loader/cp1252-meta'), 'Café € 5 ‘quoted’');
+});
+
+test('shift_jis declared in meta charset is decoded', async () => {
+  assert.equal(await text('/loader/sjis-meta'), '日本語の価格');
+});
+
+test('undeclared bytes that are not UTF-8 are read as windows-1252', async () => {
+  assert.equal(await text('/loader/undeclared-cp1252'), 'Café € 5 ‘quoted’');
+});
+
+test('the Content-Type charset wins over a contradicting meta', async () => {
+  assert.equal(await text('/loader/header-beats-meta'), 'Café € 5 ‘quoted’');
+});
