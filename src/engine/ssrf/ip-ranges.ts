@@ -100,7 +100,8 @@ const METADATA = new Set([
   'fd00:ec2::23', // AWS EKS pod identity over IPv6
 ]);
 
-function within(addr: IP, cidr: Cidr): boolean {
+/** Whether an address falls in a CIDR, comparing like with like (IPv4 with IPv4). */
+export function inCidr(addr: IP, cidr: Cidr): boolean {
   return addr.kind() === cidr[0].kind() && addr.match(cidr);
 }
 
@@ -108,8 +109,8 @@ function within(addr: IP, cidr: Cidr): boolean {
 export function embeddedIPv4(addr: IP): ipaddr.IPv4 | null {
   if (addr.kind() !== 'ipv6') return null;
   const v6 = addr as ipaddr.IPv6;
-  if (SPECIAL_V6_HOSTS.some((r) => within(v6, r.cidr))) return null;
-  const form = EMBEDDING.find((r) => within(v6, r.cidr));
+  if (SPECIAL_V6_HOSTS.some((r) => inCidr(v6, r.cidr))) return null;
+  const form = EMBEDDING.find((r) => inCidr(v6, r.cidr));
   return form ? form.extract(v6) : null;
 }
 
@@ -122,7 +123,7 @@ export function metadataReason(addr: IP): string | null {
 }
 
 function ipv4Reason(addr: ipaddr.IPv4): string | null {
-  return IPV4.find((r) => within(addr, r.cidr))?.why ?? null;
+  return IPV4.find((r) => inCidr(addr, r.cidr))?.why ?? null;
 }
 
 /** Why an address is in a forbidden range, or null for a public unicast address. */
@@ -133,20 +134,15 @@ export function forbiddenReason(addr: IP): string | null {
   }
   const v6 = addr as ipaddr.IPv6;
   const shown = v6.toRFC5952String();
-  const host = SPECIAL_V6_HOSTS.find((r) => within(v6, r.cidr));
+  const host = SPECIAL_V6_HOSTS.find((r) => inCidr(v6, r.cidr));
   if (host) return `${host.why} address ${shown}`;
-  const form = EMBEDDING.find((r) => within(v6, r.cidr));
+  const form = EMBEDDING.find((r) => inCidr(v6, r.cidr));
   if (form) {
     const v4 = form.extract(v6);
     return `${form.why} ${shown} embedding ${v4.toString()} (${ipv4Reason(v4) ?? 'public'})`;
   }
-  const range = IPV6.find((r) => within(v6, r.cidr));
+  const range = IPV6.find((r) => inCidr(v6, r.cidr));
   if (range) return `${range.why} address ${shown}`;
-  if (!within(v6, GLOBAL_UNICAST)) return `reserved address ${shown} (outside 2000::/3)`;
+  if (!inCidr(v6, GLOBAL_UNICAST)) return `reserved address ${shown} (outside 2000::/3)`;
   return null;
-}
-
-/** Whether an address falls in a CIDR, comparing like with like (IPv4 with IPv4). */
-export function inCidr(addr: IP, cidr: Cidr): boolean {
-  return within(addr, cidr);
 }
