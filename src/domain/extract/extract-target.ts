@@ -78,7 +78,9 @@ export function extractTarget(page: ParsedPage, target: Target): TargetExtractio
   if (!scope.ok) return failed(target, scope.code, scope.message, null);
   const roots = scope.roots;
   // several selected elements (links) each become a line of their own
-  const text = (roots ?? [page.document]).map((root) => visibleText([root])).filter((t) => t !== '').join('\n');
+  const text = roots
+    ? roots.map((root) => visibleText([root])).filter((t) => t !== '').join('\n')
+    : visibleText(page.document.children);
 
   switch (target.kind) {
     case 'text': {
@@ -98,7 +100,7 @@ export function extractTarget(page: ParsedPage, target: Target): TargetExtractio
       return succeeded(target, availability, availability === 'in_stock' ? 'In stock' : 'Out of stock', text);
     }
     case 'links': {
-      const all = collectLinks(page, roots ?? [page.document], target.match);
+      const all = collectLinks(page, roots ?? page.document.children, target.match);
       if (all.length === 0) {
         const matching = target.match === undefined ? '' : ` containing "${target.match}"`;
         return failed(target, 'links_missing', `no http(s) links${matching} found`, text);

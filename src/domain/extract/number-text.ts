@@ -16,8 +16,8 @@ import { makeDecimal, type DecimalAmount } from './money.ts';
 //   decides; without a hint it groups thousands. It is decimal anyway when the
 //   part before it cannot be a thousands group ("0.750", "1250.600");
 // * a separator followed by a dash marks a whole amount ("1.899,-", "105.–");
-// * a euro sign between a number and exactly two digits is the decimal
-//   separator ("35€99", French style);
+// * a euro sign written right after a whole number and followed by exactly
+//   two digits is the decimal separator ("35€99", French style);
 // * a leading separator (".75") is a decimal point when nothing later in the
 //   number can be the decimal separator.
 
@@ -92,8 +92,10 @@ function scanRun(text: string, start: number): Scan {
         continue;
       }
     }
-    const euroAt = SPACES.has(ch) ? pos + 1 : pos;
-    if (text[euroAt] === '€') {
+    // only right after a whole number: "20,00 € 15" is two prices, not one
+    const whole = scan.groups.slice(1).every((g) => g.length === 3);
+    if (ch === '€' && whole) {
+      const euroAt = pos;
       const centsAt = SPACES.has(text[euroAt + 1]) ? euroAt + 2 : euroAt + 1;
       const cents = digitsAt(text, centsAt);
       if (cents.length === 2) {

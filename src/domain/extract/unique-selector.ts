@@ -1,0 +1,127 @@
+import { selectAll } from 'css-select';
+import type { AnyNode, Document, Element } from 'domhandler';
+import { descendants, isElement } from './dom.ts';
+
+// Stable CSS selectors that match exactly one element of a page. Preference,
+// from what survives page updates best to what survives them worst:
+//   #id  →  [data-testid="…"] (and other test-id attributes)  →  [itemprop="…"]
+//   →  tag.class / tag.class.class  →  a :nth-of-type path down from the
+//   nearest ancestor that has one of the above (else from <body>).
+// Every candidate is confirmed by running it against the page.
+
+const TEST_ID_ATTRIBUTES = ['data-testid', 'data-test-id', 'data-test', 'data-qa', 'data-cy'];
+
+/** CSS.escape for identifiers (CSSOM §2.1). */
+export function cssIdent(value: string): string {
+  let out = '';
+  for (let i = 0; i < value.length; i++) {
+    const ch = value[i];
+    const code = value.charCodeAt(i);
+    if (code === 0) out += '\ufffd';
+    else if ((code >= 1 && code <= 0x1f) || code === 0x7f || (i === 0 && /\d/u.test(ch)) || (i === 1 && /\d/u.test(ch) && value[0] === '-')) {
+      out += `\\${code.toString(16)} `;
+    } else if (i === 0 && ch === '-' && value.length === 1) out += '\\-';
+    else if (code >= 0x80 || /[-_0-9A-Za-z]/u.test(ch)) out += ch;
+    else out += `\\${ch}`;
+  }
+  return out;
+}
+
+function cssString(value: string): string {
+  return `"${value.replace(/["\\]/gu, '\\$&').replace(/\n/gu, '\\a ')}"`;
+}
+
+/** Counts of what simple selectors would match, built once per page. */
+export class SelectorIndex {
+  private readonly counts = new Map<string, number>();
+  private readonly byClass = new Map<string, Element[]>();
+
+  constructor(readonly document: Document) {
+    for (const el of descendants(document.children)) {
+      for (const key of this.keysOf(el)) this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+      for (const cls of classes(el)) {
+        const list = this.byClass.get(cls);
+        if (list) list.push(el);
+        else this.byClass.set(cls, [el]);
+      }
+    }
+  }
+
+  private keysOf(el: Element): string[] {
+    const keys: string[] = [];
+    if (el.attribs.id) keys.push(`#${el.attribs.id}`);
+    for (const name of [...TEST_ID_ATTRIBUTES, 'itemprop']) {
+      if (el.attribs[name]) keys.push(`[${name}=${el.attribs[name]}]`, `${el.name}[${name}=${el.attribs[name]}]`);
+    }
+    for (const cls of classes(el)) keys.push(`${el.name}.${cls}`);
+    return keys;
+  }
+
+  isUnique(key: string): boolean {
+    return this.counts.get(key) === 1;
+  }
+
+  /** How many elements with this tag carry both classes. */
+  pairCount(tag: string, a: string, b: string): number {
+    return (this.byClass.get(a) ?? []).filter((el) => el.name === tag && classes(el).includes(b)).length;
+  }
+}
+
+function classes(el: Element): string[] {
+  return [...new Set((el.attribs.class ?? '').split(/\s+/u).filter((c) => c !== ''))];
+}
+
+/** The best selector made of the element alone, or null when none is unique. */
+function ownSelector(el: Element, index: SelectorIndex): string | null {
+  const id = el.attribs.id;
+  if (id && index.isUnique(`#${id}`)) return `#${cssIdent(id)}`;
+  for (const name of [...TEST_ID_ATTRIBUTES, 'itemprop']) {
+    const value = el.attribs[name];
+    if (!value) continue;
+    if (index.isUnique(`[${name}=${value}]`)) return `[${name}=${cssString(value)}]`;
+    if (index.isUnique(`${el.name}[${name}=${value}]`)) return `${el.name}[${name}=${cssString(value)}]`;
+  }
+  const own = classes(el);
+  const single = own.find((cls) => index.isUnique(`${el.name}.${cls}`));
+  if (single) return `${el.name}.${cssIdent(single)}`;
+  for (let i = 0; i < own.length; i++) {
+    for (let j = i + 1; j < own.length; j++) {
+      if (index.pairCount(el.name, own[i], own[j]) === 1) return `${el.name}.${cssIdent(own[i])}.${cssIdent(own[j])}`;
+    }
+  }
+  return null;
+}
+
+function nthOfType(el: Element): string {
+  const siblings = (el.parent?.children ?? []).filter((n): n is Element => isElement(n) && n.name === el.name);
+  return siblings.length > 1 ? `${el.name}:nth-of-type(${siblings.indexOf(el) + 1})` : el.name;
+}
+
+function positionalPath(el: Element, index: SelectorIndex, anchored: boolean): string {
+  const steps: string[] = [];
+  for (let node: Element | null = el; node; node = node.parent && isElement(node.parent) ? node.parent : null) {
+    const anchor = anchored && node !== el ? ownSelector(node, index) : null;
+    if (anchor) return [anchor, ...steps].join(' > ');
+    steps.unshift(nthOfType(node));
+    if (anchored && node.name === 'body') break;
+  }
+  return steps.join(' > ');
+}
+
+function matchesOnly(selector: string, el: Element, document: AnyNode): boolean {
+  try {
+    const found = selectAll<AnyNode, Element>(selector, document);
+    return found.length === 1 && found[0] === el;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A selector that matches `el` and nothing else in the page; null in the rare
+ * fragment page (no <html>/<body>) where even a positional path is ambiguous.
+ */
+export function uniqueSelector(el: Element, index: SelectorIndex): string | null {
+  const candidates = [ownSelector(el, index), positionalPath(el, index, true), positionalPath(el, index, false)];
+  return candidates.find((candidate) => candidate !== null && matchesOnly(candidate, el, index.document)) ?? null;
+}

@@ -1,0 +1,88 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractTarget } from '../../../src/domain/extract/extract-target.ts';
+import { page, priceTarget, selector } from './helpers.ts';
+
+const jsonLd = (data: unknown) => `<script type="application/ld+json">${JSON.stringify(data)}</script>`;
+
+test('a page-scope price comes from JSON-LD offers first', () => {
+  const html = `${jsonLd({ '@type': 'Product', offers: { '@type': 'Offer', price: '1299.00', priceCurrency: 'EUR' } })}<p>Was €1.499,00</p><p>€ 9,99 shipping</p>`;
+  const result = extractTarget(page(html), priceTarget());
+  assert.deepEqual([result.ok, result.value, result.display], [true, 129900, '1,299.00 EUR']);
+});
+
+test('JSON-LD offers in an array, inside @graph, and in a priceSpecification are read', () => {
+  const graph = { '@graph': [{ '@type': 'Product', offers: [{ '@type': 'Offer', priceSpecification: { price: 12.5, priceCurrency: 'USD' } }] }] };
+  assert.equal(extractTarget(page(jsonLd(graph)), priceTarget({ currency: 'USD' })).value, 1250);
+});
+
+test('an AggregateOffer stands for its nested offers with its lowPrice', () => {
+  const data = { '@type': 'Product', offers: { '@type': 'AggregateOffer', lowPrice: 10, highPrice: 20, priceCurrency: 'GBP', offers: [{ price: 10 }, { price: 20 }] } };
+  assert.equal(extractTarget(page(jsonLd(data)), priceTarget({ currency: 'GBP' })).value, 1000);
+});
+
+test('a broken JSON-LD block is skipped and the next one read', () => {
+  const html = `<script type="application/ld+json">xx {"offers": {"price": 1}}</script>${jsonLd({ offers: { price: 23.5, priceCurrency: 'AUD' } })}`;
+  assert.equal(extractTarget(page(html), priceTarget({ currency: 'AUD' })).value, 2350);
+});
+
+test('microdata prices use their content attribute and the scope currency', () => {
+  const html = `<div itemscope itemtype="https://schema.org/Offer"><span itemprop="price" content="155.55">$155.55</span><meta itemprop="priceCurrency" content="AUD"></div>`;
+  assert.equal(extractTarget(page(html), priceTarget({ currency: 'AUD' })).value, 15555);
+});
+
+test('Open Graph product price tags are read', () => {
+  const html = '<head><meta property="product:price:amount" content="49.90"><meta property="product:price:currency" content="CHF"></head>';
+  assert.equal(extractTarget(page(html), priceTarget({ currency: 'CHF' })).value, 4990);
+});
+
+test('without structured data a single visible price is the value', () => {
+  assert.equal(extractTarget(page('<p>CHF 1\'299.–</p>'), priceTarget({ currency: 'CHF' })).value, 129900);
+});
+
+test('several different visible prices on a page are price_ambiguous', () => {
+  const result = extractTarget(page('<p>€ 10,00</p><p>€ 12,00</p>'), priceTarget());
+  assert.equal(result.issues[0].code, 'price_ambiguous');
+  assert.equal(result.value, null);
+});
+
+test('the same price shown twice is not ambiguous', () => {
+  assert.equal(extractTarget(page('<p>€ 10,00</p><p>10,00 €</p>'), priceTarget()).value, 1000);
+});
+
+test('a struck-through old price is not a candidate', () => {
+  assert.equal(extractTarget(page('<p><del>€ 12,00</del> € 10,00</p>'), priceTarget()).value, 1000);
+});
+
+test('a price in another currency than the target is currency_mismatch', () => {
+  const result = extractTarget(page('<p>$12.00</p>'), priceTarget({ currency: 'EUR' }));
+  assert.equal(result.issues[0].code, 'currency_mismatch');
+});
+
+test('an ambiguous sign counts for every currency it may stand for', () => {
+  assert.equal(extractTarget(page('<p>$12.00</p>'), priceTarget({ currency: 'CAD' })).value, 1200);
+});
+
+test('a page without a price is price_not_found', () => {
+  const result = extractTarget(page('<p>Nothing to buy here, 3 items</p>'), priceTarget());
+  assert.equal(result.issues[0].code, 'price_not_found');
+});
+
+test('the decimal setting decides a lone separator before three digits', () => {
+  const html = '<p id="p">1.299 €</p>';
+  assert.equal(extractTarget(page(html), priceTarget({ decimal: ',' })).value, 129900);
+  assert.equal(extractTarget(page(html), priceTarget({ decimal: '.' })).value, 130);
+});
+
+test('a selected price element without a sign is read in the target currency', () => {
+  assert.equal(extractTarget(page('<span id="p">1,299.00</span>'), priceTarget({ selection: selector('#p') })).value, 129900);
+});
+
+test('a selected element showing two different prices is price_ambiguous', () => {
+  const result = extractTarget(page('<div id="p">€ 20,00 € 15,00</div>'), priceTarget({ selection: selector('#p') }));
+  assert.equal(result.issues[0].code, 'price_ambiguous');
+});
+
+test('a price in JPY is read without minor units', () => {
+  assert.equal(extractTarget(page('<p>¥1,299</p>'), priceTarget({ currency: 'JPY' })).value, 1299);
+});
