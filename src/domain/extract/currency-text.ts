@@ -32,13 +32,26 @@ function isLetter(ch: string | undefined): boolean {
 
 const GAP = /^[ \u00a0\u202f\u2009]{0,2}$/u;
 
+/** The first run (runs are in text order) that ends after `offset`, by binary search. */
+function firstRunEndingAfter(runs: readonly NumberRun[], offset: number): number {
+  let low = 0;
+  let high = runs.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (runs[mid].end <= offset) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
 /** Whether [start, end) touches a number run, separated by at most two spaces. */
 function nextToNumber(text: string, start: number, end: number, runs: readonly NumberRun[]): boolean {
-  return runs.some(
-    (run) =>
-      (run.end <= start && GAP.test(text.slice(run.end, start))) ||
-      (run.start >= end && GAP.test(text.slice(end, run.start))) ||
-      (run.start < end && run.end > start),
+  const i = firstRunEndingAfter(runs, start);
+  const before = runs[i - 1];
+  const after = runs[i];
+  return (
+    (before !== undefined && GAP.test(text.slice(before.end, start))) ||
+    (after !== undefined && (after.start < end || GAP.test(text.slice(end, after.start))))
   );
 }
 

@@ -50,33 +50,37 @@ export function parsePriceText(text: string | null, options: PriceTextOptions = 
   return { amount, currency };
 }
 
-/** The currency written next to a number: the closer side, the one before it on a tie. */
-function attachedCurrency(text: string, run: NumberRun, mentions: readonly CurrencyMention[]): CurrencyMention | null {
-  const gap = (from: number, to: number) => {
-    const between = text.slice(from, to);
-    return /^[ \u00a0\u202f\u2009]{0,2}$/u.test(between) ? between.length : Infinity;
-  };
-  let best: CurrencyMention | null = null;
-  let bestGap = Infinity;
-  for (const mention of mentions) {
-    const distance =
-      mention.end <= run.start ? gap(mention.end, run.start) : mention.start >= run.end ? gap(run.end, mention.start) + 0.5 : 0;
-    if (distance < bestGap) {
-      best = mention;
-      bestGap = distance;
-    }
-  }
-  return best;
+const NEAR = /^[ \u00a0\u202f\u2009]{0,2}$/u;
+
+/**
+ * The currency written next to each number: inside it ("35€99"), or at most
+ * two spaces before or after it; the closer side wins, the one before on a tie.
+ * Mentions and runs are both in text order, so one forward pass pairs them.
+ */
+function attachCurrencies(text: string, runs: readonly NumberRun[], mentions: readonly CurrencyMention[]): (CurrencyMention | null)[] {
+  let next = 0;
+  return runs.map((run) => {
+    while (next < mentions.length && mentions[next].end <= run.start) next++;
+    const before = mentions[next - 1];
+    const inside = mentions[next] && mentions[next].start < run.end ? mentions[next] : undefined;
+    if (inside) return inside;
+    const after = mentions[next];
+    const gapBefore = before && NEAR.test(text.slice(before.end, run.start)) ? run.start - before.end : Infinity;
+    const gapAfter = after && NEAR.test(text.slice(run.end, after.start)) ? after.start - run.end : Infinity;
+    if (gapBefore === Infinity && gapAfter === Infinity) return null;
+    return gapBefore <= gapAfter ? before! : after!;
+  });
 }
 
 export function findPriceMentions(text: string, decimal?: DecimalHint): PriceMention[] {
   const runs = amountRuns(text, decimal);
   const mentions = findCurrencyMentions(text, runs);
+  const currencies = attachCurrencies(text, runs, mentions);
   const found: PriceMention[] = [];
-  for (const run of runs) {
-    const currency = run.amount && attachedCurrency(text, run, mentions);
+  runs.forEach((run, i) => {
+    const currency = currencies[i];
     if (run.amount && currency) found.push({ amount: run.amount, currency });
-  }
+  });
   return found;
 }
 

@@ -1,8 +1,8 @@
 import { IN_STOCK_PHRASES, OUT_OF_STOCK_PHRASES, type StockPhrase, type Strength } from './data/stock-phrases.ts';
 import type { Availability } from './schema-availability.ts';
 
-// Stock state from wording. Out-of-stock phrases are found first and blanked
-// out, so in-stock wording inside them ("available" in "not available",
+// Stock state from wording. Out-of-stock phrases are found first and their
+// text set aside, so in-stock wording inside them ("available" in "not available",
 // "disponible" in "indisponible") never counts. Phrases match whole words:
 // "0 in stock" does not match inside "10 in stock".
 
@@ -23,27 +23,29 @@ interface Found {
   strength: Strength;
 }
 
-// Longest first, so "notify me when available" is read before "notify me".
-const byLength = (phrases: readonly StockPhrase[]) => [...phrases].sort((a, b) => b.phrase.length - a.phrase.length);
+// Normalised once; longest first, so "notify me when available" is read before "notify me".
+const byLength = (phrases: readonly StockPhrase[]) =>
+  phrases.map((p) => ({ phrase: normalise(p.phrase), strength: p.strength })).sort((a, b) => b.phrase.length - a.phrase.length);
 const OUT = byLength(OUT_OF_STOCK_PHRASES);
 const IN = byLength(IN_STOCK_PHRASES);
 
-/** Finds the phrases in `text`, replacing each match with spaces in the returned text. */
-function findAndBlank(text: string, phrases: readonly StockPhrase[]): { found: Found[]; rest: string } {
-  let rest = text;
+/**
+ * Finds the phrases in `text` where it is not yet `taken`, and marks what they
+ * cover as taken (a mask, so long pages cost one pass per phrase, not a copy
+ * of the text per match).
+ */
+function findAndTake(text: string, taken: Uint8Array, phrases: readonly StockPhrase[]): Found[] {
   const found: Found[] = [];
-  for (const { phrase, strength } of phrases) {
-    const needle = normalise(phrase);
-    let from = 0;
-    for (let at = rest.indexOf(needle, from); at >= 0; at = rest.indexOf(needle, from)) {
+  for (const { phrase: needle, strength } of phrases) {
+    for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
       const end = at + needle.length;
-      from = at + 1;
-      if (!boundaryOk(needle[0], rest[at - 1]) || !boundaryOk(needle[needle.length - 1], rest[end])) continue;
+      if (!boundaryOk(needle[0], text[at - 1]) || !boundaryOk(needle[needle.length - 1], text[end])) continue;
+      if (taken.subarray(at, end).includes(1)) continue;
       found.push({ strength });
-      rest = rest.slice(0, at) + ' '.repeat(needle.length) + rest.slice(end);
+      taken.fill(1, at, end);
     }
   }
-  return { found, rest };
+  return found;
 }
 
 const RANK: Record<Strength, number> = { weak: 1, strong: 2 };
@@ -54,10 +56,10 @@ function strongest(found: readonly Found[]): number {
 
 /** The stock state the wording states, or null when it states none or contradicts itself. */
 export function stockFromText(text: string): Availability | null {
-  const out = findAndBlank(normalise(text), OUT);
-  const inStock = findAndBlank(out.rest, IN);
-  const outRank = strongest(out.found);
-  const inRank = strongest(inStock.found);
+  const normalised = normalise(text);
+  const taken = new Uint8Array(normalised.length);
+  const outRank = strongest(findAndTake(normalised, taken, OUT));
+  const inRank = strongest(findAndTake(normalised, taken, IN));
   if (outRank === inRank) return null;
   return outRank > inRank ? 'out_of_stock' : 'in_stock';
 }

@@ -1,4 +1,4 @@
-import { selectAll } from 'css-select';
+import { is, selectAll } from 'css-select';
 import type { AnyNode, Document, Element } from 'domhandler';
 import { descendants, isElement } from './dom.ts';
 
@@ -7,7 +7,8 @@ import { descendants, isElement } from './dom.ts';
 //   #id  →  [data-testid="…"] (and other test-id attributes)  →  [itemprop="…"]
 //   →  tag.class / tag.class.class  →  a :nth-of-type path down from the
 //   nearest ancestor that has one of the above (else from <body>).
-// Every candidate is confirmed by running it against the page.
+// Uniqueness comes from counting, over the whole page, the elements each
+// simple selector would match; a candidate is confirmed against the element.
 
 const TEST_ID_ATTRIBUTES = ['data-testid', 'data-test-id', 'data-test', 'data-qa', 'data-cy'];
 
@@ -49,6 +50,7 @@ export class SelectorIndex {
 
   private keysOf(el: Element): string[] {
     const keys: string[] = [];
+    if (el.name === 'body') keys.push('body');
     if (el.attribs.id) keys.push(`#${el.attribs.id}`);
     for (const name of [...TEST_ID_ATTRIBUTES, 'itemprop']) {
       if (el.attribs[name]) keys.push(`[${name}=${el.attribs[name]}]`, `${el.name}[${name}=${el.attribs[name]}]`);
@@ -97,15 +99,26 @@ function nthOfType(el: Element): string {
   return siblings.length > 1 ? `${el.name}:nth-of-type(${siblings.indexOf(el) + 1})` : el.name;
 }
 
-function positionalPath(el: Element, index: SelectorIndex, anchored: boolean): string {
+interface Path {
+  /** the selector the path starts from, and the element it must match alone; null for a path from the top */
+  anchor: { selector: string; el: Element } | null;
+  selector: string;
+}
+
+/**
+ * A child-combinator path of tag:nth-of-type steps from the nearest ancestor
+ * with a unique selector of its own (or <body>) down to the element; with
+ * `anchored` false, from the top of the document.
+ */
+function positionalPath(el: Element, index: SelectorIndex, anchored: boolean): Path {
   const steps: string[] = [];
   for (let node: Element | null = el; node; node = node.parent && isElement(node.parent) ? node.parent : null) {
-    const anchor = anchored && node !== el ? ownSelector(node, index) : null;
-    if (anchor) return [anchor, ...steps].join(' > ');
+    const own = anchored && node !== el ? ownSelector(node, index) : null;
+    if (own) return { anchor: { selector: own, el: node }, selector: [own, ...steps].join(' > ') };
     steps.unshift(nthOfType(node));
-    if (anchored && node.name === 'body') break;
+    if (anchored && node.name === 'body') return { anchor: { selector: 'body', el: node }, selector: steps.join(' > ') };
   }
-  return steps.join(' > ');
+  return { anchor: null, selector: steps.join(' > ') };
 }
 
 function matchesOnly(selector: string, el: Element, document: AnyNode): boolean {
@@ -118,10 +131,34 @@ function matchesOnly(selector: string, el: Element, document: AnyNode): boolean 
 }
 
 /**
+ * A selector built from one of the index's keys is confirmed by checking that
+ * it matches the element: the index already counted that no other element
+ * has that key. (Querying the whole page per selector, and above all running
+ * :nth-of-type through css-select, costs too much on long product lists.)
+ */
+function confirmedOwn(selector: string, el: Element): boolean {
+  try {
+    return is<AnyNode, Element>(el, selector);
+  } catch {
+    return false;
+  }
+}
+
+/** Below a unique anchor, child steps by tag and position reach one element only. */
+function pathMatchesOnly(path: Path, el: Element, index: SelectorIndex): boolean {
+  if (!path.anchor) return matchesOnly(path.selector, el, index.document);
+  return path.anchor.selector === 'body' ? index.isUnique('body') : confirmedOwn(path.anchor.selector, path.anchor.el);
+}
+
+/**
  * A selector that matches `el` and nothing else in the page; null in the rare
  * fragment page (no <html>/<body>) where even a positional path is ambiguous.
  */
 export function uniqueSelector(el: Element, index: SelectorIndex): string | null {
-  const candidates = [ownSelector(el, index), positionalPath(el, index, true), positionalPath(el, index, false)];
-  return candidates.find((candidate) => candidate !== null && matchesOnly(candidate, el, index.document)) ?? null;
+  const own = ownSelector(el, index);
+  if (own !== null && confirmedOwn(own, el)) return own;
+  for (const path of [positionalPath(el, index, true), positionalPath(el, index, false)]) {
+    if (pathMatchesOnly(path, el, index)) return path.selector;
+  }
+  return null;
 }
