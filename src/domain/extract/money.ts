@@ -35,10 +35,6 @@ export function decimalToString(amount: DecimalAmount): string {
   return fraction ? `${amount.whole}.${fraction}` : amount.whole;
 }
 
-export function sameAmount(a: DecimalAmount, b: DecimalAmount): boolean {
-  return decimalToString(a) === decimalToString(b);
-}
-
 /**
  * Converts to integer minor units of a currency with `exponent` decimals.
  * Extra decimals are rounded half up (29.1583 GBP → 2916, 0.125 EUR → 13):

@@ -2,7 +2,9 @@
 // minor unit exponent: the number of decimal places of its smallest unit.
 // `null` marks codes that have no minor unit (precious metals, SDR, testing
 // and "no currency" codes); they are not currencies a price can be in.
-// Source: ISO 4217 Amendment list as published by SIX (list-one.xml), 2025.
+// Compiled from ISO 4217 list one (list-one.xml, published by SIX as the
+// maintenance agency) with the 2024-2025 amendments (ZWG, XCG); codes since
+// withdrawn (HRK, SLL, ZWL) are in HISTORIC_CODES of currency-signs.ts.
 
 export const ISO_4217_EXPONENTS: Readonly<Record<string, number | null>> = {
   AED: 2,
