@@ -70,6 +70,11 @@ export class ChromiumSource {
 
   async close(): Promise<void> {
     this.#closed = true;
+    await this.discard();
+  }
+
+  /** closes the current browser (e.g. one that stopped answering); the next get() starts another */
+  async discard(): Promise<void> {
     const current = this.#browser;
     this.#browser = null;
     const browser = await current?.catch(() => null);

@@ -47,6 +47,20 @@ export interface BrowserLoaderOptions {
 // they are most of a page's weight.
 const SKIPPED_RESOURCES = new Set(['image', 'media', 'font']);
 
+const WATCHDOG_GRACE_MS = 5_000;
+
+/** the page-level refusals, on top of the proxy's */
+async function confine(context: BrowserContext): Promise<void> {
+  // A WebSocket handshake is never routed by context.route, and a wss://
+  // tunnel looks like https to the proxy, so sockets are refused here.
+  await context.routeWebSocket(/.*/, (ws) => ws.close({ code: 1008, reason: 'WebSockets are refused' }));
+  await context.route('**/*', (route) => {
+    const req = route.request();
+    const refused = !/^https?:/i.test(req.url()) || SKIPPED_RESOURCES.has(req.resourceType());
+    return (refused ? route.abort('blockedbyclient') : route.continue()).catch(() => undefined);
+  });
+}
+
 export function createBrowserLoader(options: BrowserLoaderOptions): PageLoader {
   const maxPages = options.maxPages ?? 2;
   const timeoutMs = options.timeoutMs ?? 60_000;
@@ -102,7 +116,14 @@ export function createBrowserLoader(options: BrowserLoaderOptions): PageLoader {
     const { proxy, proxyServer } = parts;
     const session = proxy.openSession();
     let context: BrowserContext | null = null;
-    const abort = (): void => void context?.close().catch(() => undefined);
+    // Closing a context while Playwright is still setting it up can leave the
+    // setup hanging, so an abort closes it only once the page exists; before
+    // that the flag is checked when setup is done.
+    let navigating = false;
+    const abort = (): void => {
+      if (navigating) void context?.close().catch(() => undefined);
+    };
+    const cancelled = (): LoadResult => failure(request.url, 'fetch_failed', 'the load was cancelled');
     request.signal?.addEventListener('abort', abort, { once: true });
     try {
       context = await browser.newContext({
@@ -112,21 +133,16 @@ export function createBrowserLoader(options: BrowserLoaderOptions): PageLoader {
         acceptDownloads: false,
       });
       contexts.add(context);
-      // A WebSocket handshake is never routed by context.route, and a wss://
-      // tunnel looks like https to the proxy, so sockets are refused here.
-      await context.routeWebSocket(/.*/, (ws) => ws.close({ code: 1008, reason: 'WebSockets are refused' }));
-      await context.route('**/*', (route) => {
-        const req = route.request();
-        const refused = !/^https?:/i.test(req.url()) || SKIPPED_RESOURCES.has(req.resourceType());
-        return (refused ? route.abort('blockedbyclient') : route.continue()).catch(() => undefined);
-      });
+      await confine(context);
       const page = await context.newPage();
+      if (request.signal?.aborted) return cancelled();
+      navigating = true;
       const result = await loadPage(page, vetted.url.href, { deadline, ...limits }, session.events);
-      return request.signal?.aborted ? failure(request.url, 'fetch_failed', 'the load was cancelled') : result;
+      return request.signal?.aborted ? cancelled() : result;
     } catch (err) {
       // Only a context that died under us (crash, abort, shutdown) gets here.
-      const reason = request.signal?.aborted ? 'the load was cancelled' : `the browser failed: ${(err as Error).message.split('\n')[0]}`;
-      return failure(request.url, 'fetch_failed', reason);
+      if (request.signal?.aborted) return cancelled();
+      return failure(request.url, 'fetch_failed', `the browser failed: ${(err as Error).message.split('\n')[0]}`);
     } finally {
       request.signal?.removeEventListener('abort', abort);
       session.close();
@@ -134,6 +150,29 @@ export function createBrowserLoader(options: BrowserLoaderOptions): PageLoader {
         contexts.delete(context);
         await context.close().catch(() => undefined);
       }
+    }
+  }
+
+  // Playwright has no deadline of its own on every call; a browser that stops
+  // answering would otherwise hold a pool slot forever. Past the load's
+  // deadline plus a grace period the load reports a timeout and the browser is
+  // replaced, which rejects whatever was still waiting on it.
+  async function runWatched(request: LoadRequest): Promise<LoadResult> {
+    let timer: NodeJS.Timeout | undefined;
+    const hung = new Promise<'hung'>((resolve) => {
+      timer = setTimeout(() => resolve('hung'), timeoutMs + WATCHDOG_GRACE_MS);
+    });
+    const running = run(request);
+    try {
+      const outcome = await Promise.race([running, hung]);
+      if (outcome !== 'hung') return outcome;
+      const current = await started?.catch(() => null);
+      await current?.chromium.discard();
+      // Wait for the stuck load to let go of its slot: discarding the browser settles it.
+      await running.catch(() => undefined);
+      return failure(request.url, 'timeout', 'the browser did not answer in time');
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -146,7 +185,7 @@ export function createBrowserLoader(options: BrowserLoaderOptions): PageLoader {
       }
       active += 1;
       try {
-        return await run(request);
+        return await runWatched(request);
       } finally {
         active -= 1;
       }

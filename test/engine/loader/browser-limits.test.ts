@@ -152,13 +152,16 @@ describe('browser loader limits', () => {
     assert.equal(huge.html, null);
   });
 
-  it('stops a load when its signal aborts', async () => {
-    const controller = new AbortController();
-    const started = Date.now();
-    setTimeout(() => controller.abort(), 300);
-    const result = await loader.load({ url: `${site.url}/hang`, mode: 'browser', signal: controller.signal });
-    assert.equal(result.issues[0]?.code, 'fetch_failed');
-    assert.ok(Date.now() - started < 3000, 'the abort did not cut the load short');
+  it('stops a load when its signal aborts, during setup or navigation', async () => {
+    // Early aborts land while the context is still being prepared, late ones mid-navigation.
+    for (const delay of [0, 20, 60, 300]) {
+      const controller = new AbortController();
+      const started = Date.now();
+      setTimeout(() => controller.abort(), delay);
+      const result = await loader.load({ url: `${site.url}/hang`, mode: 'browser', signal: controller.signal });
+      assert.equal(result.issues[0]?.code, 'fetch_failed', `abort after ${delay} ms`);
+      assert.ok(Date.now() - started < 3000, `the abort after ${delay} ms did not cut the load short`);
+    }
   });
 
   it('relaunches Chromium after it crashed', async () => {
