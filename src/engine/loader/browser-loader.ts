@@ -71,7 +71,6 @@ export function createBrowserLoader(options: BrowserLoaderOptions): PageLoader {
   };
   const proxyHost = options.proxyHost ?? '127.0.0.1';
   const proxyPublicHost = options.proxyPublicHost ?? proxyHost;
-  const contexts = new Set<BrowserContext>();
   let active = 0;
   let closed = false;
   let started: Promise<{ proxy: FilteringProxy; chromium: ChromiumSource; proxyServer: string }> | null = null;
@@ -132,7 +131,6 @@ export function createBrowserLoader(options: BrowserLoaderOptions): PageLoader {
         serviceWorkers: 'block',
         acceptDownloads: false,
       });
-      contexts.add(context);
       await confine(context);
       const page = await context.newPage();
       if (request.signal?.aborted) return cancelled();
@@ -146,10 +144,7 @@ export function createBrowserLoader(options: BrowserLoaderOptions): PageLoader {
     } finally {
       request.signal?.removeEventListener('abort', abort);
       session.close();
-      if (context) {
-        contexts.delete(context);
-        await context.close().catch(() => undefined);
-      }
+      await context?.close().catch(() => undefined);
     }
   }
 
@@ -192,7 +187,9 @@ export function createBrowserLoader(options: BrowserLoaderOptions): PageLoader {
     },
     async close() {
       closed = true;
-      await Promise.all([...contexts].map((context) => context.close().catch(() => undefined)));
+      // Closing the browser closes every context (a remote one: every context
+      // this loader created), failing loads still in progress; contexts are
+      // not closed one by one because closing one mid-setup can hang.
       const current = await started?.catch(() => null);
       if (!current) return;
       await current.chromium.close();
