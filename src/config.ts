@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parsePlans, DEFAULT_PLANS, type Plans } from './domain/plans.ts';
+import { guardPolicy } from './engine/ssrf/policy.ts';
 
 // Configuration is read from the environment once, at start, and passed in.
 // A bad value stops the process with a message naming the variable.
@@ -63,7 +64,11 @@ function text(env: Env, name: string): string | null {
 function cidrList(env: Env, name: string): string[] {
   const items = (env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   for (const item of items) {
-    if (!/^[0-9a-fA-F:.]+\/\d{1,3}$/.test(item)) throw new ConfigError(name, `"${item}" is not a CIDR such as 127.0.0.0/8`);
+    try {
+      guardPolicy({ trustedCidrs: [item] });
+    } catch {
+      throw new ConfigError(name, `"${item}" is not a CIDR such as 127.0.0.0/8`);
+    }
   }
   return items;
 }

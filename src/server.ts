@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { buildApp } from './api/app.ts';
+import { createLoaders } from './engine/loaders.ts';
 import { openDatabase } from './store/open-database.ts';
 import { countAccounts } from './store/accounts-store.ts';
 import type { Database } from './store/database.ts';
@@ -28,7 +29,8 @@ function firstRunHelp(config: Config): string {
 /** `pagewatch serve` / `pagewatch api`: opens the store, serves HTTP, stops cleanly on SIGTERM/SIGINT. */
 export async function startServer(config: Config): Promise<RunningServer> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const app = await buildApp({ config, db, clock: systemClock });
+  const loaders = createLoaders(config);
+  const app = await buildApp({ config, db, clock: systemClock, loaders });
   await app.listen({ port: config.port, host: config.host });
   const store = config.databaseUrl ? 'PostgreSQL' : `embedded store in ${config.dataDir}`;
   app.log.info(`pagewatch listening on ${config.publicUrl} (${store})`);
@@ -39,6 +41,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const stop = () =>
     (stopping ??= (async () => {
       await app.close();
+      await loaders.close();
       await db.close();
     })());
   return { app, db, stop };

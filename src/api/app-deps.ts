@@ -2,6 +2,7 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Scope } from '../domain/scopes.ts';
 import type { Database } from '../store/database.ts';
+import type { Loaders } from '../engine/loaders.ts';
 import type { LimitState } from '../services/request-limits.ts';
 import type { Principal } from '../services/tokens.ts';
 
@@ -10,6 +11,7 @@ export interface AppDeps {
   config: Config;
   db: Database;
   clock: Clock;
+  loaders: Loaders;
 }
 
 declare module 'fastify' {

@@ -9,6 +9,7 @@ import { apiGate } from './plugins/api-gate.ts';
 import { API_PREFIX, buildOpenApiDocument } from './openapi.ts';
 import { ErrorEnvelopeSchema } from './schemas/common.ts';
 import { usageRoutes } from './routes/usage.ts';
+import { previewRoutes } from './routes/previews.ts';
 import { adminRoutes } from './admin/admin-routes.ts';
 
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -49,6 +50,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
         throw new AppError('not_found', 'resource not found');
       });
       await api.register(usageRoutes, deps);
+      await api.register(previewRoutes, deps);
       let document: object | null = null;
       api.get('/openapi.json', async () => (document ??= buildOpenApiDocument(apiRoutes, ErrorEnvelopeSchema)));
     },

@@ -2,13 +2,16 @@ import { systemClock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { buildApp } from '../api/app.ts';
 import { openDatabase } from '../store/open-database.ts';
+import { createLoaders } from '../engine/loaders.ts';
 
 /** Prints the OpenAPI document the server would serve, from an in-memory store. */
 export async function printOpenApi(config: Config): Promise<void> {
   const db = await openDatabase({ databaseUrl: null, dataDir: null });
-  const app = await buildApp({ config: { ...config, logLevel: 'silent' }, db, clock: systemClock });
+  const loaders = createLoaders(config);
+  const app = await buildApp({ config: { ...config, logLevel: 'silent' }, db, clock: systemClock, loaders });
   const response = await app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
   await app.close();
+  await loaders.close();
   await db.close();
   process.stdout.write(`${JSON.stringify(response.json(), null, 2)}\n`);
 }

@@ -5,6 +5,7 @@ import { parsePlans } from '../../src/domain/plans.ts';
 import type { Database } from '../../src/store/database.ts';
 import { ManualClock } from './manual-clock.ts';
 import { openTestDatabase } from './test-database.ts';
+import { createLoaders, type Loaders, type LoaderSettings } from '../../src/engine/loaders.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const ALL_SCOPES = ['monitors:read', 'monitors:write', 'changes:read', 'usage:read', 'checks:write'];
@@ -14,6 +15,7 @@ export interface TestApp {
   db: Database;
   clock: ManualClock;
   config: Config;
+  loaders: Loaders;
   close(): Promise<void>;
 }
 
@@ -21,6 +23,7 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** plan overrides, deep-merged like PAGEWATCH_PLANS_FILE */
   plans?: unknown;
+  loaders?: LoaderSettings;
 }
 
 /** The real application on a fresh isolated database, with a manual clock. */
@@ -31,14 +34,17 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   };
   const db = await openTestDatabase();
   const clock = new ManualClock();
-  const app = await buildApp({ config, db, clock });
+  const loaders = createLoaders(config, options.loaders);
+  const app = await buildApp({ config, db, clock, loaders });
   return {
     app,
     db,
     clock,
     config,
+    loaders,
     async close() {
       await app.close();
+      await loaders.close();
       await db.close();
     },
   };

@@ -1,0 +1,51 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { createPreview, evaluatePreview } from '../../services/previews.ts';
+import type { AppDeps } from '../app-deps.ts';
+import { Data } from '../schemas/common.ts';
+import { CreatePreviewBody, EvaluateBody, EvaluateResultSchema, PreviewParams, PreviewSchema } from '../schemas/previews.ts';
+
+export const previewRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps) => {
+  app.post(
+    '/previews',
+    {
+      config: { scope: 'monitors:write' },
+      schema: {
+        operationId: 'createPreview',
+        summary: 'Load a cloud text preview of a page',
+        description:
+          'Synchronous (allow up to 60 seconds). Returns the element list used to choose stable selectors; never HTML, screenshots or cookies. ' +
+          'Idempotency-Key is not supported and a retry may consume another preview credit. Limits: 150 a month, 40 a day, 35 s apart (429 preview_limited). ' +
+          'A URL refused by the SSRF guard is 422 and costs no credit; a page that cannot be loaded is 422 validation_failed. ' +
+          'The preview is valid for 15 minutes and only the 3 most recent are kept.',
+        tags: ['previews'],
+        body: CreatePreviewBody,
+        response: { 201: Data(PreviewSchema) },
+      },
+    },
+    async (request, reply) => {
+      reply.status(201);
+      return { data: await createPreview(deps, request.principal!, request.body) };
+    },
+  );
+
+  app.post(
+    '/previews/:preview_id/evaluate',
+    {
+      config: { scope: 'monitors:write' },
+      schema: {
+        operationId: 'evaluatePreview',
+        summary: 'Extract targets from a saved preview',
+        description:
+          'Loads no page and uses no preview credit. Missing, ambiguous, blocked or unknown content is reported as issues of each target. ' +
+          'Strings are capped at 1,500 characters and links at 10. An unknown, expired, discarded or foreign preview is 404.',
+        tags: ['previews'],
+        params: PreviewParams,
+        body: EvaluateBody,
+        response: { 200: Data(EvaluateResultSchema) },
+      },
+    },
+    async (request) => ({
+      data: { targets: await evaluatePreview(deps, request.principal!, request.params.preview_id, request.body.targets) },
+    }),
+  );
+};

@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock.ts';
+import { AppError } from '../errors.ts';
+import type { CheckIssue } from '../domain/issues.ts';
+import type { Target } from '../domain/targets.ts';
+import { validateTarget, validateTargetList } from '../domain/target-rules.ts';
+import { extractTarget, listElements, pageTitle, parsePage, type PreviewElement, type TargetExtraction } from '../domain/extract/index.ts';
+import type { Loaders } from '../engine/loaders.ts';
+import { vetUrl } from '../engine/ssrf/guard.ts';
+import type { LoadMode } from '../engine/loader/types.ts';
+import type { Database } from '../store/database.ts';
+import { discardOlderPreviews, findValidPreview, insertPreview, type PreviewRow } from '../store/previews-store.ts';
+import { refundPreviewCredit, spendPreviewCredit } from './preview-credits.ts';
+import type { Principal } from './tokens.ts';
+
+export const PREVIEW_VALID_MINUTES = 15;
+export const PREVIEWS_KEPT = 3;
+
+export interface PreviewDeps {
+  db: Database;
+  clock: Clock;
+  loaders: Loaders;
+}
+
+export interface PreviewView {
+  id: string;
+  url: string;
+  final_url: string;
+  load_mode: LoadMode;
+  title: string | null;
+  created_at: string;
+  expires_at: string;
+  elements: PreviewElement[];
+}
+
+export type TargetResult = Omit<TargetExtraction, 'text'>;
+
+function view(row: PreviewRow): PreviewView {
+  return {
+    id: row.id,
+    url: row.url,
+    final_url: row.final_url,
+    load_mode: row.load_mode,
+    title: row.title,
+    created_at: row.created_at.toISOString(),
+    expires_at: row.expires_at.toISOString(),
+    elements: row.elements as PreviewElement[],
+  };
+}
+
+function loadFailure(issues: CheckIssue[]): AppError {
+  const message = issues.map((i) => i.message).join('; ') || 'the page could not be loaded';
+  return new AppError('validation_failed', `the page could not be loaded: ${message}`, {
+    details: issues.map((i) => ({ field: 'url', message: `${i.code}: ${i.message}` })),
+  });
+}
+
+/**
+ * POST /previews: loads the page now (up to 60 s), keeps its capture on the
+ * server and returns the element list. A URL the SSRF guard refuses, and a
+ * renderer without room, cost no credit; any other load failure does.
+ */
+export async function createPreview(deps: PreviewDeps, principal: Principal, input: { url: string; load_mode: LoadMode }): Promise<PreviewView> {
+  const vetted = vetUrl(input.url, deps.loaders.policy);
+  if (!vetted.ok) {
+    throw new AppError('validation_failed', `url is not a public web address: ${vetted.reason}`, { details: [{ field: 'url', message: vetted.reason }] });
+  }
+  const credit = await spendPreviewCredit(deps, principal);
+  let result;
+  try {
+    result = await deps.loaders.byMode[input.load_mode].load({ url: vetted.url.href, mode: input.load_mode });
+  } catch (err) {
+    await refundPreviewCredit(deps, principal, credit);
+    throw err;
+  }
+  const blocked = result.issues.filter((i) => i.code === 'blocked');
+  if (blocked.length > 0) {
+    await refundPreviewCredit(deps, principal, credit);
+    throw new AppError('validation_failed', `url is not a public web address: ${blocked[0].message}`, { details: [{ field: 'url', message: blocked[0].message }] });
+  }
+  if (result.html === null || result.issues.length > 0) throw loadFailure(result.issues);
+
+  const page = parsePage(result.html, result.finalUrl);
+  const now = deps.clock.now();
+  const row: PreviewRow = {
+    id: randomUUID(),
+    account_id: principal.accountId,
+    url: vetted.url.href,
+    final_url: result.finalUrl,
+    load_mode: input.load_mode,
+    title: pageTitle(page),
+    html: result.html,
+    elements: listElements(page),
+    created_at: now,
+    expires_at: new Date(now.getTime() + PREVIEW_VALID_MINUTES * 60_000),
+  };
+  await deps.db.transaction(async (tx) => {
+    await insertPreview(tx, row);
+    await discardOlderPreviews(tx, principal.accountId, PREVIEWS_KEPT);
+  });
+  return view(row);
+}
+
+/** Per-kind rules of the targets (unique ids, rule fits kind, required fields): 422 target_invalid. */
+export function assertTargetsConfigured(targets: Target[]): void {
+  const details = [...validateTargetList(targets), ...targets.flatMap((t, i) => validateTarget(t, i))];
+  if (details.length > 0) throw new AppError('target_invalid', 'one or more targets are not configured correctly', { details });
+}
+
+/** Extracts every target from a preview's capture, without loading anything. */
+export function evaluateTargets(preview: PreviewRow, targets: Target[]): TargetExtraction[] {
+  const page = parsePage(preview.html, preview.final_url);
+  return targets.map((target) => extractTarget(page, target));
+}
+
+/** POST /previews/{id}/evaluate: 404 for an unknown, expired, discarded or foreign preview. */
+export async function evaluatePreview(deps: Omit<PreviewDeps, 'loaders'>, principal: Principal, previewId: string, targets: Target[]): Promise<TargetResult[]> {
+  const preview = await findValidPreview(deps.db, principal.accountId, previewId, deps.clock.now());
+  if (!preview) throw new AppError('not_found', 'preview not found, expired or discarded');
+  assertTargetsConfigured(targets);
+  return evaluateTargets(preview, targets).map(({ text: _text, ...result }) => result);
+}
