@@ -1,5 +1,6 @@
 import type { Target, TargetRule } from './targets.ts';
-import { normaliseText, valueOfKind, valuesEqual, type ObservedValue } from './observed-value.ts';
+import { containsPhrase } from './extract/phrase.ts';
+import { valueOfKind, valuesEqual, type ObservedValue } from './observed-value.ts';
 
 // Change detection and alert rules for one target (DESIGN §4). A change is a
 // later capture whose value differs from the baseline; rules then say whether
@@ -81,20 +82,6 @@ export function detectChange(
         ? [{ target_id: target.id, rule: target.rule }]
         : [];
   return { outcome: 'changed', baseline: after, before: baseline, after, ruleMatches, newlySeenLinks };
-}
-
-/**
- * Case-insensitive, whitespace-normalised containment, the test behind
- * `appears` / `disappears`. A phrase that is empty after normalisation is
- * contained nowhere, so it can never make those rules fire.
- */
-export function containsPhrase(text: string, phrase: string): boolean {
-  const needle = fold(phrase);
-  return needle !== '' && fold(text).includes(needle);
-}
-
-function fold(text: string): string {
-  return normaliseText(text).toLowerCase();
 }
 
 /**

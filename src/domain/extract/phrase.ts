@@ -1,10 +1,16 @@
+import { normaliseText } from '../observed-value.ts';
+
 // Phrase tests for text targets with the appears/disappears rules.
 
 function fold(text: string): string {
-  return text.normalize('NFC').toLowerCase().replace(/\s+/gu, ' ').trim();
+  return normaliseText(text).toLowerCase();
 }
 
-/** Whether `text` contains `phrase`, ignoring case and differences in whitespace. An empty phrase is never contained. */
+/**
+ * Case-insensitive, whitespace-normalised containment, the test behind
+ * `appears` / `disappears`. A phrase that is empty after normalisation is
+ * contained nowhere, so it can never make those rules fire.
+ */
 export function containsPhrase(text: string, phrase: string): boolean {
   const needle = fold(phrase);
   return needle !== '' && fold(text).includes(needle);

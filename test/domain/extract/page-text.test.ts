@@ -77,3 +77,12 @@ test('containsPhrase ignores case and whitespace differences', () => {
   assert.equal(containsPhrase('Tickets sold out', 'on sale'), false);
   assert.equal(containsPhrase('anything', '   '), false);
 });
+
+test('phrase containment ignores case and whitespace', () => {
+  assert.equal(containsPhrase('Back\u00a0in\n STOCK today', 'back in stock'), true);
+  assert.equal(containsPhrase('Back in stock', 'out of stock'), false);
+});
+
+test('a blank phrase is contained nowhere', () => {
+  assert.equal(containsPhrase('anything', '  '), false);
+});
