@@ -1,6 +1,7 @@
 import type { AnyNode } from 'domhandler';
 import type { ParsedPage } from './parse-page.ts';
-import { combineAvailability, type Availability } from './schema-availability.ts';
+import type { Availability } from '../observed-value.ts';
+import { combineAvailability } from './schema-availability.ts';
 import { stockFromText } from './stock-text.ts';
 import { jsonLdFacts, metaFacts, microdataFacts } from './structured-data.ts';
 import { visibleText } from './visible-text.ts';

@@ -7,4 +7,4 @@ export { containsPhrase } from './phrase.ts';
 export { listElements, MAX_PREVIEW_ELEMENTS, type ElementHint, type PreviewElement } from './preview-elements.ts';
 export { currencyExponent, decimalToMinorUnits, formatMinorUnits, isPriceCurrency } from './money.ts';
 export { parsePriceText, type PriceText } from './price-text.ts';
-export type { Availability } from './schema-availability.ts';
+export type { Availability } from '../observed-value.ts';

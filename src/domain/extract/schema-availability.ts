@@ -1,3 +1,5 @@
+import type { Availability } from '../observed-value.ts';
+
 // Availability values as structured data writes them: schema.org ItemAvailability
 // ("https://schema.org/InStock", "schema:OutOfStock", "InStock") or Open Graph
 // product tags ("instock", "oos", "out of stock").
@@ -5,8 +7,6 @@
 // Pre-orders, pre-sales and back-orders count as out of stock: the item cannot
 // be had now, which is what a watcher of stock waits for. Made-to-order,
 // limited, in-store-only and online-only items can be bought, so in stock.
-
-export type Availability = 'in_stock' | 'out_of_stock';
 
 const VALUES: Readonly<Record<string, Availability>> = {
   instock: 'in_stock',

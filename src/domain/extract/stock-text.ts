@@ -1,5 +1,5 @@
 import { IN_STOCK_PHRASES, OUT_OF_STOCK_PHRASES, type StockPhrase, type Strength } from './data/stock-phrases.ts';
-import type { Availability } from './schema-availability.ts';
+import type { Availability } from '../observed-value.ts';
 
 // Stock state from wording. Out-of-stock phrases are found first and their
 // text set aside, so in-stock wording inside them ("available" in "not available",

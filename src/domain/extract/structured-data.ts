@@ -5,7 +5,8 @@ import { parseDotDecimal, type DecimalAmount } from './money.ts';
 import type { DecimalHint } from './number-text.ts';
 import type { ParsedPage } from './parse-page.ts';
 import { parsePriceText } from './price-text.ts';
-import { availabilityFromSchema, type Availability } from './schema-availability.ts';
+import type { Availability } from '../observed-value.ts';
+import { availabilityFromSchema } from './schema-availability.ts';
 import { collapseWhitespace } from './visible-text.ts';
 
 // What a page states about its product in machine-readable form: JSON-LD,
