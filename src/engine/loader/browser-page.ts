@@ -1,6 +1,7 @@
 import { errors, type Page, type Response } from 'playwright-core';
 import type { CheckIssue, IssueCode } from '../../domain/issues.ts';
 import type { ProxyEvent } from '../browser/filtering-proxy.ts';
+import { parseRetryAfter } from './http-headers.ts';
 import type { LoadResult } from './types.ts';
 
 // One navigation in a prepared page, turned into a LoadResult. Everything a
@@ -133,15 +134,6 @@ function redirectCount(response: Response): number {
   let count = 0;
   for (let request = response.request().redirectedFrom(); request; request = request.redirectedFrom()) count += 1;
   return count;
-}
-
-/** Retry-After as seconds: delay-seconds or an HTTP date */
-export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed);
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
 function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
