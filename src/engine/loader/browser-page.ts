@@ -1,7 +1,7 @@
 import { errors, type Page, type Response } from 'playwright-core';
 import type { CheckIssue, IssueCode } from '../../domain/issues.ts';
 import type { ProxyEvent } from '../browser/filtering-proxy.ts';
-import { parseRetryAfter } from './http-headers.ts';
+import { isHtmlMime, parseRetryAfter } from './http-headers.ts';
 import type { LoadResult } from './types.ts';
 
 // One navigation in a prepared page, turned into a LoadResult. Everything a
@@ -15,8 +15,6 @@ export interface PageLoadLimits {
   maxBodyBytes: number;
   maxRedirects: number;
 }
-
-const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
 class DeadlineError extends Error {}
 
@@ -84,7 +82,7 @@ export async function loadPage(
     const type = (response.headers()['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     // A missing type is sniffed by Chromium like any browser would; a declared
     // non-HTML type is not a page to watch in browser mode.
-    if (type !== '' && !HTML_TYPES.has(type)) {
+    if (type !== '' && !isHtmlMime(type)) {
       return result([issue('not_html', `the page is ${type}, not HTML`)]);
     }
   }
