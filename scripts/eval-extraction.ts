@@ -3,7 +3,7 @@
 // The corpora directory defaults to ../shared/corpora next to the repository.
 import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { evaluatePriceCases, evaluateAvailabilityCases, loadCorpora, type CaseReport } from '../test/domain/extract/corpus-eval.ts';
+import { evaluatePriceCases, evaluateAvailabilityCases, loadCorpora, type CaseReport } from './corpus-eval.ts';
 
 const args = process.argv.slice(2);
 const verbose = args.includes('--verbose');

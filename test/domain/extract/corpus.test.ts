@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
-import { evaluateAvailabilityCases, evaluatePriceCases, loadCorpora } from './corpus-eval.ts';
+import { evaluateAvailabilityCases, evaluatePriceCases, loadCorpora } from '../../../scripts/corpus-eval.ts';
 
 // Accuracy thresholds on the shared corpora (../shared/corpora next to the
 // repository): at least 99% of the price cases not marked xfail, and every

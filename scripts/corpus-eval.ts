@@ -1,13 +1,13 @@
 // Scores the extraction domain against the shared corpora (see
 // ../shared/corpora/prices.SOURCE.md and availability/SOURCE.md); used by
-// scripts/eval-extraction.ts and corpus.test.ts.
+// scripts/eval-extraction.ts and test/domain/extract/corpus.test.ts.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { extractTarget } from '../../../src/domain/extract/extract-target.ts';
-import { decimalToString, parseDotDecimal, toMinorUnits, currencyExponent } from '../../../src/domain/extract/money.ts';
-import { parsePage } from '../../../src/domain/extract/parse-page.ts';
-import { parsePriceText } from '../../../src/domain/extract/price-text.ts';
-import type { Target } from '../../../src/domain/targets.ts';
+import { extractTarget } from '../src/domain/extract/extract-target.ts';
+import { decimalToString, parseDotDecimal, toMinorUnits, currencyExponent } from '../src/domain/extract/money.ts';
+import { parsePage } from '../src/domain/extract/parse-page.ts';
+import { parsePriceText } from '../src/domain/extract/price-text.ts';
+import type { Target } from '../src/domain/targets.ts';
 
 export interface PriceCase {
   text: string | null;
