@@ -1,5 +1,6 @@
 import type { AnyNode } from 'domhandler';
 import type { CheckIssue, IssueCode } from '../issues.ts';
+import { normaliseText } from '../observed-value.ts';
 import type { Target } from '../targets.ts';
 import { extractAvailability } from './availability.ts';
 import { collectLinks } from './links.ts';
@@ -7,7 +8,7 @@ import { formatMinorUnits } from './money.ts';
 import type { ParsedPage } from './parse-page.ts';
 import { extractPrice } from './price.ts';
 import { selectElements } from './select.ts';
-import { collapseWhitespace, visibleText } from './visible-text.ts';
+import { visibleText } from './visible-text.ts';
 
 // One target evaluated on one parsed page: the observed value, its display
 // form, and the issues that stopped a value from being determined. Values are
@@ -84,7 +85,7 @@ export function extractTarget(page: ParsedPage, target: Target): TargetExtractio
 
   switch (target.kind) {
     case 'text': {
-      const value = capString(collapseWhitespace(text));
+      const value = capString(normaliseText(text));
       return succeeded(target, value, value, text);
     }
     case 'price': {

@@ -1,7 +1,7 @@
 import { parseDocument } from 'htmlparser2';
 import { findAll, textContent } from 'domutils';
 import type { Document, Element } from 'domhandler';
-import { collapseWhitespace } from './visible-text.ts';
+import { normaliseText } from '../observed-value.ts';
 
 // A loaded page, parsed once and shared by every target and the preview.
 
@@ -38,6 +38,6 @@ function insideSvg(el: Element): boolean {
 /** The document's <title>, whitespace collapsed; null when absent or empty. */
 export function pageTitle(page: ParsedPage): string | null {
   const title = findAll((el) => el.name === 'title' && !insideSvg(el), page.document.children)[0];
-  const text = title ? collapseWhitespace(textContent(title)) : '';
+  const text = title ? normaliseText(textContent(title)) : '';
   return text === '' ? null : text;
 }

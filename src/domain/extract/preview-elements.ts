@@ -1,11 +1,12 @@
 import type { Element } from 'domhandler';
+import { normaliseText } from '../observed-value.ts';
 import { isElement, isTextNode } from './dom.ts';
 import { capString } from './extract-target.ts';
 import type { ParsedPage } from './parse-page.ts';
 import { findPriceMentions } from './price-text.ts';
 import { stockFromText } from './stock-text.ts';
 import { SelectorIndex, uniqueSelector } from './unique-selector.ts';
-import { collapseWhitespace, isHidden, visibleText } from './visible-text.ts';
+import { isHidden, visibleText } from './visible-text.ts';
 
 // The preview's element list: the elements a user is likely to want as a
 // target, each with a selector that matches it alone. Chosen, most useful
@@ -60,7 +61,7 @@ function gatherFacts(elements: readonly Element[]): Map<Element, Facts> {
       }
       if (raw.length > SHORT_TEXT * 4) tooLong = true;
     }
-    const text = collapseWhitespace(raw);
+    const text = normaliseText(raw);
     const short = tooLong || text.length > SHORT_TEXT ? null : text;
     facts.set(el, {
       short,

@@ -5,9 +5,8 @@ import { parseDotDecimal, type DecimalAmount } from './money.ts';
 import type { DecimalHint } from './number-text.ts';
 import type { ParsedPage } from './parse-page.ts';
 import { parsePriceText } from './price-text.ts';
-import type { Availability } from '../observed-value.ts';
+import { normaliseText, type Availability } from '../observed-value.ts';
 import { availabilityFromSchema } from './schema-availability.ts';
-import { collapseWhitespace } from './visible-text.ts';
 
 // What a page states about its product in machine-readable form: JSON-LD,
 // schema.org microdata and Open Graph product meta tags. Each source gives
@@ -169,7 +168,7 @@ function itemValue(el: Element): { value: string; fromAttribute: boolean } {
     const value = el.attribs[name];
     if (value !== undefined) return { value, fromAttribute: true };
   }
-  return { value: collapseWhitespace(textContent(el)), fromAttribute: false };
+  return { value: normaliseText(textContent(el)), fromAttribute: false };
 }
 
 function itemScope(el: Element): Element | null {

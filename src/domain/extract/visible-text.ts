@@ -1,5 +1,6 @@
 import { isElement, isTextNode } from './dom.ts';
 import type { AnyNode, Element } from 'domhandler';
+import { normaliseText } from '../observed-value.ts';
 
 // The text a reader sees: no script/style/template/noscript/head contents, no
 // elements hidden by the `hidden` attribute or an inline display:none, block
@@ -18,11 +19,6 @@ const SPACED = new Set(['td', 'th', 'button', 'label', 'input', 'select', 'texta
 export interface VisibleTextOptions {
   /** leave out struck-through text (<del>, <s>): an old price is not the price */
   skipStruck?: boolean;
-}
-
-/** Collapses every run of whitespace to one space and trims, after NFC normalisation. */
-export function collapseWhitespace(text: string): string {
-  return text.normalize('NFC').replace(/\s+/gu, ' ').trim();
 }
 
 export function isHidden(el: Element): boolean {
@@ -56,7 +52,7 @@ export function visibleText(nodes: readonly AnyNode[], options: VisibleTextOptio
   return out
     .join('')
     .split('\n')
-    .map(collapseWhitespace)
+    .map(normaliseText)
     .filter((line) => line !== '')
     .join('\n');
 }
