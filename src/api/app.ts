@@ -10,6 +10,7 @@ import { API_PREFIX, buildOpenApiDocument } from './openapi.ts';
 import { ErrorEnvelopeSchema } from './schemas/common.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { previewRoutes } from './routes/previews.ts';
+import { monitorRoutes } from './routes/monitors.ts';
 import { adminRoutes } from './admin/admin-routes.ts';
 
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -51,6 +52,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       });
       await api.register(usageRoutes, deps);
       await api.register(previewRoutes, deps);
+      await api.register(monitorRoutes, deps);
       let document: object | null = null;
       api.get('/openapi.json', async () => (document ??= buildOpenApiDocument(apiRoutes, ErrorEnvelopeSchema)));
     },

@@ -59,6 +59,9 @@ export function validationError(errors: ErrorObject[], part: string | undefined)
   const unknown = unknownNames(errors);
   if (part === 'params') return new AppError('not_found', 'resource not found');
   if (part === 'querystring') {
+    if (errors.some((e) => e.instancePath === '/cursor')) {
+      return new AppError('malformed_cursor', 'the cursor is malformed; pass meta.next_cursor unchanged');
+    }
     if (unknown.length > 0) {
       return new AppError('unknown_parameter', `unknown query parameter: ${unknown.join(', ')}`, {
         details: unknown.map((field) => ({ field, message: 'is not a parameter of this endpoint' })),
@@ -73,6 +76,12 @@ export function validationError(errors: ErrorObject[], part: string | undefined)
       });
     }
     return new AppError('validation_failed', 'the request body is not a valid configuration', { details: details(errors) });
+  }
+  if (part === 'headers' && errors.some((e) => e.instancePath === '/idempotency-key' || (e.params as { missingProperty?: string }).missingProperty === 'idempotency-key')) {
+    const missing = errors.some((e) => e.keyword === 'required');
+    return missing
+      ? new AppError('idempotency_key_missing', 'the Idempotency-Key header is required')
+      : new AppError('idempotency_key_invalid', 'Idempotency-Key must be 8 to 128 characters of A-Z a-z 0-9 . _ : -');
   }
   return new AppError('invalid_request', 'invalid request', { details: details(errors) });
 }

@@ -1,6 +1,98 @@
 import type { Queryable } from './database.ts';
+import type { Target } from '../domain/targets.ts';
+import type { CheckIssue } from '../domain/issues.ts';
+
+export interface MonitorRow {
+  id: string;
+  seq: number;
+  account_id: string;
+  url: string;
+  load_mode: 'html' | 'browser';
+  status: 'active' | 'paused';
+  name: string | null;
+  labels: string[];
+  interval_minutes: number;
+  targets: Target[];
+  email_enabled: boolean;
+  webhook_enabled: boolean;
+  config_version: number;
+  created_at: Date;
+  updated_at: Date;
+  last_checked_at: Date | null;
+  next_check_at: Date | null;
+  last_change_at: Date | null;
+  last_issues: CheckIssue[];
+}
+
+export type NewMonitor = Omit<MonitorRow, 'seq' | 'config_version' | 'last_checked_at' | 'last_change_at' | 'last_issues'>;
 
 export async function countMonitors(db: Queryable, accountId: string): Promise<number> {
   const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM monitors WHERE account_id = $1', [accountId]);
   return rows[0].n;
+}
+
+export async function insertMonitor(db: Queryable, m: NewMonitor): Promise<void> {
+  await db.query(
+    `INSERT INTO monitors (id, account_id, url, load_mode, status, name, labels, interval_minutes, targets,
+       email_enabled, webhook_enabled, created_at, updated_at, next_check_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+    [m.id, m.account_id, m.url, m.load_mode, m.status, m.name, JSON.stringify(m.labels), m.interval_minutes, JSON.stringify(m.targets),
+      m.email_enabled, m.webhook_enabled, m.created_at, m.updated_at, m.next_check_at],
+  );
+}
+
+export async function findMonitor(db: Queryable, accountId: string, id: string): Promise<MonitorRow | null> {
+  const rows = await db.query<MonitorRow>('SELECT * FROM monitors WHERE id = $1 AND account_id = $2', [id, accountId]);
+  return rows[0] ?? null;
+}
+
+/** Locks the monitor row for the rest of the transaction. */
+export async function lockMonitor(db: Queryable, accountId: string, id: string): Promise<MonitorRow | null> {
+  const rows = await db.query<MonitorRow>('SELECT * FROM monitors WHERE id = $1 AND account_id = $2 FOR UPDATE', [id, accountId]);
+  return rows[0] ?? null;
+}
+
+export async function monitorIdForUrl(db: Queryable, accountId: string, url: string): Promise<string | null> {
+  const rows = await db.query<{ id: string }>('SELECT id FROM monitors WHERE account_id = $1 AND url = $2', [accountId, url]);
+  return rows[0]?.id ?? null;
+}
+
+/** One page, newest first, strictly after the keyset position when one is given. */
+export async function listMonitors(
+  db: Queryable,
+  accountId: string,
+  query: { status: string | null; limit: number; after: { created_at: Date; seq: number } | null },
+): Promise<MonitorRow[]> {
+  return db.query<MonitorRow>(
+    `SELECT * FROM monitors
+     WHERE account_id = $1 AND ($2::text IS NULL OR status = $2::text)
+       AND ($3::timestamptz IS NULL OR (created_at, seq) < ($3::timestamptz, $4::bigint))
+     ORDER BY created_at DESC, seq DESC
+     LIMIT $5`,
+    [accountId, query.status, query.after?.created_at ?? null, query.after?.seq ?? null, query.limit],
+  );
+}
+
+export type MonitorChanges = Partial<
+  Pick<MonitorRow, 'name' | 'labels' | 'status' | 'email_enabled' | 'webhook_enabled' | 'targets' | 'interval_minutes' | 'load_mode' | 'config_version' | 'next_check_at'>
+>;
+
+const JSON_COLUMNS = new Set(['labels', 'targets']);
+
+export async function updateMonitor(db: Queryable, id: string, changes: MonitorChanges, at: Date): Promise<MonitorRow> {
+  const params: unknown[] = [id, at];
+  const sets = ['updated_at = $2'];
+  for (const [column, value] of Object.entries(changes)) {
+    if (value === undefined) continue;
+    params.push(JSON_COLUMNS.has(column) ? JSON.stringify(value) : value);
+    sets.push(`${column} = $${params.length}`);
+  }
+  const rows = await db.query<MonitorRow>(`UPDATE monitors SET ${sets.join(', ')} WHERE id = $1 RETURNING *`, params);
+  return rows[0];
+}
+
+/** Deletes the monitor; its history goes with it through ON DELETE CASCADE. */
+export async function deleteMonitor(db: Queryable, accountId: string, id: string): Promise<boolean> {
+  const rows = await db.query('DELETE FROM monitors WHERE id = $1 AND account_id = $2 RETURNING id', [id, accountId]);
+  return rows.length > 0;
 }

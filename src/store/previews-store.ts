@@ -25,7 +25,7 @@ export async function insertPreview(db: Queryable, row: PreviewRow): Promise<voi
 export async function discardOlderPreviews(db: Queryable, accountId: string, keep: number): Promise<void> {
   await db.query(
     `DELETE FROM previews WHERE account_id = $1 AND id NOT IN (
-       SELECT id FROM previews WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2)`,
+       SELECT id FROM previews WHERE account_id = $1 ORDER BY created_at DESC, seq DESC LIMIT $2)`,
     [accountId, keep],
   );
 }

@@ -1,5 +1,7 @@
 CREATE TABLE monitors (
   id uuid PRIMARY KEY,
+  -- insertion order: breaks created_at ties so list traversal is stable
+  seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
   account_id uuid NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
   url text NOT NULL,
   load_mode text NOT NULL,
@@ -19,5 +21,5 @@ CREATE TABLE monitors (
   last_issues jsonb NOT NULL DEFAULT '[]',
   UNIQUE (account_id, url)
 );
-CREATE INDEX monitors_account_newest ON monitors (account_id, created_at DESC, id DESC);
+CREATE INDEX monitors_account_newest ON monitors (account_id, created_at DESC, seq DESC);
 CREATE INDEX monitors_due ON monitors (next_check_at) WHERE status = 'active';

@@ -1,0 +1,85 @@
+import { Type } from '@sinclair/typebox';
+import { TargetListSchema, TargetSchema } from '../../domain/targets.ts';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../services/idempotency.ts';
+import { NullableTimestamp, Timestamp } from './common.ts';
+import { CheckIssueSchema, LoadModeSchema } from './previews.ts';
+import { MAX_CURSOR_LENGTH } from '../cursor.ts';
+
+export const NotificationsInputSchema = Type.Object(
+  {
+    email_enabled: Type.Optional(Type.Boolean({ description: 'email the account on matched changes; default true' })),
+    webhook_enabled: Type.Optional(Type.Boolean({ description: "post matched changes to the account's webhook (configured by the operator); default false" })),
+  },
+  { additionalProperties: false },
+);
+
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+const Labels = Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 20, uniqueItems: true });
+const Interval = Type.Integer({ minimum: 1, maximum: 10080, description: 'minutes between checks; at least 5 (html) or 15 (browser) on Pro' });
+const PreviewId = Type.String({ format: 'uuid', description: 'a valid preview of this account (POST /previews), at most 15 minutes old' });
+
+export const CreateMonitorBody = Type.Object(
+  {
+    preview_id: PreviewId,
+    targets: TargetListSchema,
+    name: Type.Optional(Name),
+    labels: Type.Optional(Labels),
+    interval_minutes: Interval,
+    notifications: Type.Optional(NotificationsInputSchema),
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateMonitorBody = Type.Object(
+  {
+    preview_id: Type.Optional(PreviewId),
+    targets: Type.Optional(TargetListSchema),
+    name: Type.Optional(Name),
+    labels: Type.Optional(Labels),
+    interval_minutes: Type.Optional(Interval),
+    notifications: Type.Optional(NotificationsInputSchema),
+    status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('paused')])),
+    expected_version: Type.Optional(Type.Integer({ minimum: 1, description: 'the current config_version; required with preview_id, targets or interval_minutes' })),
+  },
+  { additionalProperties: false },
+);
+
+export const MonitorSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  url: Type.String({ description: 'fixed for the life of the monitor' }),
+  load_mode: LoadModeSchema,
+  status: Type.Union([Type.Literal('active'), Type.Literal('paused')]),
+  name: Type.Union([Type.String(), Type.Null()]),
+  labels: Type.Array(Type.String()),
+  interval_minutes: Type.Integer(),
+  targets: Type.Array(TargetSchema),
+  notifications: Type.Object({ email_enabled: Type.Boolean(), webhook_enabled: Type.Boolean() }),
+  config_version: Type.Integer({ description: 'pass as expected_version when changing targets, load method or schedule' }),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  last_checked_at: NullableTimestamp,
+  next_check_at: NullableTimestamp,
+  last_change_at: NullableTimestamp,
+  last_issues: Type.Array(CheckIssueSchema, { description: "the latest capture's check issues" }),
+});
+
+export const ListMonitorsQuery = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_CURSOR_LENGTH, description: 'meta.next_cursor of the previous page, with the same filters' })),
+    status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('paused')])),
+  },
+  { additionalProperties: false },
+);
+
+export const MonitorParams = Type.Object({ monitor_id: Type.String({ format: 'uuid' }) });
+
+export const IdempotencyHeaders = Type.Object(
+  {
+    'idempotency-key': Type.String({
+      pattern: IDEMPOTENCY_KEY_PATTERN,
+      description: 'required; 8–128 characters of A-Z a-z 0-9 . _ : -; unique per account and operation for 24 hours',
+    }),
+  },
+  { required: ['idempotency-key'] },
+);

@@ -1,0 +1,47 @@
+import { AppError } from '../errors.ts';
+import type { Plan } from '../domain/plans.ts';
+import type { Target } from '../domain/targets.ts';
+import type { Queryable } from '../store/database.ts';
+import { findValidPreview, type PreviewRow } from '../store/previews-store.ts';
+import { assertTargetsConfigured, evaluateTargets } from './previews.ts';
+
+// The checks shared by creating a monitor and changing its configuration:
+// a valid preview of the account, targets that fit the plan and that the
+// preview's capture confirms, and an interval the plan allows.
+
+export async function requirePreview(tx: Queryable, accountId: string, previewId: string, at: Date): Promise<PreviewRow> {
+  const preview = await findValidPreview(tx, accountId, previewId, at);
+  if (!preview) {
+    throw new AppError('preview_invalid', 'preview_id is unknown, expired or discarded; load a fresh preview', {
+      details: [{ field: 'preview_id', message: 'not a valid preview of this account' }],
+    });
+  }
+  return preview;
+}
+
+/** Labels default to the target id, so every target has a display label. */
+export function normaliseTargets(targets: Target[]): Target[] {
+  return targets.map((t) => ({ ...t, label: t.label ?? t.id }));
+}
+
+export function assertConfiguration(plan: Plan, preview: PreviewRow, targets: Target[], intervalMinutes: number): void {
+  assertTargetsConfigured(targets);
+  if (targets.length > plan.targets_per_monitor) {
+    throw new AppError('target_invalid', `at most ${plan.targets_per_monitor} targets per monitor`, {
+      details: [{ field: 'targets', message: `at most ${plan.targets_per_monitor}` }],
+    });
+  }
+  const minimum = Math.max(1, plan.min_interval_minutes[preview.load_mode]);
+  if (intervalMinutes < minimum) {
+    throw new AppError('validation_failed', `interval_minutes must be at least ${minimum} for ${preview.load_mode} monitors`, {
+      details: [{ field: 'interval_minutes', message: `at least ${minimum}` }],
+    });
+  }
+  // Creation repeats target validation against the preview's capture.
+  const details = evaluateTargets(preview, targets).flatMap((result, index) =>
+    result.issues.map((issue) => ({ field: `targets[${index}]`, message: `${issue.code}: ${issue.message}` })),
+  );
+  if (details.length > 0) {
+    throw new AppError('target_invalid', 'the preview does not confirm every target', { details });
+  }
+}

@@ -1,0 +1,194 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock.ts';
+import { AppError } from '../errors.ts';
+import type { Target } from '../domain/targets.ts';
+import { initialDueAt } from '../domain/schedule.ts';
+import type { Database } from '../store/database.ts';
+import { lockAccount } from '../store/accounts-store.ts';
+import {
+  countMonitors, deleteMonitor, findMonitor, insertMonitor, listMonitors, lockMonitor, monitorIdForUrl, updateMonitor,
+  type MonitorChanges, type MonitorRow,
+} from '../store/monitors-store.ts';
+import { runIdempotent, type IdempotentOutcome } from './idempotency.ts';
+import { assertConfiguration, normaliseTargets, requirePreview } from './monitor-config.ts';
+import type { Principal } from './tokens.ts';
+
+export interface MonitorDeps {
+  db: Database;
+  clock: Clock;
+}
+
+export interface NotificationsInput {
+  email_enabled?: boolean;
+  webhook_enabled?: boolean;
+}
+
+export interface CreateMonitorInput {
+  preview_id: string;
+  targets: Target[];
+  name?: string;
+  labels?: string[];
+  interval_minutes: number;
+  notifications?: NotificationsInput;
+}
+
+export interface UpdateMonitorInput {
+  preview_id?: string;
+  targets?: Target[];
+  name?: string;
+  labels?: string[];
+  interval_minutes?: number;
+  notifications?: NotificationsInput;
+  status?: 'active' | 'paused';
+  expected_version?: number;
+}
+
+export function monitorView(row: MonitorRow) {
+  const iso = (d: Date | null) => d?.toISOString() ?? null;
+  return {
+    id: row.id,
+    url: row.url,
+    load_mode: row.load_mode,
+    status: row.status,
+    name: row.name,
+    labels: row.labels,
+    interval_minutes: row.interval_minutes,
+    targets: row.targets,
+    notifications: { email_enabled: row.email_enabled, webhook_enabled: row.webhook_enabled },
+    config_version: row.config_version,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    last_checked_at: iso(row.last_checked_at),
+    next_check_at: iso(row.next_check_at),
+    last_change_at: iso(row.last_change_at),
+    last_issues: row.last_issues,
+  };
+}
+export type MonitorView = ReturnType<typeof monitorView>;
+
+const monitorNotFound = () => new AppError('not_found', 'monitor not found');
+
+/** POST /monitors, exactly once per Idempotency-Key. */
+export async function createMonitor(
+  deps: MonitorDeps,
+  principal: Principal,
+  input: CreateMonitorInput,
+  idempotencyKey: string | string[] | undefined,
+): Promise<IdempotentOutcome> {
+  return runIdempotent(deps, principal, 'create_monitor', idempotencyKey, input, async (tx) => {
+    const now = deps.clock.now();
+    // The account lock makes the slot count and the one-monitor-per-URL rule exact.
+    await lockAccount(tx, principal.accountId);
+    const preview = await requirePreview(tx, principal.accountId, input.preview_id, now);
+    const targets = normaliseTargets(input.targets);
+    assertConfiguration(principal.plan, preview, targets, input.interval_minutes);
+    const existing = await monitorIdForUrl(tx, principal.accountId, preview.url);
+    if (existing) throw new AppError('monitor_exists', `a monitor for this URL exists: ${existing}`);
+    if ((await countMonitors(tx, principal.accountId)) >= principal.plan.monitors) {
+      throw new AppError('allowance_exhausted', `the plan allows ${principal.plan.monitors} monitors; delete one first`);
+    }
+    const id = randomUUID();
+    await insertMonitor(tx, {
+      id,
+      account_id: principal.accountId,
+      url: preview.url,
+      load_mode: preview.load_mode,
+      status: 'active',
+      name: input.name ?? null,
+      labels: input.labels ?? [],
+      interval_minutes: input.interval_minutes,
+      targets,
+      email_enabled: input.notifications?.email_enabled ?? true,
+      webhook_enabled: input.notifications?.webhook_enabled ?? false,
+      created_at: now,
+      updated_at: now,
+      next_check_at: initialDueAt(id, now),
+    });
+    return { status: 201, body: { data: { id } }, location: `/api/v1/monitors/${id}` };
+  });
+}
+
+export async function getMonitor(deps: MonitorDeps, principal: Principal, id: string): Promise<MonitorView> {
+  const row = await findMonitor(deps.db, principal.accountId, id);
+  if (!row) throw monitorNotFound();
+  return monitorView(row);
+}
+
+export interface MonitorPage {
+  rows: MonitorView[];
+  /** keyset position after the last row, when more may follow */
+  next: { created_at: Date; seq: number } | null;
+}
+
+export async function listMonitorPage(
+  deps: MonitorDeps,
+  principal: Principal,
+  query: { status: string | null; limit: number; after: { created_at: Date; seq: number } | null },
+): Promise<MonitorPage> {
+  const rows = await listMonitors(deps.db, principal.accountId, { ...query, limit: query.limit + 1 });
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return { rows: page.map(monitorView), next: rows.length > query.limit && last ? { created_at: last.created_at, seq: last.seq } : null };
+}
+
+/**
+ * PATCH: metadata, status and notification flags change directly; targets,
+ * interval or load method need a fresh preview of the same URL and the current
+ * config_version, and bump it.
+ */
+export async function changeMonitor(deps: MonitorDeps, principal: Principal, id: string, input: UpdateMonitorInput): Promise<MonitorView> {
+  return deps.db.transaction(async (tx) => {
+    const now = deps.clock.now();
+    const monitor = await lockMonitor(tx, principal.accountId, id);
+    if (!monitor) throw monitorNotFound();
+    const changesConfig = input.preview_id !== undefined || input.targets !== undefined || input.interval_minutes !== undefined;
+    if (changesConfig && input.expected_version === undefined) {
+      throw new AppError('validation_failed', 'expected_version is required to change targets, load method or schedule', {
+        details: [{ field: 'expected_version', message: 'is required with preview_id, targets or interval_minutes' }],
+      });
+    }
+    if (input.expected_version !== undefined && input.expected_version !== monitor.config_version) {
+      throw new AppError('version_conflict', `expected_version ${input.expected_version} is stale; the monitor is at config_version ${monitor.config_version}`);
+    }
+    const changes: MonitorChanges = {
+      name: input.name,
+      labels: input.labels,
+      email_enabled: input.notifications?.email_enabled,
+      webhook_enabled: input.notifications?.webhook_enabled,
+    };
+    if (input.status !== undefined && input.status !== monitor.status) {
+      changes.status = input.status;
+      if (input.status === 'active') changes.next_check_at = initialDueAt(monitor.id, now);
+    }
+    if (changesConfig) {
+      if (input.preview_id === undefined) {
+        throw new AppError('validation_failed', 'changing targets, load method or schedule requires a fresh preview_id', {
+          details: [{ field: 'preview_id', message: 'is required with targets or interval_minutes' }],
+        });
+      }
+      const preview = await requirePreview(tx, principal.accountId, input.preview_id, now);
+      if (preview.url !== monitor.url) {
+        throw new AppError('preview_invalid', 'the preview is of another URL; a different URL needs a new monitor', {
+          details: [{ field: 'preview_id', message: `preview of ${preview.url}, monitor of ${monitor.url}` }],
+        });
+      }
+      const targets = normaliseTargets(input.targets ?? monitor.targets);
+      const interval = input.interval_minutes ?? monitor.interval_minutes;
+      assertConfiguration(principal.plan, preview, targets, interval);
+      Object.assign(changes, {
+        targets,
+        interval_minutes: interval,
+        load_mode: preview.load_mode,
+        config_version: monitor.config_version + 1,
+        next_check_at: (changes.status ?? monitor.status) === 'active' ? initialDueAt(monitor.id, now) : monitor.next_check_at,
+      });
+    }
+    return monitorView(await updateMonitor(tx, monitor.id, changes, now));
+  });
+}
+
+/** DELETE: the monitor and all its history, in one transaction; frees the slot. */
+export async function removeMonitor(deps: MonitorDeps, principal: Principal, id: string): Promise<void> {
+  const deleted = await deps.db.transaction((tx) => deleteMonitor(tx, principal.accountId, id));
+  if (!deleted) throw monitorNotFound();
+}
