@@ -5,7 +5,7 @@ import { vetUrl, type GuardPolicy } from '../ssrf/guard.ts';
 import { ChromiumSource } from '../browser/chromium.ts';
 import { startFilteringProxy, type FilteringProxy } from '../browser/filtering-proxy.ts';
 import { loadPage } from './browser-page.ts';
-import type { LoadRequest, LoadResult, PageLoader } from './types.ts';
+import { loadIssue, type LoadRequest, type LoadResult, type PageLoader } from './types.ts';
 
 // The `browser` load mode: pages rendered by Chromium, whose every connection
 // goes through the filtering proxy (DESIGN §5). One browser is shared; each
@@ -199,5 +199,5 @@ export function createBrowserLoader(options: BrowserLoaderOptions): PageLoader {
 }
 
 function failure(url: string, code: CheckIssue['code'], message: string): LoadResult {
-  return { finalUrl: url, status: null, html: null, issues: [{ target_id: null, code, message }] };
+  return { finalUrl: url, status: null, html: null, issues: [loadIssue(code, message)] };
 }

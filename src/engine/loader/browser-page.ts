@@ -1,8 +1,8 @@
 import { errors, type Page, type Response } from 'playwright-core';
-import type { CheckIssue, IssueCode } from '../../domain/issues.ts';
+import type { CheckIssue } from '../../domain/issues.ts';
 import type { ProxyEvent } from '../browser/filtering-proxy.ts';
 import { isHtmlMime, parseRetryAfter } from './http-headers.ts';
-import type { LoadResult } from './types.ts';
+import { loadIssue, type LoadResult } from './types.ts';
 
 // One navigation in a prepared page, turned into a LoadResult. Everything a
 // page can do wrong becomes an issue; nothing here throws.
@@ -69,12 +69,12 @@ export async function loadPage(
   });
   if (response) {
     if (redirectCount(response) > limits.maxRedirects) {
-      return result([issue('fetch_failed', `more than ${limits.maxRedirects} redirects`)]);
+      return result([loadIssue('fetch_failed', `more than ${limits.maxRedirects} redirects`)]);
     }
     if (status !== null && status >= 400) {
       const retryAfter = status === 429 || status === 503 ? parseRetryAfter(response.headers()['retry-after']) : undefined;
       return result(
-        [issue('http_status', `the page answered HTTP ${status}`)],
+        [loadIssue('http_status', `the page answered HTTP ${status}`)],
         null,
         retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter },
       );
@@ -83,7 +83,7 @@ export async function loadPage(
     // A missing type is sniffed by Chromium like any browser would; a declared
     // non-HTML type is not a page to watch in browser mode.
     if (type !== '' && !isHtmlMime(type)) {
-      return result([issue('not_html', `the page is ${type}, not HTML`)]);
+      return result([loadIssue('not_html', `the page is ${type}, not HTML`)]);
     }
   }
 
@@ -91,10 +91,10 @@ export async function loadPage(
   try {
     html = await withDeadline(page.content(), remaining());
   } catch (err) {
-    return result([err instanceof DeadlineError ? issue('timeout', 'reading the rendered page timed out') : issue('fetch_failed', 'the rendered page could not be read')]);
+    return result([err instanceof DeadlineError ? loadIssue('timeout', 'reading the rendered page timed out') : loadIssue('fetch_failed', 'the rendered page could not be read')]);
   }
   if (Buffer.byteLength(html) > limits.maxBodyBytes) {
-    return result([issue('too_large', `the rendered page is larger than ${limits.maxBodyBytes} bytes`)]);
+    return result([loadIssue('too_large', `the rendered page is larger than ${limits.maxBodyBytes} bytes`)]);
   }
   return result([], html);
 }
@@ -103,11 +103,11 @@ function failed(url: string, lastNavigation: string, err: unknown, proxyEvents: 
   const base = { finalUrl: lastNavigation || url, status: null, html: null };
   const event = matchingEvent(lastNavigation, proxyEvents);
   if (event) return { ...base, issues: [proxyIssue(event)] };
-  if (err instanceof errors.TimeoutError) return { ...base, issues: [issue('timeout', 'the page did not load in time')] };
+  if (err instanceof errors.TimeoutError) return { ...base, issues: [loadIssue('timeout', 'the page did not load in time')] };
   const message = err instanceof Error ? err.message : String(err);
   // Chromium turns a non-renderable main response (a zip, a PDF) into a download.
-  if (message.includes('Download is starting')) return { ...base, issues: [issue('not_html', 'the page is a download, not HTML')] };
-  return { ...base, issues: [issue('fetch_failed', `the page could not be loaded: ${firstLine(message)}`)] };
+  if (message.includes('Download is starting')) return { ...base, issues: [loadIssue('not_html', 'the page is a download, not HTML')] };
+  return { ...base, issues: [loadIssue('fetch_failed', `the page could not be loaded: ${firstLine(message)}`)] };
 }
 
 /** the proxy's latest event for the host and port of an http(s) URL */
@@ -124,8 +124,8 @@ function matchingEvent(raw: string, events: readonly ProxyEvent[]): ProxyEvent |
 
 function proxyIssue(event: ProxyEvent): CheckIssue {
   return event.kind === 'blocked'
-    ? issue('blocked', `the address is not allowed: ${event.reason}`)
-    : issue('fetch_failed', `could not connect to ${event.host}:${event.port}: ${event.reason}`);
+    ? loadIssue('blocked', `the address is not allowed: ${event.reason}`)
+    : loadIssue('fetch_failed', `could not connect to ${event.host}:${event.port}: ${event.reason}`);
 }
 
 function redirectCount(response: Response): number {
@@ -140,10 +140,6 @@ function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
     timer = setTimeout(() => reject(new DeadlineError('deadline')), ms);
   });
   return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
-}
-
-function issue(code: IssueCode, message: string): CheckIssue {
-  return { target_id: null, code, message };
 }
 
 function firstLine(message: string): string {

@@ -5,7 +5,7 @@ import { createGuardedAgent } from '../ssrf/guarded-agent.ts';
 import { decodeHtml } from './html-charset.ts';
 import { ACCEPT_ENCODING, BodyTooLargeError, readDecodedBody } from './http-body.ts';
 import { firstHeader, isHtmlMime, looksLikeHtml, parseContentType, parseRetryAfter } from './http-headers.ts';
-import type { LoadRequest, LoadResult, PageLoader } from './types.ts';
+import { loadIssue, type LoadRequest, type LoadResult, type PageLoader } from './types.ts';
 
 // The `html` page loader: one GET (plus redirects) with undici, through the
 // SSRF guard at every hop and at connect time, within DESIGN §5's limits.
@@ -54,12 +54,8 @@ interface Settings {
   headers: Record<string, string>;
 }
 
-function issue(code: IssueCode, message: string): CheckIssue {
-  return { target_id: null, code, message };
-}
-
 function failed(finalUrl: string, status: number | null, code: IssueCode, message: string): LoadResult {
-  return { finalUrl, status, html: null, issues: [issue(code, message)] };
+  return { finalUrl, status, html: null, issues: [loadIssue(code, message)] };
 }
 
 function describe(err: unknown): string {
@@ -71,12 +67,12 @@ function describe(err: unknown): string {
 
 /** Maps whatever a load threw to its issue; page problems never escape as exceptions. */
 function issueFor(err: unknown, deadline: AbortSignal, settings: Settings): CheckIssue {
-  if (err instanceof GuardError) return issue('blocked', err.message);
-  if (err instanceof BodyTooLargeError) return issue('too_large', err.message);
-  if (deadline.aborted) return issue('timeout', `the page did not load within ${settings.timeoutMs} ms`);
+  if (err instanceof GuardError) return loadIssue('blocked', err.message);
+  if (err instanceof BodyTooLargeError) return loadIssue('too_large', err.message);
+  if (deadline.aborted) return loadIssue('timeout', `the page did not load within ${settings.timeoutMs} ms`);
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  if (code && TIMEOUT_CODES.has(code)) return issue('timeout', describe(err));
-  return issue('fetch_failed', describe(err));
+  if (code && TIMEOUT_CODES.has(code)) return loadIssue('timeout', describe(err));
+  return loadIssue('fetch_failed', describe(err));
 }
 
 async function finish(response: Dispatcher.ResponseData, url: URL, settings: Settings, signal: AbortSignal): Promise<LoadResult> {

@@ -1,4 +1,4 @@
-import type { CheckIssue } from '../../domain/issues.ts';
+import type { CheckIssue, IssueCode } from '../../domain/issues.ts';
 
 export type LoadMode = 'html' | 'browser';
 
@@ -26,4 +26,9 @@ export interface LoadResult {
 export interface PageLoader {
   load(request: LoadRequest): Promise<LoadResult>;
   close(): Promise<void>;
+}
+
+/** An issue of the whole load, as LoadResult.issues holds them. */
+export function loadIssue(code: IssueCode, message: string): CheckIssue {
+  return { target_id: null, code, message };
 }
