@@ -15,7 +15,9 @@ export type IssueCode =
   | 'not_html'
   | 'http_status'
   | 'allowance_exhausted'
-  | 'site_backoff';
+  | 'site_backoff'
+  | 'check_cancelled'
+  | 'monitor_changed';
 
 export interface CheckIssue {
   /** null for issues of the whole load (fetch failures), else the target's id */

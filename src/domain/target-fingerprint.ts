@@ -1,0 +1,22 @@
+import { createHash } from 'node:crypto';
+import type { LoadMode } from '../engine/loader/types.ts';
+import type { Target } from './targets.ts';
+
+/**
+ * What makes two observed values of a target comparable: its kind, what it
+ * selects, how prices are read, which links count, and how the page is
+ * loaded. A baseline stored under another fingerprint no longer applies and
+ * the next capture seeds a new one. Label, rule, phrase and threshold are left
+ * out on purpose: editing them changes what alerts, not what is observed.
+ */
+export function targetFingerprint(target: Target, loadMode: LoadMode): string {
+  const parts = [
+    loadMode,
+    target.kind,
+    target.selection.scope === 'selector' ? `selector:${target.selection.selector}` : 'page',
+    target.currency ?? '',
+    target.kind === 'price' ? (target.decimal ?? '.') : '',
+    target.match ?? '',
+  ];
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
+}

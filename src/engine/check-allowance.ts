@@ -1,0 +1,32 @@
+import { METRICS } from '../domain/metrics.ts';
+import type { Plan } from '../domain/plans.ts';
+import type { LoadMode } from './loader/types.ts';
+import type { Queryable } from '../store/database.ts';
+import { addToCounter, lockCounter } from '../store/counters-store.ts';
+import { periodStart } from '../services/periods.ts';
+
+// Monthly check allowances (html and browser apart). A check reserves one
+// when it is claimed, so concurrent workers can never exceed the allowance;
+// a check that never reached the site (a capacity deferral, a lease given up)
+// gets it back. GET /usage reads the same counters.
+
+export interface Reservation {
+  metric: string;
+  period: Date;
+}
+
+const METRIC_BY_MODE = { html: METRICS.checksHtml, browser: METRICS.checksBrowser } as const;
+
+/** Reserves one check of the load mode, or returns null when the month's allowance is used up. */
+export async function reserveCheck(tx: Queryable, accountId: string, plan: Plan, mode: LoadMode, at: Date): Promise<Reservation | null> {
+  const metric = METRIC_BY_MODE[mode];
+  const period = periodStart(metric, at);
+  const used = await lockCounter(tx, accountId, metric.name, period);
+  if (used >= plan.checks_per_month[mode]) return null;
+  await addToCounter(tx, accountId, metric.name, period, 1);
+  return { metric: metric.name, period };
+}
+
+export async function refundCheck(tx: Queryable, accountId: string, reservation: Reservation): Promise<void> {
+  await addToCounter(tx, accountId, reservation.metric, reservation.period, -1);
+}

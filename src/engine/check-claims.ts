@@ -1,0 +1,202 @@
+import { randomUUID } from 'node:crypto';
+import type { CheckIssue } from '../domain/issues.ts';
+import { earliestRunAt } from '../domain/manual-check.ts';
+import type { Plan, Plans, PlanName } from '../domain/plans.ts';
+import { nextDueAt, stableOffsetSeconds } from '../domain/schedule.ts';
+import type { Target } from '../domain/targets.ts';
+import type { Queryable } from '../store/database.ts';
+import {
+  countLiveLeasesByHost, findClaimCandidates, lockClaims, writeLease, type ClaimCandidate,
+} from '../store/check-leases-store.ts';
+import { readActiveBackoffs } from '../store/host-backoff-store.ts';
+import { finishManualCheck, startManualCheck } from '../store/manual-checks-store.ts';
+import { recordSkippedCheck, rescheduleMonitor } from '../store/monitor-checks-store.ts';
+import { reserveCheck, type Reservation } from './check-allowance.ts';
+import { backoffIssue, hostOf } from './host-politeness.ts';
+import { abandonLease } from './lease-settlement.ts';
+import type { LoadMode } from './loader/types.ts';
+
+// One claim transaction: picks the work a worker may start now and leases it.
+// What is due is decided here, with the clock's time: the schedule, manual
+// checks (not sooner than the plan's fastest interval after the previous
+// capture), site backoff, per-host concurrency and the monthly allowance.
+
+/** A claimed check: everything the worker needs without reading the monitor again. */
+export interface WorkItem {
+  monitorId: string;
+  accountId: string;
+  url: string;
+  host: string;
+  loadMode: LoadMode;
+  targets: Target[];
+  configVersion: number;
+  intervalMinutes: number;
+  /** the slot served when `scheduled`: the monitor's next_check_at at the claim */
+  dueAt: Date | null;
+  scheduled: boolean;
+  manualCheckId: string | null;
+  token: string;
+  attempt: number;
+  reservation: Reservation;
+}
+
+export interface ClaimSettings {
+  plans: Plans;
+  /** checks to claim at most */
+  capacity: number;
+  leaseSeconds: number;
+  hostConcurrency: number;
+  tickSeconds: number;
+}
+
+/** Plans whose accounts are monitored (Pro access). */
+export function monitoredPlans(plans: Plans): PlanName[] {
+  return (Object.keys(plans) as PlanName[]).filter((name) => plans[name].api_access);
+}
+
+/** Claims of one check (the first and the take-overs) before it is given up. */
+export const MAX_ATTEMPTS = 5;
+
+const EXHAUSTED = (mode: LoadMode): CheckIssue => ({
+  target_id: null,
+  code: 'allowance_exhausted',
+  message: `the account's monthly ${mode} check allowance is used up; checks resume next month`,
+});
+
+export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date): Promise<WorkItem[]> {
+  if (settings.capacity <= 0) return [];
+  await lockClaims(tx);
+  const plans = monitoredPlans(settings.plans);
+  const candidates = await findClaimCandidates(tx, at, plans, settings.capacity * 4 + 16);
+  const liveByHost = await countLiveLeasesByHost(tx, at);
+  const backoffs = await readActiveBackoffs(tx, [...new Set(candidates.map((c) => hostOf(c.url)))], at);
+  const items: WorkItem[] = [];
+  for (const candidate of candidates) {
+    if (items.length >= settings.capacity) break;
+    const plan = settings.plans[candidate.plan as PlanName];
+    const host = hostOf(candidate.url);
+    if ((candidate.lease_attempt ?? 0) >= MAX_ATTEMPTS) {
+      await giveUp(tx, candidate, at);
+      continue;
+    }
+    const work = await decideWork(tx, candidate, plan, settings, at);
+    if (work === null) continue;
+    const backoff = backoffs.get(host);
+    // A dead worker's check was already dispatched: it is finished whatever the site's state.
+    if (backoff && candidate.lease_attempt === null) {
+      if (work.scheduled) {
+        const next = nextDueAt(candidate.next_check_at ?? at, candidate.interval_minutes, offsetOf(candidate), backoff.until);
+        await recordSkippedCheck(tx, candidate.id, next, [backoffIssue(backoff.until, backoff.reason)]);
+      }
+      continue;
+    }
+    if ((liveByHost.get(host) ?? 0) >= settings.hostConcurrency) continue;
+    const reservation = await reservationFor(tx, candidate, plan, at);
+    if (reservation === null) {
+      await skipExhausted(tx, candidate, work, at);
+      continue;
+    }
+    if (work.manualCheckId !== null && candidate.lease_manual_check_id === null) await startManualCheck(tx, work.manualCheckId, at);
+    const token = randomUUID();
+    const attempt = (candidate.lease_attempt ?? 0) + 1;
+    await writeLease(tx, {
+      monitor_id: candidate.id,
+      token,
+      host,
+      lease_expires_at: new Date(at.getTime() + settings.leaseSeconds * 1000),
+      attempt,
+      scheduled: work.scheduled,
+      manual_check_id: work.manualCheckId,
+      reserved_metric: reservation.metric,
+      reserved_period: reservation.period,
+      claimed_at: at,
+    });
+    liveByHost.set(host, (liveByHost.get(host) ?? 0) + 1);
+    items.push({
+      monitorId: candidate.id,
+      accountId: candidate.account_id,
+      url: candidate.url,
+      host,
+      loadMode: candidate.load_mode,
+      targets: candidate.targets as Target[],
+      configVersion: candidate.config_version,
+      intervalMinutes: candidate.interval_minutes,
+      dueAt: work.scheduled ? candidate.next_check_at : null,
+      scheduled: work.scheduled,
+      manualCheckId: work.manualCheckId,
+      token,
+      attempt,
+      reservation,
+    });
+  }
+  return items;
+}
+
+function offsetOf(candidate: ClaimCandidate): number {
+  return stableOffsetSeconds(candidate.id, candidate.interval_minutes);
+}
+
+/**
+ * Whether the candidate has a scheduled slot and/or a manual check to serve
+ * now. A monitor found more than a cycle overdue after it has been checked
+ * before (the service was down or busy) is moved to its next own slot instead
+ * of being checked at once, so overdue monitors come back spread over their
+ * interval rather than all together.
+ */
+async function decideWork(
+  tx: Queryable,
+  candidate: ClaimCandidate,
+  plan: Plan,
+  settings: ClaimSettings,
+  at: Date,
+): Promise<{ scheduled: boolean; manualCheckId: string | null } | null> {
+  if (candidate.lease_attempt !== null) {
+    return { scheduled: candidate.lease_scheduled ?? false, manualCheckId: candidate.lease_manual_check_id };
+  }
+  let scheduled = candidate.next_check_at === null || candidate.next_check_at <= at;
+  const overdueMs = candidate.next_check_at === null ? 0 : at.getTime() - candidate.next_check_at.getTime();
+  if (scheduled && candidate.last_checked_at !== null && overdueMs > settings.tickSeconds * 1000) {
+    await rescheduleMonitor(tx, candidate.id, nextDueAt(candidate.next_check_at ?? at, candidate.interval_minutes, offsetOf(candidate), at));
+    scheduled = false;
+  }
+  const earliest = earliestRunAt(candidate.last_checked_at, plan.min_interval_minutes[candidate.load_mode]);
+  const manualReady = candidate.queued_check_id !== null && (earliest === null || earliest <= at);
+  const manualCheckId = manualReady ? candidate.queued_check_id : null;
+  return scheduled || manualCheckId !== null ? { scheduled, manualCheckId } : null;
+}
+
+/** A take-over keeps the dead worker's reservation; a fresh claim reserves one. */
+async function reservationFor(tx: Queryable, candidate: ClaimCandidate, plan: Plan, at: Date): Promise<Reservation | null> {
+  if (candidate.lease_reserved_metric !== null && candidate.lease_reserved_period !== null) {
+    return { metric: candidate.lease_reserved_metric, period: candidate.lease_reserved_period };
+  }
+  return reserveCheck(tx, candidate.account_id, plan, candidate.load_mode, at);
+}
+
+/** No allowance left: the slot passes with an issue and a claimed manual check fails without a charge. */
+async function skipExhausted(tx: Queryable, candidate: ClaimCandidate, work: { scheduled: boolean; manualCheckId: string | null }, at: Date): Promise<void> {
+  const issue = EXHAUSTED(candidate.load_mode);
+  if (work.scheduled) {
+    await recordSkippedCheck(tx, candidate.id, nextDueAt(candidate.next_check_at ?? at, candidate.interval_minutes, offsetOf(candidate), at), [issue]);
+  }
+  if (work.manualCheckId !== null) {
+    await startManualCheck(tx, work.manualCheckId, at);
+    await finishManualCheck(tx, work.manualCheckId, { status: 'failed', at, changes: [], issues: [issue] });
+  }
+}
+
+/**
+ * A check claimed MAX_ATTEMPTS times without being recorded (its workers died
+ * or the renderer never had room) is given up rather than retried forever.
+ */
+async function giveUp(tx: Queryable, candidate: ClaimCandidate, at: Date): Promise<void> {
+  const issue: CheckIssue = { target_id: null, code: 'fetch_failed', message: `the check could not be completed in ${MAX_ATTEMPTS} attempts` };
+  const reservation =
+    candidate.lease_reserved_metric !== null && candidate.lease_reserved_period !== null
+      ? { metric: candidate.lease_reserved_metric, period: candidate.lease_reserved_period }
+      : null;
+  await abandonLease(tx, { monitorId: candidate.id, accountId: candidate.account_id, manualCheckId: candidate.lease_manual_check_id, reservation }, issue, at);
+  if (candidate.lease_scheduled) {
+    await recordSkippedCheck(tx, candidate.id, nextDueAt(candidate.next_check_at ?? at, candidate.interval_minutes, offsetOf(candidate), at), [issue]);
+  }
+}

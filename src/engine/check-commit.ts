@@ -1,0 +1,83 @@
+import type { TargetExtraction } from '../domain/extract/index.ts';
+import type { CheckIssue } from '../domain/issues.ts';
+import { nextDueAt, stableOffsetSeconds } from '../domain/schedule.ts';
+import type { Queryable } from '../store/database.ts';
+import { deleteOtherBaselines, readBaselines } from '../store/baselines-store.ts';
+import { deleteLease, lockHeldLease } from '../store/check-leases-store.ts';
+import { finishManualCheck } from '../store/manual-checks-store.ts';
+import { lockMonitorState, recordCheckOutcome } from '../store/monitor-checks-store.ts';
+import { enqueueNotification } from '../store/outbox-store.ts';
+import type { WorkItem } from './check-claims.ts';
+import { recordHostOutcome } from './host-politeness.ts';
+import type { LoadResult } from './loader/types.ts';
+import { recordTarget } from './target-outcome.ts';
+
+// The end of a check, in one transaction: baselines, changes, their outbox
+// rows, the monitor's state, the manual-check receipt and the host's backoff
+// all move together or not at all. Only the worker that still holds the lease
+// may commit: a worker that outlived its lease (it was presumed dead and the
+// check was taken over) has its results discarded, so a check is recorded once.
+
+export interface Observation {
+  load: LoadResult;
+  /** per target, in the monitor's order; null when no page was loaded */
+  extractions: TargetExtraction[] | null;
+}
+
+export type CommitOutcome =
+  | { outcome: 'recorded'; changes: string[]; issues: CheckIssue[] }
+  | { outcome: 'lease_lost' }
+  | { outcome: 'monitor_changed' };
+
+const MONITOR_CHANGED: CheckIssue = {
+  target_id: null,
+  code: 'monitor_changed',
+  message: "the monitor's targets or loading changed while it was being checked; this capture was discarded",
+};
+
+export async function commitCheck(tx: Queryable, item: WorkItem, observation: Observation, at: Date): Promise<CommitOutcome> {
+  const lease = await lockHeldLease(tx, item.monitorId, item.token);
+  if (lease === null) return { outcome: 'lease_lost' };
+  const monitor = await lockMonitorState(tx, item.monitorId);
+  if (monitor === null) return { outcome: 'lease_lost' };
+  if (monitor.config_version !== item.configVersion) {
+    if (item.manualCheckId !== null) {
+      await finishManualCheck(tx, item.manualCheckId, { status: 'failed', at, changes: [], issues: [MONITOR_CHANGED] });
+    }
+    await deleteLease(tx, item.monitorId, item.token);
+    return { outcome: 'monitor_changed' };
+  }
+
+  const { load, extractions } = observation;
+  const issues: CheckIssue[] = [...load.issues];
+  const backoff = await recordHostOutcome(tx, item.host, load, at);
+  if (backoff) issues.push(backoff);
+
+  const baselines = await readBaselines(tx, item.monitorId);
+  const changes: string[] = [];
+  const context = { monitorId: item.monitorId, accountId: item.accountId, loadMode: item.loadMode, at };
+  for (const [index, target] of item.targets.entries()) {
+    const extraction = extractions?.[index] ?? null;
+    if (extraction) issues.push(...extraction.issues);
+    const change = await recordTarget(tx, context, target, extraction, baselines.get(target.id));
+    if (change === null) continue;
+    changes.push(change.id);
+    if (!change.notify) continue;
+    if (monitor.email_enabled) await enqueueNotification(tx, { changeId: change.id, accountId: item.accountId, channel: 'email', at });
+    if (monitor.webhook_enabled) await enqueueNotification(tx, { changeId: change.id, accountId: item.accountId, channel: 'webhook', at });
+  }
+  await deleteOtherBaselines(tx, item.monitorId, item.targets.map((t) => t.id));
+
+  const nextCheckAt = item.scheduled
+    ? nextDueAt(item.dueAt ?? at, item.intervalMinutes, stableOffsetSeconds(item.monitorId, item.intervalMinutes), at)
+    : null;
+  await recordCheckOutcome(tx, item.monitorId, { checkedAt: at, nextCheckAt, changed: changes.length > 0, issues });
+  if (item.manualCheckId !== null) {
+    // A capture whose page could not be loaded is a failed check; a loaded page
+    // with undetermined targets is a successful check with issues.
+    const status = load.html === null ? 'failed' : 'succeeded';
+    await finishManualCheck(tx, item.manualCheckId, { status, at, changes, issues });
+  }
+  await deleteLease(tx, item.monitorId, item.token);
+  return { outcome: 'recorded', changes, issues };
+}

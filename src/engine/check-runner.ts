@@ -1,0 +1,54 @@
+import type { Clock } from '../clock.ts';
+import { AppError } from '../errors.ts';
+import { extractTarget, parsePage } from '../domain/extract/index.ts';
+import type { Database } from '../store/database.ts';
+import { deferLease, lockHeldLease } from '../store/check-leases-store.ts';
+import { refundCheck } from './check-allowance.ts';
+import type { WorkItem } from './check-claims.ts';
+import { commitCheck, type CommitOutcome } from './check-commit.ts';
+import type { Loaders } from './loaders.ts';
+import type { LoadResult } from './loader/types.ts';
+
+// Runs one claimed check: load the page (outside any transaction: it may take
+// up to a minute), extract every target, then commit. A renderer without room
+// is a capacity deferral: the allowance goes back and the check is retried on
+// a later cycle.
+
+export interface RunnerDeps {
+  db: Database;
+  clock: Clock;
+  loaders: Loaders;
+}
+
+export type RunOutcome = CommitOutcome | { outcome: 'deferred' };
+
+const DEFERRALS = new Set(['renderer_busy', 'unavailable']);
+
+async function load(deps: RunnerDeps, item: WorkItem, signal?: AbortSignal): Promise<LoadResult | 'deferred'> {
+  try {
+    return await deps.loaders.byMode[item.loadMode].load({ url: item.url, mode: item.loadMode, signal });
+  } catch (err) {
+    if (err instanceof AppError && DEFERRALS.has(err.code)) return 'deferred';
+    // Loaders report page problems as issues; anything thrown is still a failed load, never a value.
+    return { finalUrl: item.url, status: null, html: null, issues: [{ target_id: null, code: 'fetch_failed', message: (err as Error).message }] };
+  }
+}
+
+async function defer(deps: RunnerDeps, item: WorkItem): Promise<RunOutcome> {
+  return deps.db.transaction(async (tx) => {
+    if ((await lockHeldLease(tx, item.monitorId, item.token)) === null) return { outcome: 'lease_lost' };
+    await refundCheck(tx, item.accountId, item.reservation);
+    await deferLease(tx, item.monitorId, item.token, deps.clock.now());
+    return { outcome: 'deferred' };
+  });
+}
+
+export async function runCheck(deps: RunnerDeps, item: WorkItem, signal?: AbortSignal): Promise<RunOutcome> {
+  const result = await load(deps, item, signal);
+  // Stopped mid-load (shutdown): the load proves nothing about the site, so the
+  // check is handed back for the next cycle of any worker instead of recorded.
+  if (result === 'deferred' || signal?.aborted) return defer(deps, item);
+  const page = result.html === null ? null : parsePage(result.html, result.finalUrl);
+  const extractions = page === null ? null : item.targets.map((target) => extractTarget(page, target));
+  return deps.db.transaction((tx) => commitCheck(tx, item, { load: result, extractions }, deps.clock.now()));
+}

@@ -1,0 +1,54 @@
+import type { CheckIssue } from '../domain/issues.ts';
+import type { Plans, PlanName } from '../domain/plans.ts';
+import type { Database } from '../store/database.ts';
+import { deleteExpiredChanges } from '../store/changes-store.ts';
+import { lockAbandonedLeases } from '../store/check-leases-store.ts';
+import {
+  cancelChecksWithoutPro, deleteOldManualChecks, expireQueuedChecks, failOrphanedChecks,
+} from '../store/manual-checks-store.ts';
+import { deleteUnreferencedTexts } from '../store/texts-store.ts';
+import { monitoredPlans } from './check-claims.ts';
+import { abandonLease } from './lease-settlement.ts';
+
+// Book-keeping every scheduler cycle does before claiming work, and the
+// periodic physical cleanup of what retention already hides from reads.
+
+const DAY_MS = 86_400_000;
+/** Receipts are readable for seven days. */
+export const RECEIPT_DAYS = 7;
+/** An unreferenced captured text is kept this long after its last use. */
+const TEXT_GRACE_MS = 3_600_000;
+
+const NO_PRO: CheckIssue = { target_id: null, code: 'check_cancelled', message: 'cancelled: the account no longer has Pro access' };
+const MONITOR_GONE: CheckIssue = { target_id: null, code: 'check_cancelled', message: 'the monitor was deleted while it was being checked' };
+const NOT_MONITORED: CheckIssue = { target_id: null, code: 'check_cancelled', message: 'the check was not completed: the monitor was paused or the account lost Pro access' };
+
+/** Moves manual checks whose time is up and settles leases nobody will take over. */
+export async function settleChecks(db: Database, plans: Plans, at: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    await expireQueuedChecks(tx, at);
+    await cancelChecksWithoutPro(tx, monitoredPlans(plans), at, NO_PRO);
+    await failOrphanedChecks(tx, at, MONITOR_GONE);
+    for (const lease of await lockAbandonedLeases(tx, at, monitoredPlans(plans))) {
+      const reservation = lease.reserved_metric !== null && lease.reserved_period !== null ? { metric: lease.reserved_metric, period: lease.reserved_period } : null;
+      await abandonLease(tx, { monitorId: lease.monitor_id, accountId: lease.account_id, manualCheckId: lease.manual_check_id, reservation }, NOT_MONITORED, at);
+    }
+  });
+}
+
+export interface CleanupReport {
+  changes: number;
+  texts: number;
+  receipts: number;
+}
+
+/** Deletes changes past their plan's retention, captured texts nothing refers to and receipts older than seven days. */
+export async function cleanupExpired(db: Database, plans: Plans, at: Date): Promise<CleanupReport> {
+  let changes = 0;
+  for (const name of Object.keys(plans) as PlanName[]) {
+    changes += await deleteExpiredChanges(db, name, new Date(at.getTime() - plans[name].retention_days * DAY_MS));
+  }
+  const texts = await deleteUnreferencedTexts(db, new Date(at.getTime() - TEXT_GRACE_MS));
+  const receipts = await deleteOldManualChecks(db, new Date(at.getTime() - RECEIPT_DAYS * DAY_MS));
+  return { changes, texts, receipts };
+}

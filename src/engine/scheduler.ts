@@ -1,0 +1,161 @@
+import type { Clock } from '../clock.ts';
+import type { Plans } from '../domain/plans.ts';
+import type { Database } from '../store/database.ts';
+import { claimWork, type WorkItem } from './check-claims.ts';
+import { runCheck, type RunOutcome } from './check-runner.ts';
+import { DEFAULT_HOST_CONCURRENCY } from './host-politeness.ts';
+import { cleanupExpired, settleChecks } from './housekeeping.ts';
+import type { Loaders } from './loaders.ts';
+
+// The scheduler and its worker pool in one loop per process. Every cycle
+// (PAGEWATCH_TICK_SECONDS) it settles manual checks, now and then cleans up
+// expired history, claims up to `concurrency` checks minus those still
+// running, and starts them. Any number of processes may run this loop against
+// one PostgreSQL: claims are leased, so no check is done twice at once.
+//
+// Tests drive it one cycle at a time with runCycle() and a manual clock;
+// `pagewatch serve` and `pagewatch worker` call start() and stop().
+
+export interface EngineLogger {
+  error(details: object, message: string): void;
+}
+
+export interface EngineOptions {
+  db: Database;
+  clock: Clock;
+  loaders: Loaders;
+  plans: Plans;
+  tickSeconds: number;
+  logger: EngineLogger;
+  /** checks run at once by this process (PAGEWATCH_WORKER_CONCURRENCY) */
+  concurrency: number;
+  /** how long a claimed check stays with its worker before others presume it dead; default 300 s */
+  leaseSeconds?: number;
+  /** checks of one host at once across all workers; default DEFAULT_HOST_CONCURRENCY */
+  hostConcurrency?: number;
+  /** physical cleanup interval; default one hour */
+  cleanupEveryMs?: number;
+}
+
+export interface CycleReport {
+  claimed: WorkItem[];
+  outcomes: RunOutcome[];
+}
+
+export interface Engine {
+  /** One full cycle, waiting for the checks it started (tests). */
+  runCycle(): Promise<CycleReport>;
+  /** Claims work without running it: what a worker does right before it dies (tests). */
+  claim(): Promise<WorkItem[]>;
+  /** Runs a claimed item (tests: a worker that resumes after its lease expired). */
+  run(item: WorkItem): Promise<RunOutcome>;
+  start(): void;
+  /** Stops the loop, aborts loads under way, hands their checks back and waits for everything to end. */
+  stop(): Promise<void>;
+  readonly running: boolean;
+}
+
+export const DEFAULT_LEASE_SECONDS = 300;
+const DEFAULT_CLEANUP_MS = 3_600_000;
+
+export function createEngine(options: EngineOptions): Engine {
+  const { db, clock, plans } = options;
+  const inFlight = new Set<Promise<RunOutcome>>();
+  const abort = new AbortController();
+  let timer: NodeJS.Timeout | null = null;
+  let running = false;
+  let cycle: Promise<WorkItem[]> | null = null;
+  let lastCleanup: Date | null = null;
+  // Every slot was taken at the last claim, so due work may be waiting.
+  let saturated = false;
+
+  const claim = () =>
+    db.transaction((tx) =>
+      claimWork(
+        tx,
+        {
+          plans,
+          capacity: options.concurrency - inFlight.size,
+          leaseSeconds: options.leaseSeconds ?? DEFAULT_LEASE_SECONDS,
+          hostConcurrency: options.hostConcurrency ?? DEFAULT_HOST_CONCURRENCY,
+          tickSeconds: options.tickSeconds,
+        },
+        clock.now(),
+      ),
+    );
+
+  const run = (item: WorkItem): Promise<RunOutcome> => {
+    const check = runCheck({ db, clock, loaders: options.loaders }, item, abort.signal);
+    inFlight.add(check);
+    const settled = check.finally(() => inFlight.delete(check));
+    // A loop that filled every slot may have left due work behind: claim again as soon as a slot frees.
+    settled.then(wake, wake);
+    return settled;
+  };
+
+  async function housekeeping(): Promise<void> {
+    const now = clock.now();
+    await settleChecks(db, plans, now);
+    if (lastCleanup === null || now.getTime() - lastCleanup.getTime() >= (options.cleanupEveryMs ?? DEFAULT_CLEANUP_MS)) {
+      await cleanupExpired(db, plans, now);
+      lastCleanup = now;
+    }
+  }
+
+  async function startCycle(): Promise<{ items: WorkItem[]; checks: Promise<RunOutcome>[] }> {
+    await housekeeping();
+    const items = await claim();
+    const checks = items.map(run);
+    saturated = inFlight.size >= options.concurrency;
+    return { items, checks };
+  }
+
+  function wake(): void {
+    if (!running || !saturated || cycle !== null) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(loopOnce, 0);
+  }
+
+  function loopOnce(): void {
+    timer = null;
+    cycle = startCycle().then(
+      ({ items, checks }) => {
+        for (const check of checks) check.catch((err) => options.logger.error({ err }, 'check failed'));
+        return items;
+      },
+      (err) => {
+        options.logger.error({ err }, 'scheduler cycle failed');
+        return [];
+      },
+    );
+    cycle.finally(() => {
+      cycle = null;
+      if (running) timer = setTimeout(loopOnce, options.tickSeconds * 1000);
+    });
+  }
+
+  return {
+    async runCycle() {
+      const { items, checks } = await startCycle();
+      return { claimed: items, outcomes: await Promise.all(checks) };
+    },
+    claim,
+    run,
+    start() {
+      if (running) return;
+      running = true;
+      timer = setTimeout(loopOnce, 0);
+    },
+    async stop() {
+      running = false;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      abort.abort();
+      await cycle;
+      await Promise.allSettled([...inFlight]);
+    },
+    get running() {
+      return running || cycle !== null || inFlight.size > 0;
+    },
+  };
+}

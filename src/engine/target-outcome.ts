@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import { currencyExponent } from '../domain/extract/index.ts';
+import type { TargetExtraction } from '../domain/extract/index.ts';
+import { isObservedValue, type ObservedValue } from '../domain/observed-value.ts';
+import { detectChange } from '../domain/rules.ts';
+import { targetFingerprint } from '../domain/target-fingerprint.ts';
+import type { Target } from '../domain/targets.ts';
+import type { Queryable } from '../store/database.ts';
+import { writeBaseline, type BaselineRow } from '../store/baselines-store.ts';
+import { insertChange } from '../store/changes-store.ts';
+import { saveText, textHash } from '../store/texts-store.ts';
+import type { LoadMode } from './loader/types.ts';
+
+// One target of one capture: compare with the baseline, record the change (if
+// any) and move the baseline. An undetermined value touches nothing: the
+// check issue explains it and the old baseline stays.
+
+/** Captured texts longer than this are not kept (the change's text is then null). */
+export const MAX_STORED_TEXT_CHARS = 1_000_000;
+/** Links remembered per target for new_links; the oldest are forgotten first. */
+export const MAX_SEEN_LINKS = 1000;
+
+export interface TargetContext {
+  monitorId: string;
+  accountId: string;
+  loadMode: LoadMode;
+  at: Date;
+}
+
+export interface RecordedChange {
+  id: string;
+  notify: boolean;
+}
+
+/** The stored baseline if it still applies to the target as configured now. */
+function applicableBaseline(target: Target, row: BaselineRow | undefined, fingerprint: string): { value: ObservedValue; row: BaselineRow } | null {
+  if (!row || row.fingerprint !== fingerprint || !isObservedValue(target.kind, row.value)) return null;
+  return { value: row.value, row };
+}
+
+async function storeText(tx: Queryable, text: string | null, previousHash: string | null, at: Date): Promise<string | null> {
+  if (text === null || text.length > MAX_STORED_TEXT_CHARS) return null;
+  // The baseline already refers to this very text: nothing to write.
+  if (previousHash !== null && textHash(text) === previousHash) return previousHash;
+  return saveText(tx, text, at);
+}
+
+export async function recordTarget(
+  tx: Queryable,
+  context: TargetContext,
+  target: Target,
+  extraction: TargetExtraction | null,
+  stored: BaselineRow | undefined,
+): Promise<RecordedChange | null> {
+  const fingerprint = targetFingerprint(target, context.loadMode);
+  const baseline = applicableBaseline(target, stored, fingerprint);
+  const current = extraction?.ok ? (extraction.value as ObservedValue) : null;
+  const decision = detectChange(target, baseline?.value ?? null, current, {
+    seenLinks: new Set(baseline?.row.seen_links ?? []),
+    currencyExponent: target.currency ? (currencyExponent(target.currency) ?? undefined) : undefined,
+  });
+  if (decision.outcome === 'undetermined' || extraction === null) return null;
+
+  const previousHash = baseline?.row.text_hash ?? null;
+  const afterHash = await storeText(tx, extraction.text, previousHash, context.at);
+  const seen = [...(baseline?.row.seen_links ?? []), ...decision.newlySeenLinks].slice(-MAX_SEEN_LINKS);
+  await writeBaseline(tx, {
+    monitor_id: context.monitorId,
+    target_id: target.id,
+    fingerprint,
+    value: decision.baseline,
+    display: extraction.display,
+    text_hash: afterHash,
+    seen_links: seen,
+    updated_at: context.at,
+  });
+  if (decision.outcome !== 'changed') return null;
+
+  const id = randomUUID();
+  const notify = decision.ruleMatches === null || decision.ruleMatches.length > 0;
+  await insertChange(tx, {
+    id,
+    account_id: context.accountId,
+    monitor_id: context.monitorId,
+    target_id: target.id,
+    kind: target.kind,
+    detected_at: context.at,
+    rule_matches: decision.ruleMatches,
+    matched: notify,
+    before_value: decision.before,
+    before_display: baseline?.row.display ?? null,
+    after_value: decision.after,
+    after_display: extraction.display,
+    before_text_hash: previousHash,
+    after_text_hash: afterHash,
+  });
+  return { id, notify };
+}

@@ -1,0 +1,33 @@
+import type { Queryable } from './database.ts';
+
+export interface BaselineRow {
+  monitor_id: string;
+  target_id: string;
+  fingerprint: string;
+  value: unknown;
+  display: string | null;
+  text_hash: string | null;
+  seen_links: string[];
+  updated_at: Date;
+}
+
+export async function readBaselines(db: Queryable, monitorId: string): Promise<Map<string, BaselineRow>> {
+  const rows = await db.query<BaselineRow>('SELECT * FROM baselines WHERE monitor_id = $1', [monitorId]);
+  return new Map(rows.map((r) => [r.target_id, r]));
+}
+
+export async function writeBaseline(db: Queryable, row: BaselineRow): Promise<void> {
+  await db.query(
+    `INSERT INTO baselines (monitor_id, target_id, fingerprint, value, display, text_hash, seen_links, updated_at)
+     VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7::jsonb, $8::timestamptz)
+     ON CONFLICT (monitor_id, target_id) DO UPDATE SET
+       fingerprint = EXCLUDED.fingerprint, value = EXCLUDED.value, display = EXCLUDED.display,
+       text_hash = EXCLUDED.text_hash, seen_links = EXCLUDED.seen_links, updated_at = EXCLUDED.updated_at`,
+    [row.monitor_id, row.target_id, row.fingerprint, JSON.stringify(row.value), row.display, row.text_hash, JSON.stringify(row.seen_links), row.updated_at],
+  );
+}
+
+/** Baselines of targets the monitor no longer has: they would never be compared again. */
+export async function deleteOtherBaselines(db: Queryable, monitorId: string, keepTargetIds: string[]): Promise<void> {
+  await db.query('DELETE FROM baselines WHERE monitor_id = $1 AND NOT (target_id = ANY($2::text[]))', [monitorId, keepTargetIds]);
+}

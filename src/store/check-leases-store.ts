@@ -1,0 +1,140 @@
+import type { Queryable } from './database.ts';
+
+// Claiming work. Claims are serialised across every process sharing the
+// database by one transaction-scoped advisory lock (a claim takes
+// milliseconds), which makes the per-host concurrency count exact; the rows
+// themselves are taken FOR UPDATE SKIP LOCKED so a claim never waits for an
+// API transaction that is editing a monitor.
+
+const CLAIM_LOCK_KEY = 7_426_105;
+
+export async function lockClaims(db: Queryable): Promise<void> {
+  await db.query('SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK_KEY]);
+}
+
+export interface ClaimCandidate {
+  id: string;
+  account_id: string;
+  plan: string;
+  url: string;
+  load_mode: 'html' | 'browser';
+  interval_minutes: number;
+  targets: unknown[];
+  config_version: number;
+  next_check_at: Date | null;
+  last_checked_at: Date | null;
+  email_enabled: boolean;
+  webhook_enabled: boolean;
+  /** the monitor's queued manual check (not expired), if any */
+  queued_check_id: string | null;
+  /** an expired lease of a worker that died: its fields, to take it over */
+  lease_attempt: number | null;
+  lease_scheduled: boolean | null;
+  lease_manual_check_id: string | null;
+  lease_reserved_metric: string | null;
+  lease_reserved_period: Date | null;
+}
+
+/**
+ * Active monitors of accounts on `plans` that nobody is checking and that
+ * have something to do at `at`: due, a queued manual check, or an expired
+ * lease to take over. Most overdue first.
+ */
+export async function findClaimCandidates(db: Queryable, at: Date, plans: string[], limit: number): Promise<ClaimCandidate[]> {
+  return db.query<ClaimCandidate>(
+    `SELECT m.id, m.account_id, a.plan, m.url, m.load_mode, m.interval_minutes, m.targets, m.config_version,
+            m.next_check_at, m.last_checked_at, m.email_enabled, m.webhook_enabled,
+            q.id AS queued_check_id,
+            l.attempt AS lease_attempt, l.scheduled AS lease_scheduled, l.manual_check_id AS lease_manual_check_id,
+            l.reserved_metric AS lease_reserved_metric, l.reserved_period AS lease_reserved_period
+     FROM monitors m
+     JOIN accounts a ON a.id = m.account_id
+     LEFT JOIN check_leases l ON l.monitor_id = m.id
+     LEFT JOIN manual_checks q ON q.monitor_id = m.id AND q.status = 'queued' AND q.expires_at > $1::timestamptz
+     WHERE m.status = 'active' AND a.plan = ANY($2::text[])
+       AND (l.monitor_id IS NULL OR l.lease_expires_at <= $1::timestamptz)
+       AND (m.next_check_at <= $1::timestamptz OR q.id IS NOT NULL OR l.monitor_id IS NOT NULL)
+     ORDER BY m.next_check_at NULLS FIRST, m.id
+     LIMIT $3
+     FOR UPDATE OF m SKIP LOCKED`,
+    [at, plans, limit],
+  );
+}
+
+/** Live leases per host (checks under way right now). */
+export async function countLiveLeasesByHost(db: Queryable, at: Date): Promise<Map<string, number>> {
+  const rows = await db.query<{ host: string; n: number }>(
+    'SELECT host, count(*)::int AS n FROM check_leases WHERE lease_expires_at > $1::timestamptz GROUP BY host',
+    [at],
+  );
+  return new Map(rows.map((r) => [r.host, r.n]));
+}
+
+export interface LeaseRow {
+  monitor_id: string;
+  token: string;
+  host: string;
+  lease_expires_at: Date;
+  attempt: number;
+  scheduled: boolean;
+  manual_check_id: string | null;
+  reserved_metric: string | null;
+  reserved_period: Date | null;
+  claimed_at: Date;
+}
+
+/** Takes (or takes over) the monitor's lease. */
+export async function writeLease(db: Queryable, lease: LeaseRow): Promise<void> {
+  await db.query(
+    `INSERT INTO check_leases (monitor_id, token, host, lease_expires_at, attempt, scheduled, manual_check_id, reserved_metric, reserved_period, claimed_at)
+     VALUES ($1, $2, $3, $4::timestamptz, $5, $6, $7, $8, $9::timestamptz, $10::timestamptz)
+     ON CONFLICT (monitor_id) DO UPDATE SET token = EXCLUDED.token, host = EXCLUDED.host, lease_expires_at = EXCLUDED.lease_expires_at,
+       attempt = EXCLUDED.attempt, scheduled = EXCLUDED.scheduled, manual_check_id = EXCLUDED.manual_check_id,
+       reserved_metric = EXCLUDED.reserved_metric, reserved_period = EXCLUDED.reserved_period, claimed_at = EXCLUDED.claimed_at`,
+    [
+      lease.monitor_id, lease.token, lease.host, lease.lease_expires_at, lease.attempt, lease.scheduled,
+      lease.manual_check_id, lease.reserved_metric, lease.reserved_period, lease.claimed_at,
+    ],
+  );
+}
+
+/** The lease if this worker still holds it (same token), locked for the transaction. */
+export async function lockHeldLease(db: Queryable, monitorId: string, token: string): Promise<LeaseRow | null> {
+  const rows = await db.query<LeaseRow>('SELECT * FROM check_leases WHERE monitor_id = $1 AND token = $2 FOR UPDATE', [monitorId, token]);
+  return rows[0] ?? null;
+}
+
+export async function deleteLease(db: Queryable, monitorId: string, token: string): Promise<void> {
+  await db.query('DELETE FROM check_leases WHERE monitor_id = $1 AND token = $2', [monitorId, token]);
+}
+
+/** Deletes the monitor's lease whoever holds it (settling an expired one). */
+export async function deleteLeaseOf(db: Queryable, monitorId: string): Promise<void> {
+  await db.query('DELETE FROM check_leases WHERE monitor_id = $1', [monitorId]);
+}
+
+/**
+ * Gives a held lease back for a later attempt: it expires at once (the next
+ * cycle takes it over) and carries no reservation any more (it was refunded).
+ */
+export async function deferLease(db: Queryable, monitorId: string, token: string, at: Date): Promise<void> {
+  await db.query(
+    `UPDATE check_leases SET lease_expires_at = $3::timestamptz, reserved_metric = NULL, reserved_period = NULL
+     WHERE monitor_id = $1 AND token = $2`,
+    [monitorId, token, at],
+  );
+}
+
+/**
+ * Expired leases of monitors that will not be claimed again (paused, or the
+ * account lost Pro): their dead worker's reservation must be given back.
+ * Locked and returned; the caller settles and deletes them.
+ */
+export async function lockAbandonedLeases(db: Queryable, at: Date, plans: string[]): Promise<(LeaseRow & { account_id: string })[]> {
+  return db.query<LeaseRow & { account_id: string }>(
+    `SELECT l.*, m.account_id FROM check_leases l JOIN monitors m ON m.id = l.monitor_id JOIN accounts a ON a.id = m.account_id
+     WHERE l.lease_expires_at <= $1::timestamptz AND (m.status <> 'active' OR NOT (a.plan = ANY($2::text[])))
+     FOR UPDATE OF l SKIP LOCKED`,
+    [at, plans],
+  );
+}

@@ -1,0 +1,16 @@
+import { randomUUID } from 'node:crypto';
+import type { Queryable } from './database.ts';
+
+export type NotificationChannel = 'email' | 'webhook';
+
+/** Queues a change for delivery on one channel; written in the change's own transaction. */
+export async function enqueueNotification(
+  db: Queryable,
+  entry: { changeId: string; accountId: string; channel: NotificationChannel; at: Date },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO notification_outbox (id, change_id, account_id, channel, created_at, next_attempt_at)
+     VALUES ($1, $2, $3, $4, $5::timestamptz, $5::timestamptz) ON CONFLICT (change_id, channel) DO NOTHING`,
+    [randomUUID(), entry.changeId, entry.accountId, entry.channel, entry.at],
+  );
+}
