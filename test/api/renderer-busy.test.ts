@@ -1,0 +1,47 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { bearer, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
+
+// One browser page at a time: a second browser preview while the first loads
+// gets 503 renderer_busy with Retry-After instead of waiting, and pays nothing.
+let t: TestApp;
+let site: FixtureServer;
+before(async () => {
+  t = await startTestApp({ loaders: { maxBrowserPages: 1 } });
+  site = await startFixtureServer({
+    '/slow': async (_req, res) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html><head><title>slow</title></head><body><h1 id="t">slow page</h1></body></html>');
+    },
+  });
+});
+after(async () => {
+  await t.close();
+  await site.close();
+});
+
+const preview = (token: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/v1/previews',
+    headers: { ...bearer(token), 'content-type': 'application/json' },
+    payload: { url: `${site.url}/slow`, load_mode: 'browser' },
+  });
+
+test('a full renderer answers 503 renderer_busy with Retry-After and refunds the preview credit', async () => {
+  const first = await createAccountWithToken(t.app);
+  const second = await createAccountWithToken(t.app);
+  const slow = preview(first.token);
+  await new Promise((r) => setTimeout(r, 300));
+  const busy = await preview(second.token);
+  assert.equal(busy.statusCode, 503);
+  assert.equal(busy.json().error.code, 'renderer_busy');
+  assert.ok(Number(busy.headers['retry-after']) > 0);
+  assert.equal((await slow).statusCode, 201);
+  const usage = await t.app.inject({ method: 'GET', url: '/api/v1/usage', headers: bearer(second.token) });
+  assert.equal(usage.json().data.previews.day.used, 0);
+  const retry = await preview(second.token);
+  assert.equal(retry.statusCode, 201, 'the refunded credit also cleared the 35-second spacing');
+});

@@ -1,0 +1,47 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config.ts';
+import { startServer } from '../../src/server.ts';
+import { startFixtureServer } from '../helpers/fixture-server.ts';
+import { ADMIN_TOKEN } from '../helpers/test-app.ts';
+
+test('stopping the server lets in-flight requests finish, then closes the store', async () => {
+  const site = await startFixtureServer({
+    '/slow': async (_req, res) => {
+      await new Promise((r) => setTimeout(r, 1000));
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html><body><h1>slow</h1></body></html>');
+    },
+  });
+  const dataDir = join(mkdtempSync(join(tmpdir(), 'pw-drain-')), 'data');
+  const config = loadConfig({
+    PORT: '0', PAGEWATCH_DATA_DIR: dataDir, PAGEWATCH_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent', PAGEWATCH_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
+  });
+  const server = await startServer(config);
+  try {
+    const base = `http://127.0.0.1:${(server.app.server.address() as { port: number }).port}`;
+    const adminHeaders = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
+    const account = await (await fetch(`${base}/admin/v1/accounts`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ email: 'drain@example.com', plan: 'pro' }) })).json();
+    const token = await (await fetch(`${base}/admin/v1/accounts/${account.data.id}/tokens`, {
+      method: 'POST', headers: adminHeaders, body: JSON.stringify({ name: 'drain', scopes: ['monitors:write'], expires_in_days: 1 }),
+    })).json();
+    const inFlight = fetch(`${base}/api/v1/previews`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token.data.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${site.url}/slow`, load_mode: 'html' }),
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const stopped = server.stop();
+    const response = await inFlight;
+    assert.equal(response.status, 201);
+    await stopped;
+    assert.ok(!existsSync(`${dataDir}.lock`), 'the store was closed and its lock released');
+    await assert.rejects(fetch(`${base}/api/v1/openapi.json`), 'no longer accepting connections');
+  } finally {
+    await server.stop();
+    await site.close();
+  }
+});
