@@ -1,27 +1,13 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHtmlLoader } from '../../../src/engine/loader/html-loader.ts';
-import { guardPolicy } from '../../../src/engine/ssrf/guard.ts';
-import type { PageLoader } from '../../../src/engine/loader/types.ts';
-import { startFixtureServer, type FixtureServer } from '../../helpers/fixture-server.ts';
-import { loaderRoutes } from '../../helpers/loader-routes.ts';
+import { useHtmlLoaderFixture } from '../../helpers/html-loader-fixture.ts';
 
 // Pages in legacy encodings come out as correct text.
 
-let server: FixtureServer;
-let loader: PageLoader;
-
-before(async () => {
-  server = await startFixtureServer(loaderRoutes());
-  loader = createHtmlLoader({ policy: guardPolicy({ trustedCidrs: ['127.0.0.0/8'] }) });
-});
-after(async () => {
-  await loader.close();
-  await server.close();
-});
+const { load } = useHtmlLoaderFixture();
 
 async function text(path: string): Promise<string> {
-  const result = await loader.load({ url: `${server.url}${path}`, mode: 'html' });
+  const result = await load(path);
   assert.deepEqual(result.issues, [], path);
   return /<p id="v">(.*?)<\/p>/.exec(result.html ?? '')?.[1] ?? '';
 }

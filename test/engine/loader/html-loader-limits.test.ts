@@ -1,54 +1,29 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHtmlLoader } from '../../../src/engine/loader/html-loader.ts';
-import { guardPolicy } from '../../../src/engine/ssrf/guard.ts';
-import type { PageLoader } from '../../../src/engine/loader/types.ts';
-import { startFixtureServer, type FixtureServer } from '../../helpers/fixture-server.ts';
-import { loaderRoutes } from '../../helpers/loader-routes.ts';
+import { useHtmlLoaderFixture } from '../../helpers/html-loader-fixture.ts';
 
 // What a page load may cost (DESIGN §5): deadlines, body size, compression.
 
-let server: FixtureServer;
-let loader: PageLoader;
-const policy = guardPolicy({ trustedCidrs: ['127.0.0.0/8'] });
-
-before(async () => {
-  server = await startFixtureServer(loaderRoutes());
-  loader = createHtmlLoader({ policy });
-});
-after(async () => {
-  await loader.close();
-  await server.close();
-});
-
-const load = (path: string, target: PageLoader = loader) => target.load({ url: `${server.url}${path}`, mode: 'html' });
-
-async function withLoader<T>(options: Parameters<typeof createHtmlLoader>[0], run: (l: PageLoader) => Promise<T>): Promise<T> {
-  const custom = createHtmlLoader(options);
-  try {
-    return await run(custom);
-  } finally {
-    await custom.close();
-  }
-}
+const fixture = useHtmlLoaderFixture();
+const { load, withLoader } = fixture;
 
 test('a page whose headers never come times out at the overall deadline', async () => {
   const started = Date.now();
-  const result = await withLoader({ policy, timeoutMs: 1000 }, (l) => load('/loader/slow-headers', l));
+  const result = await withLoader({ timeoutMs: 1000 }, (l) => load('/loader/slow-headers', l));
   assert.equal(result.issues[0]?.code, 'timeout');
   assert.match(result.issues[0]?.message ?? '', /within 1000 ms/);
   assert.ok(Date.now() - started < 3000);
 });
 
 test('a page whose body never ends times out at the overall deadline', async () => {
-  const result = await withLoader({ policy, timeoutMs: 1000 }, (l) => load('/loader/slow-body', l));
+  const result = await withLoader({ timeoutMs: 1000 }, (l) => load('/loader/slow-body', l));
   assert.equal(result.status, 200);
   assert.equal(result.html, null);
   assert.equal(result.issues[0]?.code, 'timeout');
 });
 
 test('a server that stops sending hits the read timeout', async () => {
-  const result = await withLoader({ policy, readTimeoutMs: 500 }, (l) => load('/loader/slow-headers', l));
+  const result = await withLoader({ readTimeoutMs: 500 }, (l) => load('/loader/slow-headers', l));
   assert.equal(result.issues[0]?.code, 'timeout');
   assert.match(result.issues[0]?.message ?? '', /UND_ERR_HEADERS_TIMEOUT/);
 });
@@ -56,7 +31,7 @@ test('a server that stops sending hits the read timeout', async () => {
 test('a caller abort ends the load as fetch_failed, not timeout', async () => {
   const controller = new AbortController();
   setTimeout(() => controller.abort(new Error('shutting down')), 200);
-  const result = await loader.load({ url: `${server.url}/loader/slow-headers`, mode: 'html', signal: controller.signal });
+  const result = await fixture.loader.load({ url: `${fixture.url}/loader/slow-headers`, mode: 'html', signal: controller.signal });
   assert.equal(result.issues[0]?.code, 'fetch_failed');
 });
 
@@ -73,7 +48,7 @@ test('a page just under 5 MiB loads', async () => {
 });
 
 test('the body limit is configurable', async () => {
-  const result = await withLoader({ policy, maxBodyBytes: 10_000 }, (l) => load('/loader/huge?bytes=20000', l));
+  const result = await withLoader({ maxBodyBytes: 10_000 }, (l) => load('/loader/huge?bytes=20000', l));
   assert.equal(result.issues[0]?.code, 'too_large');
 });
 

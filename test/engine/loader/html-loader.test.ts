@@ -1,34 +1,20 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHtmlLoader, DEFAULT_USER_AGENT } from '../../../src/engine/loader/html-loader.ts';
-import { guardPolicy } from '../../../src/engine/ssrf/guard.ts';
-import type { PageLoader } from '../../../src/engine/loader/types.ts';
-import { startFixtureServer, type FixtureServer } from '../../helpers/fixture-server.ts';
-import { loaderRoutes } from '../../helpers/loader-routes.ts';
+import { DEFAULT_USER_AGENT } from '../../../src/engine/loader/html-loader.ts';
+import { startFixtureServer } from '../../helpers/fixture-server.ts';
+import { useHtmlLoaderFixture } from '../../helpers/html-loader-fixture.ts';
 
 // The html loader against the local fixture server (127.0.0.1, trusted like
 // the test configuration does): pages, redirects, statuses, content types.
 
-let server: FixtureServer;
-let loader: PageLoader;
-const policy = guardPolicy({ trustedCidrs: ['127.0.0.0/8'] });
-
-before(async () => {
-  server = await startFixtureServer(loaderRoutes());
-  loader = createHtmlLoader({ policy });
-});
-after(async () => {
-  await loader.close();
-  await server.close();
-});
-
-const load = (path: string, target: PageLoader = loader) => target.load({ url: `${server.url}${path}`, mode: 'html' });
+const fixture = useHtmlLoaderFixture();
+const { load, withLoader } = fixture;
 
 test('an HTML page loads with its text, status and no issues', async () => {
   const result = await load('/loader/plain.html');
   assert.equal(result.status, 200);
   assert.deepEqual(result.issues, []);
-  assert.equal(result.finalUrl, `${server.url}/loader/plain.html`);
+  assert.equal(result.finalUrl, `${fixture.url}/loader/plain.html`);
   assert.match(result.html ?? '', /<h1 id="title">Plain page<\/h1>/);
   assert.match(result.html ?? '', /€ 19,99/);
 });
@@ -42,18 +28,15 @@ test('requests carry the pagewatch user agent and accept compressed bodies', asy
 });
 
 test('the user agent is configurable', async () => {
-  const custom = createHtmlLoader({ policy, userAgent: 'custom-agent/1' });
-  try {
+  await withLoader({ userAgent: 'custom-agent/1' }, async (custom) => {
     assert.match((await load('/loader/echo-headers', custom)).html ?? '', /"user-agent":"custom-agent\/1"/);
-  } finally {
-    await custom.close();
-  }
+  });
 });
 
 test('redirects are followed and finalUrl is the last URL', async () => {
   const result = await load('/loader/hops?n=3');
   assert.deepEqual(result.issues, []);
-  assert.equal(result.finalUrl, `${server.url}/loader/hops?n=0`);
+  assert.equal(result.finalUrl, `${fixture.url}/loader/hops?n=0`);
   assert.match(result.html ?? '', /arrived/);
 });
 
@@ -71,12 +54,9 @@ test('more than five redirects fail the load', async () => {
 });
 
 test('the redirect limit is configurable', async () => {
-  const strict = createHtmlLoader({ policy, maxRedirects: 1 });
-  try {
+  await withLoader({ maxRedirects: 1 }, async (strict) => {
     assert.equal((await load('/loader/hops?n=2', strict)).issues[0]?.code, 'fetch_failed');
-  } finally {
-    await strict.close();
-  }
+  });
 });
 
 test('a redirect to another scheme is blocked', async () => {
@@ -137,7 +117,7 @@ test('a refused connection is fetch_failed', async () => {
   const closed = await startFixtureServer();
   const url = `${closed.url}/`;
   await closed.close();
-  const result = await loader.load({ url, mode: 'html' });
+  const result = await fixture.loader.load({ url, mode: 'html' });
   assert.equal(result.status, null);
   assert.equal(result.issues[0]?.code, 'fetch_failed');
   assert.match(result.issues[0]?.message ?? '', /ECONNREFUSED/);
