@@ -11,7 +11,9 @@ import { ErrorEnvelopeSchema } from './schemas/common.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { previewRoutes } from './routes/previews.ts';
 import { monitorRoutes } from './routes/monitors.ts';
+import { changeRoutes } from './routes/changes.ts';
 import { adminRoutes } from './admin/admin-routes.ts';
+import { operationsRoutes } from './routes/operations.ts';
 
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
@@ -38,6 +40,11 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    deps.metrics.httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });
+    deps.metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+  });
 
   const apiRoutes: RouteOptions[] = [];
   app.addHook('onRoute', (route) => {
@@ -53,11 +60,14 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       await api.register(usageRoutes, deps);
       await api.register(previewRoutes, deps);
       await api.register(monitorRoutes, deps);
+      await api.register(changeRoutes, deps);
       let document: object | null = null;
       api.get('/openapi.json', async () => (document ??= buildOpenApiDocument(apiRoutes, ErrorEnvelopeSchema)));
     },
     { prefix: API_PREFIX },
   );
+
+  await app.register(operationsRoutes, deps);
 
   // The operator API exists only when the operator set a secret for it.
   if (deps.config.adminToken) await app.register(adminRoutes, { ...deps, prefix: '/admin/v1' });

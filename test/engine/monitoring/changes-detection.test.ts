@@ -4,14 +4,14 @@ import type { Target } from '../../../src/domain/targets.ts';
 import type { Engine } from '../../../src/engine/scheduler.ts';
 import { createAccountWithToken, startTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { startFixtureServer, type FixtureServer } from '../../helpers/fixture-server.ts';
-import { insertMonitorRow, updateMonitorRow } from '../../helpers/monitor-rows.ts';
-import { serveShop, type ShopState } from '../../helpers/shop-page.ts';
-import { advanceToDue, startTestEngine } from '../../helpers/test-engine.ts';
+import { updateMonitorRow } from '../../helpers/monitor-rows.ts';
+import type { ShopState } from '../../helpers/shop-page.ts';
+import { startTestEngine } from '../../helpers/test-engine.ts';
+import { watchPage } from '../../helpers/watched-page.ts';
 
 let t: TestApp;
 let site: FixtureServer;
 let engine: Engine;
-let pageCounter = 0;
 before(async () => {
   t = await startTestApp();
   site = await startFixtureServer();
@@ -33,24 +33,14 @@ interface ChangeRecord {
   after_text_hash: string | null;
 }
 
-/** A monitor of a fresh shop page with one target; returns helpers to drive it. */
+/** A monitor of a fresh shop page with one target, and readers of what the engine recorded for it. */
 async function watch(target: Target, initial: Partial<ShopState> = {}, flags: { emailEnabled?: boolean; webhookEnabled?: boolean } = {}) {
   const { accountId } = await createAccountWithToken(t.app);
-  // Earlier tests' monitors would fall due too and share the host's concurrency: only this one stays active.
-  await t.db.query("UPDATE monitors SET status = 'paused'");
-  const path = `/shop-${++pageCounter}.html`;
-  const setPage = serveShop(site, path, initial);
-  const monitorId = await insertMonitorRow(t.db, { accountId, url: `${site.url}${path}`, targets: [target], nextCheckAt: t.clock.now(), ...flags });
-  const check = async (changes: Partial<ShopState> = {}) => {
-    setPage(changes);
-    await advanceToDue(t, monitorId);
-    const report = await engine.runCycle();
-    assert.ok(report.claimed.some((item) => item.monitorId === monitorId), 'the due monitor was checked');
-  };
+  const page = await watchPage(t, site, engine, { accountId, targets: [target], initial, ...flags });
   const changes = () =>
-    t.db.query<ChangeRecord>('SELECT * FROM changes WHERE monitor_id = $1 ORDER BY detected_at, id', [monitorId]);
-  const monitor = async () => (await t.db.query<{ last_issues: { code: string; target_id: string | null }[]; last_checked_at: Date; last_change_at: Date | null }>('SELECT * FROM monitors WHERE id = $1', [monitorId]))[0];
-  return { monitorId, path, check, changes, monitor };
+    t.db.query<ChangeRecord>('SELECT * FROM changes WHERE monitor_id = $1 ORDER BY detected_at, id', [page.monitorId]);
+  const monitor = async () => (await t.db.query<{ last_issues: { code: string; target_id: string | null }[]; last_checked_at: Date; last_change_at: Date | null }>('SELECT * FROM monitors WHERE id = $1', [page.monitorId]))[0];
+  return { ...page, changes, monitor };
 }
 
 const RULE = (target_id: string, rule: string) => [{ target_id, rule }];
