@@ -3,6 +3,7 @@ import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { buildApp } from './api/app.ts';
 import { createLoaders } from './engine/loaders.ts';
+import { createMetrics } from './metrics.ts';
 import { openDatabase } from './store/open-database.ts';
 import { countAccounts } from './store/accounts-store.ts';
 import type { Database } from './store/database.ts';
@@ -30,7 +31,8 @@ function firstRunHelp(config: Config): string {
 export async function startServer(config: Config): Promise<RunningServer> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const loaders = createLoaders(config);
-  const app = await buildApp({ config, db, clock: systemClock, loaders });
+  const metrics = createMetrics({ processMetrics: true });
+  const app = await buildApp({ config, db, clock: systemClock, loaders, metrics });
   await app.listen({ port: config.port, host: config.host });
   const store = config.databaseUrl ? 'PostgreSQL' : `embedded store in ${config.dataDir}`;
   app.log.info(`pagewatch listening on ${config.publicUrl} (${store})`);

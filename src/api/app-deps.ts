@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import type { Scope } from '../domain/scopes.ts';
 import type { Database } from '../store/database.ts';
 import type { Loaders } from '../engine/loaders.ts';
+import type { Metrics } from '../metrics.ts';
 import type { LimitState } from '../services/request-limits.ts';
 import type { Principal } from '../services/tokens.ts';
 
@@ -12,6 +13,7 @@ export interface AppDeps {
   db: Database;
   clock: Clock;
   loaders: Loaders;
+  metrics: Metrics;
 }
 
 declare module 'fastify' {

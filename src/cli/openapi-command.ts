@@ -3,12 +3,13 @@ import type { Config } from '../config.ts';
 import { buildApp } from '../api/app.ts';
 import { openDatabase } from '../store/open-database.ts';
 import { createLoaders } from '../engine/loaders.ts';
+import { createMetrics } from '../metrics.ts';
 
 /** Prints the OpenAPI document the server would serve, from an in-memory store. */
 export async function printOpenApi(config: Config): Promise<void> {
   const db = await openDatabase({ databaseUrl: null, dataDir: null });
   const loaders = createLoaders(config);
-  const app = await buildApp({ config: { ...config, logLevel: 'silent' }, db, clock: systemClock, loaders });
+  const app = await buildApp({ config: { ...config, logLevel: 'silent' }, db, clock: systemClock, loaders, metrics: createMetrics() });
   const response = await app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
   await app.close();
   await loaders.close();

@@ -6,6 +6,7 @@ import type { Database } from '../../src/store/database.ts';
 import { ManualClock } from './manual-clock.ts';
 import { openTestDatabase } from './test-database.ts';
 import { createLoaders, type Loaders, type LoaderSettings } from '../../src/engine/loaders.ts';
+import { createMetrics, type Metrics } from '../../src/metrics.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const ALL_SCOPES = ['monitors:read', 'monitors:write', 'changes:read', 'usage:read', 'checks:write'];
@@ -16,6 +17,7 @@ export interface TestApp {
   clock: ManualClock;
   config: Config;
   loaders: Loaders;
+  metrics: Metrics;
   close(): Promise<void>;
 }
 
@@ -35,13 +37,15 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const db = await openTestDatabase();
   const clock = new ManualClock();
   const loaders = createLoaders(config, options.loaders);
-  const app = await buildApp({ config, db, clock, loaders });
+  const metrics = createMetrics();
+  const app = await buildApp({ config, db, clock, loaders, metrics });
   return {
     app,
     db,
     clock,
     config,
     loaders,
+    metrics,
     async close() {
       await app.close();
       await loaders.close();

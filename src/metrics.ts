@@ -1,0 +1,58 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+// Prometheus metrics of one process, served at /metrics. A registry per
+// process (not the library's global one) so tests and several apps in one
+// process don't share counters.
+
+export interface Metrics {
+  registry: Registry;
+  httpRequests: Counter<'method' | 'route' | 'status'>;
+  httpDuration: Histogram<'method' | 'route'>;
+  checks: Counter<'mode' | 'outcome'>;
+  queueLagSeconds: Gauge;
+  leaseExpiries: Counter;
+  notificationDeliveries: Counter<'channel' | 'outcome'>;
+}
+
+export function createMetrics(options: { processMetrics?: boolean } = {}): Metrics {
+  const registry = new Registry();
+  if (options.processMetrics) collectDefaultMetrics({ register: registry, prefix: 'pagewatch_' });
+  return {
+    registry,
+    httpRequests: new Counter({
+      name: 'pagewatch_http_requests_total',
+      help: 'HTTP requests by method, route pattern and status',
+      labelNames: ['method', 'route', 'status'],
+      registers: [registry],
+    }),
+    httpDuration: new Histogram({
+      name: 'pagewatch_http_request_duration_seconds',
+      help: 'HTTP request duration by method and route pattern',
+      labelNames: ['method', 'route'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 60],
+      registers: [registry],
+    }),
+    checks: new Counter({
+      name: 'pagewatch_checks_total',
+      help: 'monitor checks by load mode and outcome',
+      labelNames: ['mode', 'outcome'],
+      registers: [registry],
+    }),
+    queueLagSeconds: new Gauge({
+      name: 'pagewatch_queue_lag_seconds',
+      help: 'how late the oldest due check was when last claimed',
+      registers: [registry],
+    }),
+    leaseExpiries: new Counter({
+      name: 'pagewatch_lease_expiries_total',
+      help: 'check leases that expired and were claimed again (a worker died or stalled)',
+      registers: [registry],
+    }),
+    notificationDeliveries: new Counter({
+      name: 'pagewatch_notification_deliveries_total',
+      help: 'notification delivery attempts by channel and outcome',
+      labelNames: ['channel', 'outcome'],
+      registers: [registry],
+    }),
+  };
+}
