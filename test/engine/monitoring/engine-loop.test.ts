@@ -1,0 +1,43 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createAccountWithToken, startTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { startFixtureServer, type FixtureServer } from '../../helpers/fixture-server.ts';
+import { insertMonitorRow } from '../../helpers/monitor-rows.ts';
+import { advanceToDue, startTestEngine } from '../../helpers/test-engine.ts';
+import { TITLE } from '../../helpers/watched-page.ts';
+
+let t: TestApp;
+let site: FixtureServer;
+before(async () => {
+  t = await startTestApp();
+  site = await startFixtureServer();
+});
+after(async () => {
+  await t.close();
+  await site.close();
+});
+
+async function waitFor(predicate: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+test('the loop checks due monitors on its own, and once stopped it checks nothing more and stays still', async () => {
+  const { accountId } = await createAccountWithToken(t.app);
+  const id = await insertMonitorRow(t.db, { accountId, url: `${site.url}/shop/espresso.html`, targets: [TITLE], nextCheckAt: t.clock.now() });
+  const engine = startTestEngine(t, { tickSeconds: 1 });
+  engine.start();
+
+  assert.equal(engine.running, true);
+  await waitFor(async () => (await t.db.query('SELECT 1 FROM monitors WHERE id = $1 AND last_checked_at IS NOT NULL', [id])).length > 0);
+  await engine.stop();
+  assert.equal(engine.running, false);
+
+  await advanceToDue(t, id);
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  // A loop left running would have checked the monitor again by now (its tick is one second).
+  assert.equal(site.hits.get('/shop/espresso.html'), 1, 'a stopped loop claims nothing');
+});

@@ -1,0 +1,118 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { nextDueAt, stableOffsetSeconds } from '../../../src/domain/schedule.ts';
+import { bearer, createAccountWithToken, startTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { startFixtureServer, type FixtureServer } from '../../helpers/fixture-server.ts';
+import { insertMonitorRow, nextCheckAt } from '../../helpers/monitor-rows.ts';
+import { shopHtml, INITIAL_SHOP } from '../../helpers/shop-page.ts';
+import { advanceToDue, startTestEngine } from '../../helpers/test-engine.ts';
+import { TITLE, watchPage } from '../../helpers/watched-page.ts';
+
+let t: TestApp;
+before(async () => {
+  t = await startTestApp();
+});
+after(() => t.close());
+
+type Issues = { code: string }[];
+const lastIssues = async (id: string) => (await t.db.query<{ last_issues: Issues }>('SELECT last_issues FROM monitors WHERE id = $1', [id]))[0].last_issues.map((i) => i.code);
+
+test('a site answering 503 with Retry-After is left alone until then, and the skipped check is an issue', async () => {
+  // A server of its own: backoff is kept per host.
+  const site = await startFixtureServer();
+  let throttled = true;
+  site.route('/busy.html', (_req, res) => {
+    res.writeHead(throttled ? 503 : 200, { 'content-type': 'text/html', 'retry-after': '7200' });
+    res.end(shopHtml(INITIAL_SHOP));
+  });
+  const engine = startTestEngine(t);
+  try {
+    const { accountId } = await createAccountWithToken(t.app);
+    await t.db.query("UPDATE monitors SET status = 'paused'");
+    const id = await insertMonitorRow(t.db, { accountId, url: `${site.url}/busy.html`, targets: [TITLE], nextCheckAt: t.clock.now(), intervalMinutes: 60 });
+    await engine.runCycle();
+    assert.deepEqual(await lastIssues(id), ['http_status', 'site_backoff']);
+    const until = (await t.db.query<{ until: Date }>('SELECT until FROM host_backoff WHERE host = $1', [`127.0.0.1:${site.port}`]))[0].until;
+    assert.equal(until.getTime() - t.clock.now().getTime(), 7200_000);
+
+    await advanceToDue(t, id);
+    const skipped = await engine.runCycle();
+    assert.deepEqual(skipped.claimed, []);
+    assert.equal(site.hits.get('/busy.html'), 1, 'no request while backed off');
+    assert.deepEqual(await lastIssues(id), ['site_backoff']);
+    assert.ok((await nextCheckAt(t.db, id)) > until, 'the next check falls after the backoff');
+
+    throttled = false;
+    await advanceToDue(t, id);
+    await engine.runCycle();
+    assert.equal(site.hits.get('/busy.html'), 2);
+    assert.deepEqual(await lastIssues(id), []);
+    assert.equal((await t.db.query('SELECT 1 FROM host_backoff')).length, 0, 'a normal answer clears the backoff');
+  } finally {
+    await engine.stop();
+    await site.close();
+  }
+});
+
+test('no more than the per-host limit of checks of one site run at once', async () => {
+  const site = await startFixtureServer();
+  const engine = startTestEngine(t, { concurrency: 10, hostConcurrency: 2 });
+  try {
+    const { accountId } = await createAccountWithToken(t.app);
+    await t.db.query("UPDATE monitors SET status = 'paused'");
+    for (let i = 0; i < 5; i++) {
+      await insertMonitorRow(t.db, { accountId, url: `${site.url}/shop/espresso.html?v=${i}`, targets: [TITLE], nextCheckAt: t.clock.now() });
+    }
+    const claims = await engine.claim();
+    assert.equal(claims.length, 2);
+    for (const item of claims) await engine.run(item);
+    assert.equal((await engine.claim()).length, 2, 'slots free up when checks end');
+  } finally {
+    await engine.stop();
+    await site.close();
+  }
+});
+
+test('after a downtime overdue monitors are spread over their interval instead of checked all at once', async () => {
+  const site = await startFixtureServer();
+  const engine = startTestEngine(t);
+  try {
+    const { accountId } = await createAccountWithToken(t.app);
+    const page = await watchPage(t, site, engine, { accountId });
+    await page.check();
+    const due = await nextCheckAt(t.db, page.monitorId);
+    t.clock.set(new Date(due.getTime() + 3 * 3600_000));
+    assert.deepEqual((await engine.runCycle()).claimed, []);
+    const replaced = await nextCheckAt(t.db, page.monitorId);
+    assert.deepEqual(replaced, nextDueAt(due, 60, stableOffsetSeconds(page.monitorId, 60), t.clock.now()));
+    assert.ok(replaced > t.clock.now());
+    await page.check();
+  } finally {
+    await engine.stop();
+    await site.close();
+  }
+});
+
+test('an exhausted monthly check allowance skips checks with an issue and never charges beyond it', async () => {
+  const small = await startTestApp({ plans: { pro: { checks_per_month: { html: 3 } } } });
+  const site = await startFixtureServer();
+  const engine = startTestEngine(small);
+  try {
+    const { accountId, token } = await createAccountWithToken(small.app);
+    const page = await watchPage(small, site, engine, { accountId });
+    for (const title of ['A', 'B', 'C']) await page.check({ title });
+    page.setPage({ title: 'D' });
+    await advanceToDue(small, page.monitorId);
+    const report = await engine.runCycle();
+    assert.deepEqual(report.claimed, []);
+    const [{ last_issues }] = await small.db.query<{ last_issues: Issues }>('SELECT last_issues FROM monitors WHERE id = $1', [page.monitorId]);
+    assert.deepEqual(last_issues.map((i) => i.code), ['allowance_exhausted']);
+    assert.equal(site.hits.get(page.path), 3);
+    const usage = await small.app.inject({ method: 'GET', url: '/api/v1/usage', headers: bearer(token) });
+    assert.deepEqual([usage.json().data.checks.html.used, usage.json().data.checks.html.limit], [3, 3]);
+  } finally {
+    await engine.stop();
+    await site.close();
+    await small.close();
+  }
+});
