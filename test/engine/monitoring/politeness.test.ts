@@ -2,7 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { nextDueAt, stableOffsetSeconds } from '../../../src/domain/schedule.ts';
 import { bearer, createAccountWithToken, startTestApp, type TestApp } from '../../helpers/test-app.ts';
-import { startFixtureServer, type FixtureServer } from '../../helpers/fixture-server.ts';
+import { startFixtureServer } from '../../helpers/fixture-server.ts';
 import { insertMonitorRow, nextCheckAt } from '../../helpers/monitor-rows.ts';
 import { shopHtml, INITIAL_SHOP } from '../../helpers/shop-page.ts';
 import { advanceToDue, startTestEngine } from '../../helpers/test-engine.ts';
