@@ -30,6 +30,8 @@ export interface Config {
   browserWs: string | null;
   /** PAGEWATCH_SMTP_URL: SMTP server for email notifications */
   smtpUrl: string | null;
+  /** PAGEWATCH_SMTP_FROM, default pagewatch@<host of the public URL>: the sender of notification emails */
+  smtpFrom: string;
   /** plan limits: defaults deep-merged with PAGEWATCH_PLANS_FILE */
   plans: Plans;
   /** LOG_LEVEL, default info */
@@ -118,6 +120,7 @@ export function loadConfig(env: Env): Config {
   const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
   const adminToken = text(env, 'PAGEWATCH_ADMIN_TOKEN');
+  const publicUrl = (url(env, 'PAGEWATCH_PUBLIC_URL', ['http:', 'https:']) ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
   if (adminToken !== null && adminToken.length < 16) throw new ConfigError('PAGEWATCH_ADMIN_TOKEN', 'must be at least 16 characters');
   return {
     port,
@@ -125,13 +128,14 @@ export function loadConfig(env: Env): Config {
     dataDir: text(env, 'PAGEWATCH_DATA_DIR') ?? './data',
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     adminToken,
-    publicUrl: (url(env, 'PAGEWATCH_PUBLIC_URL', ['http:', 'https:']) ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, ''),
+    publicUrl,
     tickSeconds: integer(env, 'PAGEWATCH_TICK_SECONDS', 60, 1, 3600),
     allowPrivateNetworks: cidrList(env, 'PAGEWATCH_ALLOW_PRIVATE_NETWORKS'),
     allowPorts: portList(env, 'PAGEWATCH_ALLOW_PORTS'),
     chromiumPath: text(env, 'PAGEWATCH_CHROMIUM_PATH') ?? '/usr/bin/chromium',
     browserWs: url(env, 'PAGEWATCH_BROWSER_WS', ['ws:', 'wss:']),
     smtpUrl: url(env, 'PAGEWATCH_SMTP_URL', ['smtp:', 'smtps:']),
+    smtpFrom: text(env, 'PAGEWATCH_SMTP_FROM') ?? `pagewatch@${new URL(publicUrl).hostname}`,
     plans: plansFromFile(env),
     logLevel,
   };

@@ -1,0 +1,169 @@
+import { performance } from 'node:perf_hooks';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { GuardPolicy, LookupFn } from '../engine/ssrf/guard.ts';
+import type { Database } from '../store/database.ts';
+import {
+  claimDueDeliveries, insertAttempt, lockLeasedDelivery, settleDelivery, type ClaimedDelivery, type DeliverySubject,
+} from '../store/deliveries-store.ts';
+import type { NotificationChannel } from '../store/outbox-store.ts';
+import { composeChangeEmail } from './email-message.ts';
+import { createMailer } from './email-sender.ts';
+import { prepareDelivery, type Destination, type SkipReason } from './prepare-delivery.ts';
+import { nextAttemptAt } from './retry-policy.ts';
+import type { SendResult } from './send-result.ts';
+import { sendWebhook, webhookBody } from './webhook-sender.ts';
+
+// The delivery loop over the durable outbox. Each round leases due rows in a
+// short transaction (FOR UPDATE SKIP LOCKED), so any number of processes can
+// run it against one PostgreSQL; a dispatcher that dies mid-send leaves a
+// lease that runs out, and the row is sent again by whoever claims it next.
+// Delivery is therefore at least once, and the outbox row id is the stable
+// webhook-id receivers de-duplicate on.
+//
+// Tests drive it one round at a time with runOnce() and a manual clock;
+// `pagewatch serve` calls start() and stop().
+
+export interface DispatcherLogger {
+  error(details: object, message: string): void;
+}
+
+export interface DispatcherOptions {
+  db: Database;
+  clock: Clock;
+  config: Pick<Config, 'plans' | 'publicUrl' | 'smtpUrl' | 'smtpFrom'>;
+  policy: GuardPolicy;
+  logger: DispatcherLogger;
+  /** DNS resolution for webhook endpoints; default the system resolver */
+  lookup?: LookupFn;
+  /** how long a claimed row stays with this dispatcher; must outlast one send (15 s webhooks, SMTP timeouts) */
+  leaseSeconds?: number;
+  /** rows claimed per round */
+  batchSize?: number;
+  /** pause between rounds that found less than a full batch */
+  pollMs?: number;
+  /** webhook deadline; default 15 s (DESIGN §8) */
+  webhookTimeoutMs?: number;
+}
+
+export type DeliveryOutcome = 'delivered' | 'retry' | 'failed' | 'skipped' | 'lease_lost';
+
+export interface DeliveryReport {
+  id: string;
+  channel: NotificationChannel;
+  outcome: DeliveryOutcome;
+  reason?: SkipReason;
+}
+
+export interface Dispatcher {
+  /** Claims due notifications once and sends them, waiting for every send. */
+  runOnce(): Promise<DeliveryReport[]>;
+  start(): void;
+  /** Stops the loop and waits for the round under way. */
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_LEASE_SECONDS = 120;
+const DEFAULT_BATCH = 20;
+const DEFAULT_POLL_MS = 5_000;
+
+export function createDispatcher(options: DispatcherOptions): Dispatcher {
+  const { db, clock, config } = options;
+  const batchSize = options.batchSize ?? DEFAULT_BATCH;
+  const mailer = config.smtpUrl ? createMailer(config.smtpUrl, config.smtpFrom) : null;
+  let timer: NodeJS.Timeout | null = null;
+  let round: Promise<unknown> | null = null;
+  let running = false;
+
+  async function send(id: string, subject: DeliverySubject, destination: Destination): Promise<SendResult> {
+    if (destination.channel === 'email') {
+      // prepareDelivery skips email rows when no SMTP server is configured, so the mailer exists here.
+      return mailer!.send(destination.to, composeChangeEmail(subject, config.publicUrl));
+    }
+    return sendWebhook(
+      { policy: options.policy, clock, lookup: options.lookup, timeoutMs: options.webhookTimeoutMs },
+      { id, url: destination.url, secret: destination.secret, body: webhookBody(subject) },
+    );
+  }
+
+  /** Records the attempt and moves the row on, if this dispatcher still holds it. */
+  async function settle(claim: ClaimedDelivery, result: SendResult, durationMs: number): Promise<DeliveryOutcome> {
+    return db.transaction(async (tx) => {
+      const row = await lockLeasedDelivery(tx, claim);
+      const at = clock.now();
+      const error = result.outcome === 'delivered' ? null : result.error;
+      // The attempt happened even when the lease was lost meanwhile; the row may be gone with its change.
+      await insertAttempt(tx, { outboxId: claim.id, at, responseStatus: result.responseStatus, durationMs, outcome: result.outcome, error });
+      if (row === null) return 'lease_lost';
+      if (result.outcome !== 'retry') {
+        await settleDelivery(tx, claim.id, { status: result.outcome, at, error });
+        return result.outcome;
+      }
+      const retryAt = nextAttemptAt({ failedAttempts: row.attempts + 1, queuedAt: row.created_at, now: at, retryAfterSeconds: result.retryAfterSeconds });
+      if (retryAt === null) {
+        await settleDelivery(tx, claim.id, { status: 'failed', at, error: `${result.error}; gave up after ${row.attempts + 1} attempts` });
+        return 'failed';
+      }
+      await settleDelivery(tx, claim.id, { status: 'pending', retryAt, error: result.error });
+      return 'retry';
+    });
+  }
+
+  async function deliver(claim: ClaimedDelivery): Promise<DeliveryReport> {
+    const prepared = await db.transaction((tx) =>
+      prepareDelivery(tx, claim, { plans: config.plans, smtpConfigured: mailer !== null }, clock.now()),
+    );
+    if (prepared.kind === 'skipped') return { id: claim.id, channel: claim.channel, outcome: 'skipped', reason: prepared.reason };
+    if (prepared.kind === 'lease_lost') return { id: claim.id, channel: claim.channel, outcome: 'lease_lost' };
+    const started = performance.now();
+    const result = await send(claim.id, prepared.subject, prepared.destination);
+    const outcome = await settle(claim, result, Math.round(performance.now() - started));
+    return { id: claim.id, channel: claim.channel, outcome };
+  }
+
+  async function runOnce(): Promise<DeliveryReport[]> {
+    const claims = await db.transaction((tx) =>
+      claimDueDeliveries(tx, clock.now(), options.leaseSeconds ?? DEFAULT_LEASE_SECONDS, batchSize),
+    );
+    const settled = await Promise.allSettled(claims.map(deliver));
+    const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    // A row whose delivery broke (e.g. the store went away) keeps its lease and is tried again once it runs out.
+    if (failure) throw failure.reason;
+    return settled.map((s) => (s as PromiseFulfilledResult<DeliveryReport>).value);
+  }
+
+  function schedule(delayMs: number): void {
+    timer = setTimeout(() => {
+      timer = null;
+      const current = runOnce().then(
+        (reports) => reports.length >= batchSize,
+        (err: unknown) => {
+          options.logger.error({ err }, 'notification delivery round failed');
+          return false;
+        },
+      );
+      round = current;
+      void current.then((full) => {
+        round = null;
+        // A full batch means more may be due right now.
+        if (running) schedule(full ? 0 : (options.pollMs ?? DEFAULT_POLL_MS));
+      });
+    }, delayMs);
+  }
+
+  return {
+    runOnce,
+    start() {
+      if (running) return;
+      running = true;
+      schedule(0);
+    },
+    async stop() {
+      running = false;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await round;
+      mailer?.close();
+    },
+  };
+}
