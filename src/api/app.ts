@@ -12,6 +12,7 @@ import { usageRoutes } from './routes/usage.ts';
 import { previewRoutes } from './routes/previews.ts';
 import { monitorRoutes } from './routes/monitors.ts';
 import { changeRoutes } from './routes/changes.ts';
+import { checkRoutes } from './routes/checks.ts';
 import { adminRoutes } from './admin/admin-routes.ts';
 import { operationsRoutes } from './routes/operations.ts';
 
@@ -61,6 +62,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       await api.register(previewRoutes, deps);
       await api.register(monitorRoutes, deps);
       await api.register(changeRoutes, deps);
+      await api.register(checkRoutes, deps);
       let document: object | null = null;
       api.get('/openapi.json', async () => (document ??= buildOpenApiDocument(apiRoutes, ErrorEnvelopeSchema)));
     },
