@@ -20,6 +20,8 @@ export interface Config {
   publicUrl: string;
   /** PAGEWATCH_TICK_SECONDS, default 60: the scheduler's cycle */
   tickSeconds: number;
+  /** PAGEWATCH_WORKER_CONCURRENCY, default 4: checks one process runs at once */
+  workerConcurrency: number;
   /** PAGEWATCH_ALLOW_PRIVATE_NETWORKS: CIDRs the operator trusts despite the SSRF guard */
   allowPrivateNetworks: string[];
   /** PAGEWATCH_ALLOW_PORTS, default 80,443: ports allowed on public addresses */
@@ -130,6 +132,7 @@ export function loadConfig(env: Env): Config {
     adminToken,
     publicUrl,
     tickSeconds: integer(env, 'PAGEWATCH_TICK_SECONDS', 60, 1, 3600),
+    workerConcurrency: integer(env, 'PAGEWATCH_WORKER_CONCURRENCY', 4, 1, 256),
     allowPrivateNetworks: cidrList(env, 'PAGEWATCH_ALLOW_PRIVATE_NETWORKS'),
     allowPorts: portList(env, 'PAGEWATCH_ALLOW_PORTS'),
     chromiumPath: text(env, 'PAGEWATCH_CHROMIUM_PATH') ?? '/usr/bin/chromium',

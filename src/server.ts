@@ -3,6 +3,8 @@ import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { buildApp } from './api/app.ts';
 import { createLoaders } from './engine/loaders.ts';
+import type { Engine } from './engine/scheduler.ts';
+import { startEngine } from './worker.ts';
 import { createMetrics } from './metrics.ts';
 import { openDatabase } from './store/open-database.ts';
 import { countAccounts } from './store/accounts-store.ts';
@@ -11,7 +13,9 @@ import type { Database } from './store/database.ts';
 export interface RunningServer {
   app: FastifyInstance;
   db: Database;
-  /** Stops accepting connections, lets in-flight requests finish, closes the store. */
+  /** the scheduler and check workers, null when this process serves HTTP only (pagewatch api) */
+  engine: Engine | null;
+  /** Stops accepting connections and the engine, lets in-flight requests and checks finish, closes the store. */
   stop(): Promise<void>;
 }
 
@@ -28,7 +32,12 @@ function firstRunHelp(config: Config): string {
 }
 
 /** `pagewatch serve` / `pagewatch api`: opens the store, serves HTTP, stops cleanly on SIGTERM/SIGINT. */
-export async function startServer(config: Config): Promise<RunningServer> {
+export interface ServerRoles {
+  /** run the scheduler and check workers in this process; default true (pagewatch serve) */
+  engine: boolean;
+}
+
+export async function startServer(config: Config, roles: ServerRoles = { engine: true }): Promise<RunningServer> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const loaders = createLoaders(config);
   const metrics = createMetrics({ processMetrics: true });
@@ -38,20 +47,21 @@ export async function startServer(config: Config): Promise<RunningServer> {
   app.log.info(`pagewatch listening on ${config.publicUrl} (${store})`);
   console.log(`pagewatch listening on http://${config.host}:${config.port} (${store})`);
   if ((await countAccounts(db)) === 0) console.log(firstRunHelp(config));
+  const engine = roles.engine ? startEngine(config, db, loaders, app.log) : null;
 
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
-      await app.close();
+      await Promise.all([app.close(), engine?.stop()]);
       await loaders.close();
       await db.close();
     })());
-  return { app, db, stop };
+  return { app, db, engine, stop };
 }
 
 /** Runs until SIGTERM/SIGINT, then drains and exits. */
-export async function serveUntilSignalled(config: Config): Promise<void> {
-  const server = await startServer(config);
+export async function serveUntilSignalled(config: Config, roles?: ServerRoles): Promise<void> {
+  const server = await startServer(config, roles);
   await new Promise<void>((resolve) => {
     const onSignal = (signal: string) => {
       server.app.log.info(`${signal}: draining`);

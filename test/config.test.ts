@@ -14,6 +14,7 @@ test('defaults follow DESIGN §2', () => {
   assert.equal(config.adminToken, null);
   assert.equal(config.publicUrl, 'http://127.0.0.1:8080');
   assert.equal(config.tickSeconds, 60);
+  assert.equal(config.workerConcurrency, 4);
   assert.deepEqual(config.allowPorts, [80, 443]);
   assert.deepEqual(config.allowPrivateNetworks, []);
   assert.equal(config.chromiumPath, '/usr/bin/chromium');
@@ -25,6 +26,7 @@ test('a bad value stops start-up with a message naming the variable', () => {
     { PORT: 'eighty' },
     { PORT: '70000' },
     { PAGEWATCH_TICK_SECONDS: '0' },
+    { PAGEWATCH_WORKER_CONCURRENCY: '0' },
     { PAGEWATCH_ALLOW_PORTS: '80,http' },
     { PAGEWATCH_ALLOW_PRIVATE_NETWORKS: '10.0.0.0' },
     { DATABASE_URL: 'mysql://x' },

@@ -3,6 +3,7 @@ import { DataDirLockedError } from '../store/data-dir-lock.ts';
 import { openDatabase } from '../store/open-database.ts';
 import { migrate } from '../store/migrate.ts';
 import { serveUntilSignalled } from '../server.ts';
+import { workUntilSignalled } from '../worker.ts';
 import { adminCommand } from './admin-command.ts';
 import { printOpenApi } from './openapi-command.ts';
 
@@ -10,6 +11,7 @@ const USAGE = `usage: pagewatch <command>
 
   serve     API, scheduler and workers in one process (embedded store unless DATABASE_URL is set)
   api       HTTP API only, for scale-out (PostgreSQL only)
+  worker    scheduler and check workers only, for scale-out (PostgreSQL only)
   migrate   apply database migrations
   admin     operator tasks through a running server (pagewatch admin --help)
   openapi   print the OpenAPI document`;
@@ -25,7 +27,13 @@ export async function main(args: string[]): Promise<number> {
       case 'api': {
         const config = loadConfig(process.env);
         requirePostgres(config, 'api');
-        await serveUntilSignalled(config);
+        await serveUntilSignalled(config, { engine: false });
+        return 0;
+      }
+      case 'worker': {
+        const config = loadConfig(process.env);
+        requirePostgres(config, 'worker');
+        await workUntilSignalled(config);
         return 0;
       }
       case 'migrate': {

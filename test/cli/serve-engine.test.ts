@@ -1,0 +1,21 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config.ts';
+import { startServer } from '../../src/server.ts';
+
+test('serve runs the scheduler with the configured concurrency and stops it on shutdown; api runs none', async () => {
+  const dataDir = join(mkdtempSync(join(tmpdir(), 'pw-engine-')), 'data');
+  const config = loadConfig({ PORT: '0', PAGEWATCH_DATA_DIR: dataDir, LOG_LEVEL: 'silent', PAGEWATCH_TICK_SECONDS: '1', PAGEWATCH_WORKER_CONCURRENCY: '2' });
+  const server = await startServer(config);
+  assert.ok(server.engine);
+  assert.equal(server.engine.running, true);
+  await server.stop();
+  assert.equal(server.engine.running, false, 'no worker loop is left running');
+
+  const api = await startServer(config, { engine: false });
+  assert.equal(api.engine, null);
+  await api.stop();
+});
