@@ -6,6 +6,7 @@ import { createLoaders } from './engine/loaders.ts';
 import type { Engine } from './engine/scheduler.ts';
 import { startEngine } from './worker.ts';
 import { createMetrics } from './metrics.ts';
+import { createDispatcher } from './notify/dispatcher.ts';
 import { openDatabase } from './store/open-database.ts';
 import { countAccounts } from './store/accounts-store.ts';
 import type { Database } from './store/database.ts';
@@ -48,11 +49,14 @@ export async function startServer(config: Config, roles: ServerRoles = { engine:
   console.log(`pagewatch listening on http://${config.host}:${config.port} (${store})`);
   if ((await countAccounts(db)) === 0) console.log(firstRunHelp(config));
   const engine = roles.engine ? startEngine(config, db, loaders, app.log) : null;
+  // Notification delivery from the outbox; leased, so any number of processes may run it.
+  const notifications = createDispatcher({ db, clock: systemClock, config, policy: loaders.policy, logger: app.log });
+  notifications.start();
 
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
-      await Promise.all([app.close(), engine?.stop()]);
+      await Promise.all([app.close(), notifications.stop(), engine?.stop()]);
       await loaders.close();
       await db.close();
     })());
