@@ -14,6 +14,8 @@ import { monitorRoutes } from './routes/monitors.ts';
 import { changeRoutes } from './routes/changes.ts';
 import { checkRoutes } from './routes/checks.ts';
 import { adminRoutes } from './admin/admin-routes.ts';
+import { dashboard } from '../web/dashboard.ts';
+import { renderNotFoundPage } from '../web/error-page.ts';
 import { operationsRoutes } from './routes/operations.ts';
 
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -35,7 +37,9 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
 
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(sendError);
-  app.setNotFoundHandler(() => {
+  app.setNotFoundHandler((request, reply) => {
+    // Outside the APIs every path is the dashboard's, which answers in HTML.
+    if (!/^\/(api|admin)\//.test(request.url)) return renderNotFoundPage(request, reply);
     throw new AppError('not_found', 'resource not found');
   });
   app.addHook('onRequest', async (request, reply) => {
@@ -70,6 +74,9 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   );
 
   await app.register(operationsRoutes, deps);
+
+  // The account dashboard at "/" (src/web): cookie sessions of its own, never the API's bearer gate.
+  await app.register(dashboard, deps);
 
   // The operator API exists only when the operator set a secret for it.
   if (deps.config.adminToken) await app.register(adminRoutes, { ...deps, prefix: '/admin/v1' });

@@ -8,6 +8,7 @@ Needs PAGEWATCH_URL (default http://127.0.0.1:8080) and PAGEWATCH_ADMIN_TOKEN.
   accounts get ID
   accounts set-plan ID --plan pro|free
   accounts set-webhook ID --url URL | --remove
+  accounts password-link ID      (one-time dashboard set-password link, 24 h)
   tokens create --account ID --name N --scopes a,b --days 1..365
   tokens list --account ID
   tokens revoke TOKEN_ID
@@ -36,6 +37,8 @@ async function run(client: AdminClientOptions, words: string[], o: Options): Pro
       return adminRequest(client, 'PATCH', `/accounts/${required(id, 'ID')}`, { plan: required(o.plan, '--plan') });
     case 'accounts set-webhook':
       return adminRequest(client, 'PATCH', `/accounts/${required(id, 'ID')}`, { webhook_url: o.remove ? null : required(o.url, '--url') });
+    case 'accounts password-link':
+      return adminRequest(client, 'POST', `/accounts/${required(id, 'ID')}/password-link`, {});
     case 'tokens create':
       return adminRequest(client, 'POST', `/accounts/${required(o.account, '--account')}/tokens`, {
         name: required(o.name, '--name'),

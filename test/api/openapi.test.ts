@@ -22,7 +22,7 @@ test('every token-protected route appears in the OpenAPI document with its scope
   const routes = t.app
     .printRoutes({ commonPrefix: false })
     .split('\n')
-    .filter((line) => line.includes('/api/v1/'));
+    .filter((line) => line.includes('api/v1/')); // the dashboard's "/" route makes this a child of "/"
   assert.ok(routes.length > 0);
   for (const [path, methods] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {

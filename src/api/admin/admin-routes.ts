@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { AppError } from '../../errors.ts';
 import { isPlanName } from '../../domain/plans.ts';
 import { changeAccount, createAccount, getAccount } from '../../services/accounts.ts';
+import { createPasswordLink } from '../../services/owner-auth.ts';
 import { createToken, listAccountTokens, revokeTokenById } from '../../services/tokens.ts';
 import { sameSecret } from '../../services/token-secrets.ts';
 import { readApiStatus, writeApiStatus } from '../../store/api-status-store.ts';
@@ -10,8 +11,8 @@ import type { AppDeps } from '../app-deps.ts';
 import { requireJsonContentType } from '../plugins/api-gate.ts';
 import { Data, ListOf } from '../schemas/common.ts';
 import {
-  AccountSchema, ApiStatusSchema, CreateAccountBody, CreatedTokenSchema, CreateTokenBody, IdParams, PatchAccountBody,
-  PutApiStatusBody, TokenViewSchema,
+  AccountSchema, ApiStatusSchema, CreateAccountBody, CreatedTokenSchema, CreateTokenBody, EmptyBody, IdParams, PasswordLinkSchema,
+  PatchAccountBody, PutApiStatusBody, TokenViewSchema,
 } from './admin-schemas.ts';
 
 // The operator API (DESIGN §6): accounts, tokens and the API's open/closed state.
@@ -43,6 +44,17 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps)
     }
     return { data: await changeAccount(deps, request.params.id, request.body) };
   });
+
+  // A one-time link (24 h) with which the owner sets the dashboard password; a newer link replaces it.
+  // The body is {} because every operator POST is JSON.
+  app.post(
+    '/accounts/:id/password-link',
+    { schema: { params: IdParams, body: EmptyBody, response: { 201: Data(PasswordLinkSchema) } } },
+    async (request, reply) => {
+      reply.status(201);
+      return { data: await createPasswordLink(deps, request.params.id) };
+    },
+  );
 
   app.post(
     '/accounts/:id/tokens',

@@ -60,4 +60,11 @@ export const PutApiStatusBody = Type.Object(
   { additionalProperties: false },
 );
 
+export const EmptyBody = Type.Object({}, { additionalProperties: false });
+
+export const PasswordLinkSchema = Type.Object({
+  url: Type.String({ description: 'the one-time set-password link for the account owner' }),
+  expires_at: Timestamp,
+});
+
 export const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });

@@ -1,0 +1,33 @@
+import type { FastifyRequest } from 'fastify';
+
+// Dashboard forms arrive as application/x-www-form-urlencoded; repeated names
+// (checkboxes) become arrays.
+
+export type FormBody = Record<string, string | string[]>;
+
+export function parseForm(text: string): FormBody {
+  const body: FormBody = Object.create(null);
+  for (const [name, value] of new URLSearchParams(text)) {
+    const existing = body[name];
+    if (existing === undefined) body[name] = value;
+    else body[name] = Array.isArray(existing) ? [...existing, value] : [existing, value];
+  }
+  return body;
+}
+
+function formOf(request: FastifyRequest): FormBody {
+  const body = request.body;
+  return body && typeof body === 'object' ? (body as FormBody) : {};
+}
+
+/** The field's (first) value, or '' when absent. */
+export function field(request: FastifyRequest, name: string): string {
+  const value = formOf(request)[name];
+  return (Array.isArray(value) ? value[0] : value) ?? '';
+}
+
+/** Every value of a repeated field. */
+export function fields(request: FastifyRequest, name: string): string[] {
+  const value = formOf(request)[name];
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
+}

@@ -1,0 +1,90 @@
+import type { BaselineRow } from '../../store/baselines-store.ts';
+import type { MonitorView } from '../../services/monitors.ts';
+import type { Target } from '../../domain/targets.ts';
+import { html, type SafeHtml } from '../html.ts';
+import { plural, when } from './format.ts';
+import { csrfField, type PageContext } from './layout.ts';
+
+// The monitor list (the dashboard's home) and one monitor's page.
+
+export function monitorTitle(m: { name: string | null; url: string }): string {
+  return m.name ?? m.url;
+}
+
+function statusBadge(status: string): SafeHtml {
+  return html`<span class="state state-${status}">${status}</span>`;
+}
+
+function issueList(issues: MonitorView['last_issues']): SafeHtml {
+  if (issues.length === 0) return html`<span class="muted">none</span>`;
+  return html`<ul class="issues">${issues.map((i) => html`<li><code>${i.code}</code>${i.target_id ? html` (${i.target_id})` : ''}: ${i.message}</li>`)}</ul>`;
+}
+
+export function statusForm(ctx: PageContext, m: MonitorView, back: string): SafeHtml {
+  const next = m.status === 'active' ? 'paused' : 'active';
+  return html`<form method="post" action="/monitors/${m.id}/status" class="inline">
+${csrfField(ctx)}<input type="hidden" name="status" value="${next}"><input type="hidden" name="back" value="${back}">
+<button type="submit" class="secondary" aria-label="${next === 'paused' ? 'Pause' : 'Resume'} ${monitorTitle(m)}">${next === 'paused' ? 'Pause' : 'Resume'}</button>
+</form>`;
+}
+
+export function monitorListBody(ctx: PageContext, monitors: MonitorView[], more: string | null, slots: { used: number; limit: number }): SafeHtml {
+  return html`<div class="title-row"><h1>Monitors</h1><a class="button" href="/monitors/new">New monitor</a></div>
+<p class="muted">${slots.used} of ${plural(slots.limit, 'monitor')} in use.</p>
+${monitors.length === 0
+    ? html`<p>No monitors yet. <a href="/monitors/new">Create your first monitor</a> from a preview of the page.</p>`
+    : html`<div class="table-wrap"><table class="monitors">
+<caption class="visually-hidden">Monitors</caption>
+<thead><tr><th scope="col">Monitor</th><th scope="col">Status</th><th scope="col">Interval</th><th scope="col">Last check</th><th scope="col">Last change</th><th scope="col">Current issues</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+<tbody>${monitors.map(
+        (m) => html`<tr>
+<td><a href="/monitors/${m.id}">${monitorTitle(m)}</a>${m.name ? html`<div class="muted url">${m.url}</div>` : ''}</td>
+<td>${statusBadge(m.status)}</td>
+<td>${plural(m.interval_minutes, 'minute')}</td>
+<td>${when(m.last_checked_at)}</td>
+<td>${when(m.last_change_at)}</td>
+<td>${issueList(m.last_issues)}</td>
+<td>${statusForm(ctx, m, '/')}</td>
+</tr>`,
+      )}</tbody></table></div>`}
+${more && html`<p><a href="/?cursor=${more}">Older monitors</a></p>`}`;
+}
+
+export function ruleText(t: Target): string {
+  if (!t.rule) return 'any change';
+  const extra = t.rule === 'below' ? ` ${t.threshold} ${t.currency}` : t.phrase ? ` "${t.phrase}"` : t.match ? ` containing "${t.match}"` : '';
+  return `${t.rule.replace('_', ' ')}${extra}`;
+}
+
+function selectionText(t: Target): SafeHtml {
+  return t.selection.scope === 'page' ? html`whole page` : html`<code>${t.selection.selector}</code>`;
+}
+
+export function monitorBody(ctx: PageContext, m: MonitorView, baselines: Map<string, BaselineRow>, checkPanel: SafeHtml | null): SafeHtml {
+  return html`<p class="crumbs"><a href="/">Monitors</a> /</p>
+<div class="title-row"><h1>${monitorTitle(m)}</h1>${statusBadge(m.status)}</div>
+<p class="url">${m.url}</p>
+<div class="actions">${statusForm(ctx, m, `/monitors/${m.id}`)}<a class="button secondary" href="/monitors/${m.id}/changes">Changes</a></div>
+${checkPanel}
+<dl class="facts">
+<dt>Load mode</dt><dd>${m.load_mode}</dd>
+<dt>Interval</dt><dd>every ${plural(m.interval_minutes, 'minute')}</dd>
+<dt>Last check</dt><dd>${when(m.last_checked_at)}</dd>
+<dt>Next check</dt><dd>${m.status === 'active' ? when(m.next_check_at) : html`<span class="muted">paused</span>`}</dd>
+<dt>Last change</dt><dd>${when(m.last_change_at)}</dd>
+<dt>Notifications</dt><dd>email ${m.notifications.email_enabled ? 'on' : 'off'}, webhook ${m.notifications.webhook_enabled ? 'on' : 'off'}</dd>
+</dl>
+<h2>Targets</h2>
+<div class="table-wrap"><table>
+<caption class="visually-hidden">Targets and their current values</caption>
+<thead><tr><th scope="col">Target</th><th scope="col">Kind</th><th scope="col">Selection</th><th scope="col">Rule</th><th scope="col">Current value</th></tr></thead>
+<tbody>${m.targets.map((t) => {
+    const baseline = baselines.get(t.id);
+    return html`<tr>
+<td>${t.label ?? t.id}</td><td>${t.kind}</td><td>${selectionText(t)}</td><td>${ruleText(t)}</td>
+<td>${baseline ? html`<span class="value">${baseline.display ?? ''}</span><div class="muted">as of ${when(baseline.updated_at.toISOString())}</div>` : html`<span class="muted">not captured yet</span>`}</td>
+</tr>`;
+  })}</tbody></table></div>
+<h2>Current issues</h2>
+${issueList(m.last_issues)}`;
+}

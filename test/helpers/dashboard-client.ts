@@ -1,0 +1,100 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { admin } from './test-app.ts';
+
+// A cookie-keeping client of the dashboard for inject() tests, plus an account
+// owner with a password, made the way an operator and an owner would.
+
+export const OWNER_PASSWORD = 'correct horse battery staple';
+
+function setCookies(res: LightMyRequestResponse): string[] {
+  const header = res.headers['set-cookie'];
+  return header === undefined ? [] : Array.isArray(header) ? header : [header];
+}
+
+export class DashboardClient {
+  readonly cookies = new Map<string, string>();
+  /** the CSRF token of the last page that had a form */
+  csrf = '';
+
+  constructor(
+    readonly app: FastifyInstance,
+    readonly headers: Record<string, string> = {},
+    /** the client address the server sees (sign-in throttling counts per address) */
+    readonly remoteAddress = '127.0.0.1',
+  ) {}
+
+  private remember(res: LightMyRequestResponse): LightMyRequestResponse {
+    for (const line of setCookies(res)) {
+      const [pair] = line.split(';');
+      const eq = pair.indexOf('=');
+      const [name, value] = [pair.slice(0, eq), pair.slice(eq + 1)];
+      if (/Max-Age=0/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    const token = /name="_csrf" value="([^"]+)"/.exec(res.body)?.[1];
+    if (token) this.csrf = token;
+    return res;
+  }
+
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  async get(url: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+    return this.remember(await this.app.inject({ method: 'GET', url, remoteAddress: this.remoteAddress, headers: { ...this.headers, cookie: this.cookieHeader(), ...headers } }));
+  }
+
+  /** Posts a form; `_csrf` is the last page's token unless the form names one (or null to leave it out). */
+  async post(url: string, form: Record<string, string | string[]> = {}, options: { csrf?: string | null } = {}): Promise<LightMyRequestResponse> {
+    const body = new URLSearchParams();
+    const csrf = options.csrf === undefined ? this.csrf : options.csrf;
+    if (csrf !== null) body.append('_csrf', csrf);
+    for (const [name, value] of Object.entries(form)) for (const v of Array.isArray(value) ? value : [value]) body.append(name, v);
+    return this.remember(
+      await this.app.inject({
+        method: 'POST',
+        url,
+        remoteAddress: this.remoteAddress,
+        headers: { ...this.headers, cookie: this.cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' },
+        payload: body.toString(),
+      }),
+    );
+  }
+}
+
+export async function passwordLink(app: FastifyInstance, accountId: string): Promise<{ url: string; token: string }> {
+  const res = await admin(app, 'POST', `/accounts/${accountId}/password-link`, {});
+  if (res.statusCode !== 201) throw new Error(`password link: ${res.statusCode} ${res.body}`);
+  const url = res.json().data.url as string;
+  return { url, token: new URL(url).searchParams.get('token')! };
+}
+
+/** Sets the owner's password through the one-time link, as the owner would. */
+export async function setOwnerPassword(app: FastifyInstance, accountId: string, password = OWNER_PASSWORD): Promise<void> {
+  const { token } = await passwordLink(app, accountId);
+  const client = new DashboardClient(app);
+  await client.get(`/set-password?token=${token}`);
+  const res = await client.post('/set-password', { token, password, confirm: password });
+  if (res.statusCode !== 303) throw new Error(`set password: ${res.statusCode} ${res.body}`);
+}
+
+let ownerCounter = 0;
+
+/** A new account with a dashboard password; returns its id and email. */
+export async function createOwner(app: FastifyInstance, plan: 'pro' | 'free' = 'pro'): Promise<{ accountId: string; email: string }> {
+  const email = `owner${++ownerCounter}-${Date.now()}@example.com`;
+  const res = await admin(app, 'POST', '/accounts', { email, plan });
+  if (res.statusCode !== 201) throw new Error(`account: ${res.body}`);
+  const accountId = res.json().data.id as string;
+  await setOwnerPassword(app, accountId);
+  return { accountId, email };
+}
+
+/** A client signed in as the owner. */
+export async function signedIn(app: FastifyInstance, email: string, password = OWNER_PASSWORD, headers: Record<string, string> = {}): Promise<DashboardClient> {
+  const client = new DashboardClient(app, headers);
+  await client.get('/sign-in');
+  const res = await client.post('/sign-in', { email, password });
+  if (res.statusCode !== 303) throw new Error(`sign-in: ${res.statusCode} ${res.body.slice(0, 500)}`);
+  return client;
+}
