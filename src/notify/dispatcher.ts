@@ -9,7 +9,7 @@ import {
 import type { NotificationChannel } from '../store/outbox-store.ts';
 import { composeChangeEmail } from './email-message.ts';
 import { createMailer } from './email-sender.ts';
-import { prepareDelivery, type Destination, type SkipReason } from './prepare-delivery.ts';
+import { prepareDelivery, type Destination, type Prepared, type SkipReason } from './prepare-delivery.ts';
 import { nextAttemptAt } from './retry-policy.ts';
 import type { SendResult } from './send-result.ts';
 import { sendWebhook, webhookBody } from './webhook-sender.ts';
@@ -109,10 +109,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     });
   }
 
-  async function deliver(claim: ClaimedDelivery): Promise<DeliveryReport> {
-    const prepared = await db.transaction((tx) =>
-      prepareDelivery(tx, claim, { plans: config.plans, smtpConfigured: mailer !== null }, clock.now()),
-    );
+  async function sendAndSettle(claim: ClaimedDelivery, prepared: Prepared): Promise<DeliveryReport> {
     if (prepared.kind === 'skipped') return { id: claim.id, channel: claim.channel, outcome: 'skipped', reason: prepared.reason };
     if (prepared.kind === 'lease_lost') return { id: claim.id, channel: claim.channel, outcome: 'lease_lost' };
     const started = performance.now();
@@ -125,7 +122,18 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const claims = await db.transaction((tx) =>
       claimDueDeliveries(tx, clock.now(), options.leaseSeconds ?? DEFAULT_LEASE_SECONDS, batchSize),
     );
-    const settled = await Promise.allSettled(claims.map(deliver));
+    // Rows are prepared (and charged) one after another in claim order, oldest
+    // first, so an allowance that runs out leaves the newest notifications
+    // unsent; each send starts as soon as its row is prepared.
+    let previous: Promise<unknown> = Promise.resolve();
+    const deliveries = claims.map((claim) => {
+      const prepared = previous.then(() =>
+        db.transaction((tx) => prepareDelivery(tx, claim, { plans: config.plans, smtpConfigured: mailer !== null }, clock.now())),
+      );
+      previous = prepared.catch(() => undefined);
+      return prepared.then((ready) => sendAndSettle(claim, ready));
+    });
+    const settled = await Promise.allSettled(deliveries);
     const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     // A row whose delivery broke (e.g. the store went away) keeps its lease and is tried again once it runs out.
     if (failure) throw failure.reason;

@@ -13,9 +13,12 @@ export interface ClaimedDelivery {
   token: string;
 }
 
-/** Leases up to `limit` due pending rows; rows locked by another claim are skipped, not waited for. */
+/**
+ * Leases up to `limit` due pending rows, oldest notification first; rows
+ * locked by another claim are skipped, not waited for.
+ */
 export async function claimDueDeliveries(db: Queryable, at: Date, leaseSeconds: number, limit: number): Promise<ClaimedDelivery[]> {
-  return db.query<ClaimedDelivery>(
+  const rows = await db.query<ClaimedDelivery & { created_at: Date }>(
     `WITH due AS (
        SELECT id FROM notification_outbox
        WHERE status = 'pending' AND next_attempt_at <= $1::timestamptz
@@ -25,9 +28,12 @@ export async function claimDueDeliveries(db: Queryable, at: Date, leaseSeconds: 
      UPDATE notification_outbox o
      SET next_attempt_at = $1::timestamptz + make_interval(secs => $2::int), lease_token = gen_random_uuid()
      FROM due WHERE o.id = due.id
-     RETURNING o.id, o.channel, o.lease_token AS token`,
+     RETURNING o.id, o.channel, o.lease_token AS token, o.created_at`,
     [at, leaseSeconds, limit],
   );
+  // UPDATE … RETURNING keeps no order of its own.
+  rows.sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || (a.id < b.id ? -1 : 1));
+  return rows.map(({ id, channel, token }) => ({ id, channel, token }));
 }
 
 export interface LeasedDelivery {
