@@ -10,6 +10,7 @@ import { assetRoutes } from './routes/assets.ts';
 import { authRoutes } from './routes/auth.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { monitorRoutes } from './routes/monitors.ts';
+import { usageRoutes } from './routes/usage.ts';
 
 // The account dashboard at "/": server-rendered pages for the account owner,
 // signed in with a password and a session cookie. Nothing here touches the
@@ -81,6 +82,7 @@ async function pages(app: FastifyInstance, deps: AppDeps): Promise<void> {
   await app.register(authRoutes, deps);
   await app.register(tokenRoutes, deps);
   await app.register(monitorRoutes, deps);
+  await app.register(usageRoutes, deps);
 }
 
 export const dashboard: FastifyPluginAsync<AppDeps> = async (app, deps) => {
