@@ -1,5 +1,6 @@
 import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { loadConfig } from '../../src/config.ts';
 import type { Target } from '../../src/domain/targets.ts';
 import { createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { startMailCatcher, type MailCatcher } from '../helpers/mail-catcher.ts';
@@ -143,4 +144,14 @@ test('without PAGEWATCH_SMTP_URL an email notification is skipped with the reaso
   t.clock.advance(86_400_000);
   assert.deepEqual(await dispatcher.runOnce(), []);
   assert.equal(smtp.mails.length, 0);
+});
+
+test('PAGEWATCH_SMTP_FROM names the sender', async () => {
+  const config = loadConfig({ PAGEWATCH_SMTP_FROM: 'pagewatch alerts <alerts@watch.example.org>' });
+  assert.equal(config.smtpFrom, 'pagewatch alerts <alerts@watch.example.org>');
+  const a = await emailAccount();
+  await insertNotifiedChange(t, { accountId: a.accountId, monitorId: a.monitorId, channels: ['email'] });
+  await testDispatcher(t, { config: { ...t.config, smtpFrom: config.smtpFrom } }).runOnce();
+  assert.equal(smtp.mails[0].from, 'alerts@watch.example.org');
+  assert.equal(smtp.mails[0].headers.get('from'), 'pagewatch alerts <alerts@watch.example.org>');
 });
