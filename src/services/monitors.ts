@@ -10,6 +10,7 @@ import {
   type MonitorChanges, type MonitorRow,
 } from '../store/monitors-store.ts';
 import { runIdempotent, type IdempotentOutcome } from './idempotency.ts';
+import { cancelPendingChecks } from './manual-checks.ts';
 import { assertConfiguration, normaliseTargets, requirePreview } from './monitor-config.ts';
 import type { Principal } from './tokens.ts';
 
@@ -159,6 +160,7 @@ export async function changeMonitor(deps: MonitorDeps, principal: Principal, id:
     if (input.status !== undefined && input.status !== monitor.status) {
       changes.status = input.status;
       if (input.status === 'active') changes.next_check_at = initialDueAt(monitor.id, now);
+      else await cancelPendingChecks(tx, monitor.id, now, 'paused');
     }
     if (changesConfig) {
       if (input.preview_id === undefined) {
@@ -175,6 +177,7 @@ export async function changeMonitor(deps: MonitorDeps, principal: Principal, id:
       const targets = normaliseTargets(input.targets ?? monitor.targets);
       const interval = input.interval_minutes ?? monitor.interval_minutes;
       assertConfiguration(principal.plan, preview, targets, interval);
+      await cancelPendingChecks(tx, monitor.id, now, 'targets_changed');
       Object.assign(changes, {
         targets,
         interval_minutes: interval,
@@ -187,8 +190,18 @@ export async function changeMonitor(deps: MonitorDeps, principal: Principal, id:
   });
 }
 
-/** DELETE: the monitor and all its history, in one transaction; frees the slot. */
+/**
+ * DELETE: the monitor and all its history (captures, changes, baselines), in
+ * one transaction; frees the slot. Its queued manual checks become `cancelled`
+ * receipts, which stay readable for their seven days as the specification's
+ * receipt table describes.
+ */
 export async function removeMonitor(deps: MonitorDeps, principal: Principal, id: string): Promise<void> {
-  const deleted = await deps.db.transaction((tx) => deleteMonitor(tx, principal.accountId, id));
+  const deleted = await deps.db.transaction(async (tx) => {
+    const monitor = await lockMonitor(tx, principal.accountId, id);
+    if (!monitor) return false;
+    await cancelPendingChecks(tx, monitor.id, deps.clock.now(), 'deleted');
+    return deleteMonitor(tx, principal.accountId, id);
+  });
   if (!deleted) throw monitorNotFound();
 }
