@@ -11,6 +11,7 @@ import { authRoutes } from './routes/auth.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { monitorRoutes } from './routes/monitors.ts';
 import { usageRoutes } from './routes/usage.ts';
+import { newMonitorRoutes } from './routes/new-monitor.ts';
 
 // The account dashboard at "/": server-rendered pages for the account owner,
 // signed in with a password and a session cookie. Nothing here touches the
@@ -83,6 +84,7 @@ async function pages(app: FastifyInstance, deps: AppDeps): Promise<void> {
   await app.register(tokenRoutes, deps);
   await app.register(monitorRoutes, deps);
   await app.register(usageRoutes, deps);
+  await app.register(newMonitorRoutes, deps);
 }
 
 export const dashboard: FastifyPluginAsync<AppDeps> = async (app, deps) => {

@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorObject } from 'ajv';
+import type { TSchema } from '@sinclair/typebox';
+import type { AppDeps } from '../../api/app-deps.ts';
+import { validationError, validatorCompiler } from '../../api/validation.ts';
+import { CreateMonitorBody } from '../../api/schemas/monitors.ts';
+import { CreatePreviewBody, EvaluateBody } from '../../api/schemas/previews.ts';
+import { AppError } from '../../errors.ts';
+import type { LoadMode } from '../../engine/loader/types.ts';
+import { createMonitor, type CreateMonitorInput } from '../../services/monitors.ts';
+import { createPreview, evaluatePreview, type TargetResult } from '../../services/previews.ts';
+import { getUsage } from '../../services/usage.ts';
+import { findValidPreview, type PreviewRow } from '../../store/previews-store.ts';
+import type { PreviewElement } from '../../domain/extract/index.ts';
+import type { Target } from '../../domain/targets.ts';
+import { field } from '../form.ts';
+import { PageError } from '../page-error.ts';
+import { describeDetail, emptyTarget, readMonitorInput, toTargets, type MonitorInput } from '../target-form.ts';
+import { layout, pageContext, seeOther, sendPage } from '../views/layout.ts';
+import { previewBody, urlFormBody } from '../views/new-monitor.ts';
+
+// New monitor: URL → preview → targets → evaluate → create, through the same
+// preview and monitor services as the API and validated by the API's own
+// request schemas, so limits, rules and validation are identical.
+
+/** Validates like the API's body validation, with the same error values. */
+function bodyValidator(schema: TSchema): (value: unknown) => void {
+  const validate = validatorCompiler({ schema, method: 'POST', url: '', httpPart: 'body' }) as ((value: unknown) => boolean) & { errors?: ErrorObject[] | null };
+  return (value) => {
+    if (!validate(value)) throw validationError(validate.errors ?? [], 'body');
+  };
+}
+const validatePreviewBody = bodyValidator(CreatePreviewBody);
+const validateEvaluateBody = bodyValidator(EvaluateBody);
+const validateCreateBody = bodyValidator(CreateMonitorBody);
+
+function problemText(err: AppError, targets: Target[]): string {
+  const details = err.details?.map((d) => describeDetail(d, targets)) ?? [];
+  return details.length ? `${err.message}. ${details.join('. ')}.` : err.message;
+}
+
+const previewGone = () =>
+  new PageError(410, 'Preview expired', 'This preview is no longer valid: previews last 15 minutes and only the 3 most recent are kept. Load a new preview to continue.');
+
+export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
+  async function urlForm(request: FastifyRequest, reply: FastifyReply, input = { url: '', loadMode: 'html' }, error?: string, status = 200) {
+    const usage = await getUsage(deps, request.owner!.principal);
+    const allowances = {
+      day: `${usage.previews.day.used} of ${usage.previews.day.limit} used`,
+      month: `${usage.previews.month.used} of ${usage.previews.month.limit} used`,
+    };
+    const ctx = pageContext(request);
+    return sendPage(reply, layout(ctx, 'New monitor', urlFormBody(ctx, input, allowances), { error }), status);
+  }
+
+  async function ownPreview(request: FastifyRequest<{ Params: { id: string } }>): Promise<PreviewRow> {
+    const id = request.params.id;
+    const preview = /^[0-9a-f-]{36}$/i.test(id) ? await findValidPreview(deps.db, request.owner!.accountId, id, deps.clock.now()) : null;
+    if (!preview) throw previewGone();
+    return preview;
+  }
+
+  function previewPage(request: FastifyRequest, reply: FastifyReply, preview: PreviewRow, input: MonitorInput, extra: { results?: TargetResult[]; error?: string; status?: number } = {}) {
+    const ctx = pageContext(request);
+    const minInterval = Math.max(1, request.owner!.principal.plan.min_interval_minutes[preview.load_mode]);
+    const body = previewBody(ctx, {
+      preview: {
+        id: preview.id, url: preview.url, final_url: preview.final_url, title: preview.title, load_mode: preview.load_mode,
+        expires_at: preview.expires_at.toISOString(), elements: preview.elements as PreviewElement[],
+      },
+      input,
+      // A fresh key per rendered form: submitting the same form twice creates one monitor.
+      idempotencyKey: `dashboard-${randomUUID()}`,
+      minInterval,
+      results: extra.results ?? null,
+    });
+    return sendPage(reply, layout(ctx, 'Choose what to watch', body, { error: extra.error }), extra.status);
+  }
+
+  app.get('/monitors/new', async (request, reply) => urlForm(request, reply));
+
+  app.post('/monitors/new', async (request, reply) => {
+    const input = { url: field(request, 'url').trim(), load_mode: field(request, 'load_mode') };
+    try {
+      validatePreviewBody(input);
+      const preview = await createPreview(deps, request.owner!.principal, input as { url: string; load_mode: LoadMode });
+      return seeOther(reply, `/monitors/new/${preview.id}`);
+    } catch (err) {
+      // Refusals (limits, a page that cannot be loaded, a busy renderer) are shown on the form; anything else is an error page.
+      if (!(err instanceof AppError) || (err.status >= 500 && err.code !== 'renderer_busy')) throw err;
+      if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
+      return urlForm(request, reply, { url: input.url, loadMode: input.load_mode }, problemText(err, []), err.status);
+    }
+  });
+
+  app.get<{ Params: { id: string } }>('/monitors/new/:id', async (request, reply) => {
+    const preview = await ownPreview(request);
+    const minInterval = Math.max(1, request.owner!.principal.plan.min_interval_minutes[preview.load_mode]);
+    const input: MonitorInput = { name: '', interval: String(minInterval), email: true, targets: [emptyTarget('page'), emptyTarget(''), emptyTarget('')] };
+    return previewPage(request, reply, preview, input);
+  });
+
+  app.post<{ Params: { id: string } }>('/monitors/new/:id', async (request, reply) => {
+    const preview = await ownPreview(request);
+    const { principal } = request.owner!;
+    const input = readMonitorInput(request);
+    const targets = toTargets(input);
+    try {
+      if (targets.length === 0) throw new AppError('validation_failed', 'Choose at least one target');
+      if (field(request, 'action') === 'evaluate') {
+        validateEvaluateBody({ targets });
+        const results = await evaluatePreview(deps, principal, preview.id, targets);
+        return previewPage(request, reply, preview, input, { results });
+      }
+      const body: CreateMonitorInput = {
+        preview_id: preview.id,
+        targets,
+        interval_minutes: Number(input.interval),
+        notifications: { email_enabled: input.email },
+        ...(input.name ? { name: input.name } : {}),
+      };
+      validateCreateBody(body);
+      const outcome = await createMonitor(deps, principal, body, field(request, 'idempotency_key'));
+      const { id } = (outcome.body as { data: { id: string } }).data;
+      return seeOther(reply, `/monitors/${id}?notice=monitor-created`);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.status >= 500) throw err;
+      if (err.code === 'preview_invalid') throw previewGone();
+      return previewPage(request, reply, preview, input, { error: problemText(err, targets), status: err.status });
+    }
+  });
+};

@@ -1,0 +1,117 @@
+import type { PreviewElement } from '../../domain/extract/index.ts';
+import { RULES_BY_KIND, TARGET_KINDS } from '../../domain/targets.ts';
+import type { TargetResult } from '../../services/previews.ts';
+import { html, type SafeHtml } from '../html.ts';
+import { RULE_LABELS, type MonitorInput, type TargetInput } from '../target-form.ts';
+import { when } from './format.ts';
+import { csrfField, type PageContext } from './layout.ts';
+
+// The new-monitor pages: the URL form, then the preview with the target form.
+
+export function urlFormBody(ctx: PageContext, input: { url: string; loadMode: string }, allowances: { day: string; month: string }): SafeHtml {
+  return html`<h1>New monitor</h1>
+<p>First load a preview of the page: pagewatch fetches it once and lists the elements you can watch.</p>
+<form method="post" action="/monitors/new" class="stack card">
+${csrfField(ctx)}
+<label for="url">Page address</label>
+<input id="url" name="url" type="url" inputmode="url" required maxlength="2048" placeholder="https://shop.example/product" value="${input.url}">
+<fieldset><legend>Load mode</legend>
+<div class="check"><input type="radio" id="mode-html" name="load_mode" value="html"${input.loadMode !== 'browser' ? html` checked` : ''}><label for="mode-html">HTML — plain page fetch (fast)</label></div>
+<div class="check"><input type="radio" id="mode-browser" name="load_mode" value="browser"${input.loadMode === 'browser' ? html` checked` : ''}><label for="mode-browser">Browser — rendered by Chromium, for pages that need JavaScript</label></div>
+</fieldset>
+<p class="help">A preview uses one preview credit (today: ${allowances.day}; this month: ${allowances.month}); previews are at least 35 seconds apart. Loading can take up to a minute.</p>
+<button type="submit">Load preview</button>
+</form>`;
+}
+
+function elementOptions(elements: PreviewElement[], selected: string, optional: boolean): SafeHtml {
+  const option = (value: string, label: string) => html`<option value="${value}"${value === selected ? html` selected` : ''}>${label}</option>`;
+  return html`${optional && option('', '— not used —')}${option('page', 'Whole page')}${elements.map((e) =>
+    option(`sel:${e.selector}`, `<${e.tag}> ${e.text.slice(0, 60) || '(no text)'}${e.hints.length ? ` [${e.hints.join(', ')}]` : ''} — ${e.selector}`),
+  )}`;
+}
+
+function targetFieldset(n: number, t: TargetInput, elements: PreviewElement[]): SafeHtml {
+  const id = (name: string) => `t${n}_${name}`;
+  const text = (name: keyof TargetInput, label: string, help: string, extra: SafeHtml | string = '') => html`<div>
+<label for="${id(name)}">${label}</label><input id="${id(name)}" name="${id(name)}" value="${t[name]}" aria-describedby="${id(name)}-help"${extra}>
+<span class="help" id="${id(name)}-help">${help}</span></div>`;
+  return html`<fieldset>
+<legend>Target ${n}${n > 1 ? ' (optional)' : ''}</legend>
+<label for="${id('element')}">Element</label>
+<select id="${id('element')}" name="${id('element')}">${elementOptions(elements, t.element, n > 1)}</select>
+<div class="field-row">
+${text('label', 'Label', 'shown in alerts, e.g. "Price"', html` maxlength="200"`)}
+<div><label for="${id('kind')}">Kind</label><select id="${id('kind')}" name="${id('kind')}" data-rules="${id('rule')}">${TARGET_KINDS.map(
+    (k) => html`<option value="${k}"${k === t.kind ? html` selected` : ''}>${k}</option>`,
+  )}</select></div>
+<div><label for="${id('rule')}">Alert when</label><select id="${id('rule')}" name="${id('rule')}">
+${TARGET_KINDS.map(
+    (k) => html`<optgroup label="${k}" data-kind="${k}">${RULES_BY_KIND[k].map(
+      (r) => html`<option value="${r}"${r === t.rule && k === t.kind ? html` selected` : ''}>${RULE_LABELS[r]}</option>`,
+    )}</optgroup>`,
+  )}
+</select></div>
+</div>
+<div class="field-row">
+${text('phrase', 'Phrase', 'text: for "appears" / "disappears"')}
+${text('currency', 'Currency', 'price: ISO code such as EUR', html` maxlength="3" autocapitalize="characters"`)}
+<div><label for="${id('decimal')}">Decimal separator</label><select id="${id('decimal')}" name="${id('decimal')}">
+<option value="."${t.decimal !== ',' ? html` selected` : ''}>. (29.99)</option><option value=","${t.decimal === ',' ? html` selected` : ''}>, (29,99)</option></select></div>
+${text('threshold', 'Threshold', 'price, "below": e.g. 30.00', html` inputmode="decimal"`)}
+${text('match', 'Link filter', 'links: a URL must contain this')}
+</div>
+</fieldset>`;
+}
+
+function resultRows(results: TargetResult[]): SafeHtml {
+  return html`<section aria-labelledby="results-title" class="card" id="results"><h2 id="results-title">Evaluated values</h2>
+<div class="table-wrap"><table><thead><tr><th scope="col">Target</th><th scope="col">Value</th><th scope="col">Issues</th></tr></thead>
+<tbody>${results.map(
+    (r) => html`<tr><td>Target ${r.target_id.slice(1)}</td>
+<td>${r.ok ? html`<span class="value">${r.display ?? ''}</span>${r.links && html`<ul>${r.links.map((l) => html`<li class="url">${l}</li>`)}</ul>`}` : html`<span class="muted">no value</span>`}</td>
+<td>${r.issues.length ? html`<ul class="issues">${r.issues.map((i) => html`<li><code>${i.code}</code>: ${i.message}</li>`)}</ul>` : html`<span class="muted">none</span>`}</td></tr>`,
+  )}</tbody></table></div></section>`;
+}
+
+export interface PreviewPage {
+  preview: { id: string; url: string; final_url: string; title: string | null; load_mode: string; expires_at: string; elements: PreviewElement[] };
+  input: MonitorInput;
+  idempotencyKey: string;
+  minInterval: number;
+  results: TargetResult[] | null;
+}
+
+export function previewBody(ctx: PageContext, page: PreviewPage): SafeHtml {
+  const { preview, input } = page;
+  return html`<p class="crumbs"><a href="/monitors/new">New monitor</a> /</p>
+<h1>Choose what to watch</h1>
+<dl class="facts">
+<dt>Page</dt><dd class="url">${preview.url}</dd>
+${preview.final_url !== preview.url && html`<dt>After redirects</dt><dd class="url">${preview.final_url}</dd>`}
+<dt>Title</dt><dd>${preview.title ?? html`<span class="muted">none</span>`}</dd>
+<dt>Load mode</dt><dd>${preview.load_mode}</dd>
+<dt>Preview valid until</dt><dd>${when(preview.expires_at)}</dd>
+</dl>
+${page.results && resultRows(page.results)}
+<form method="post" action="/monitors/new/${preview.id}" class="stack targets-form">
+${csrfField(ctx)}<input type="hidden" name="idempotency_key" value="${page.idempotencyKey}">
+${input.targets.map((t, i) => targetFieldset(i + 1, t, preview.elements))}
+<fieldset><legend>Monitor</legend>
+<div class="field-row">
+<div><label for="name">Name (optional)</label><input id="name" name="name" maxlength="200" value="${input.name}"></div>
+<div><label for="interval">Check every (minutes)</label><input id="interval" name="interval" type="number" min="${page.minInterval}" max="10080" required value="${input.interval}" aria-describedby="interval-help">
+<span class="help" id="interval-help">at least ${page.minInterval} on your plan</span></div>
+</div>
+<div class="check"><input type="checkbox" id="email" name="email"${input.email ? html` checked` : ''}><label for="email">Email me when an alert rule matches</label></div>
+</fieldset>
+<div class="actions">
+<button type="submit" name="action" value="evaluate" class="secondary">Evaluate targets</button>
+<button type="submit" name="action" value="create">Create monitor</button>
+</div>
+</form>
+<details><summary>All ${preview.elements.length} elements of the preview</summary>
+<div class="table-wrap"><table><thead><tr><th scope="col">Element</th><th scope="col">Text</th><th scope="col">Hints</th></tr></thead>
+<tbody>${preview.elements.map((e) => html`<tr><td><code>${e.selector}</code></td><td>${e.text}</td><td>${e.hints.join(', ')}</td></tr>`)}</tbody></table></div>
+</details>`;
+}

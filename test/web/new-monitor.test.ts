@@ -1,0 +1,131 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
+import { createOwner, signedIn, type DashboardClient } from '../helpers/dashboard-client.ts';
+
+let t: TestApp;
+let site: FixtureServer;
+before(async () => {
+  t = await startTestApp();
+  site = await startFixtureServer();
+});
+after(async () => {
+  await t.close();
+  await site.close();
+});
+
+const TARGETS = {
+  t1_element: 'sel:#product-title', t1_label: 'Title', t1_kind: 'text', t1_rule: 'changed',
+  t2_element: 'page', t2_label: 'Price', t2_kind: 'price', t2_rule: 'dropped', t2_currency: 'EUR', t2_decimal: ',',
+  t3_element: '', t3_kind: 'text', t3_rule: 'changed',
+  interval: '5', email: 'on',
+};
+
+async function preview(client: DashboardClient, path = '/shop/espresso.html'): Promise<string> {
+  t.clock.advance(40_000); // previews are at least 35 s apart
+  await client.get('/monitors/new');
+  const res = await client.post('/monitors/new', { url: `${site.url}${path}`, load_mode: 'html' });
+  assert.equal(res.statusCode, 303, res.body.slice(0, 300));
+  const location = res.headers.location as string;
+  assert.match(location, /^\/monitors\/new\/[0-9a-f-]{36}$/);
+  return location;
+}
+
+test('a preview lists the page\'s elements; evaluate shows the values; create makes the monitor once', async () => {
+  const { email } = await createOwner(t.app);
+  const client = await signedIn(t.app, email);
+  const location = await preview(client);
+  const page = await client.get(location);
+  assert.equal(page.statusCode, 200);
+  assert.match(page.body, /Espressomaschine Duo – Kaffeehaus/);
+  assert.match(page.body, /<option value="sel:#product-title">/);
+
+  const evaluated = await client.post(location, { ...TARGETS, action: 'evaluate' });
+  assert.equal(evaluated.statusCode, 200);
+  assert.match(evaluated.body, /Evaluated values/);
+  assert.match(evaluated.body, /<span class="value">Espressomaschine Duo<\/span>/);
+  assert.match(evaluated.body, /<span class="value">[^<]*1[.,]?299[.,]00[^<]*<\/span>/);
+  assert.match(evaluated.body, /<option value="sel:#product-title" selected>/, 'the form keeps what was chosen');
+
+  const key = /name="idempotency_key" value="([^"]+)"/.exec(evaluated.body)![1];
+  const created = await client.post(location, { ...TARGETS, action: 'create', idempotency_key: key });
+  assert.equal(created.statusCode, 303, created.body.slice(0, 2000));
+  const monitorUrl = (created.headers.location as string).split('?')[0];
+  const again = await client.post(location, { ...TARGETS, action: 'create', idempotency_key: key });
+  assert.equal((again.headers.location as string).split('?')[0], monitorUrl, 'a double submit replays the first creation');
+  const rows = await t.db.query('SELECT id FROM monitors WHERE url = $1', [`${site.url}/shop/espresso.html`]);
+  assert.equal(rows.length, 1);
+
+  const monitor = await client.get(created.headers.location as string);
+  assert.match(monitor.body, /The monitor is created/);
+  assert.match(monitor.body, /<td>Title<\/td><td>text<\/td><td><code>#product-title<\/code><\/td><td>changed<\/td>/);
+  assert.match(monitor.body, /<td>Price<\/td><td>price<\/td><td>whole page<\/td><td>dropped<\/td>/);
+  const list = await client.get('/');
+  assert.match(list.body, new RegExp(`<a href="${monitorUrl}">`));
+  assert.match(list.body, /state-active/);
+});
+
+test('configuration errors come from the API\'s validation and are shown per target', async () => {
+  const { email } = await createOwner(t.app);
+  const client = await signedIn(t.app, email);
+  const location = await preview(client);
+  await client.get(location);
+  const noCurrency = await client.post(location, { ...TARGETS, t2_currency: '', action: 'evaluate' });
+  assert.equal(noCurrency.statusCode, 422);
+  assert.match(noCurrency.body, /Target 2 currency: currency \(an ISO 4217 code\) is required for price targets/);
+  const tooOften = await client.post(location, { ...TARGETS, interval: '1', action: 'create', idempotency_key: 'dashboard-interval-test' });
+  assert.equal(tooOften.statusCode, 422);
+  assert.match(tooOften.body, /5/);
+  const missing = await client.post(location, { ...TARGETS, t1_element: 'sel:#no-such-element', action: 'create', idempotency_key: 'dashboard-missing-test' });
+  assert.equal(missing.statusCode, 422);
+  assert.match(missing.body, /Target 1/);
+  const none = await client.post(location, { ...TARGETS, t1_element: '', t2_element: '', action: 'evaluate' });
+  assert.equal(none.statusCode, 422);
+  assert.match(none.body, /Choose at least one target/);
+});
+
+test('preview limits and the SSRF guard are the API\'s, shown on the form', async () => {
+  const { email } = await createOwner(t.app);
+  const client = await signedIn(t.app, email);
+  await preview(client);
+  const tooSoon = await client.post('/monitors/new', { url: `${site.url}/shop/espresso.html`, load_mode: 'html' });
+  assert.equal(tooSoon.statusCode, 429);
+  assert.match(tooSoon.body, /previews must be at least 35 seconds apart/);
+  t.clock.advance(40_000);
+  const metadata = await client.post('/monitors/new', { url: 'http://169.254.169.254/latest/meta-data/', load_mode: 'html' });
+  assert.equal(metadata.statusCode, 422);
+  assert.match(metadata.body, /url is not a public web address/);
+  assert.match(metadata.body, /value="http:\/\/169\.254\.169\.254\/latest\/meta-data\/"/, 'the form keeps the address');
+});
+
+test('another account\'s preview, or an expired one, cannot be used', async () => {
+  const owner = await createOwner(t.app);
+  const stranger = await createOwner(t.app);
+  const location = await preview(await signedIn(t.app, owner.email));
+  const client = await signedIn(t.app, stranger.email);
+  assert.equal((await client.get(location)).statusCode, 410);
+  const ownerClient = await signedIn(t.app, owner.email);
+  t.clock.advance(16 * 60_000);
+  assert.equal((await ownerClient.get(location)).statusCode, 410);
+});
+
+test('pause and resume from the list and the monitor page', async () => {
+  const { email } = await createOwner(t.app);
+  const client = await signedIn(t.app, email);
+  const location = await preview(client, '/shop/espresso.html');
+  await client.get(location);
+  const created = await client.post(location, { ...TARGETS, action: 'create', idempotency_key: 'dashboard-pause-test' });
+  const id = /\/monitors\/([0-9a-f-]{36})/.exec(created.headers.location as string)![1];
+  await client.get('/');
+  const paused = await client.post(`/monitors/${id}/status`, { status: 'paused', back: '/' });
+  assert.equal(paused.headers.location, '/?notice=monitor-paused');
+  assert.match((await client.get('/')).body, /state-paused/);
+  const resumed = await client.post(`/monitors/${id}/status`, { status: 'active', back: `/monitors/${id}` });
+  assert.equal(resumed.headers.location, `/monitors/${id}?notice=monitor-resumed`);
+  assert.match((await client.get(`/monitors/${id}`)).body, /state-active/);
+  const stranger = await signedIn(t.app, (await createOwner(t.app)).email);
+  await stranger.get('/');
+  assert.equal((await stranger.post(`/monitors/${id}/status`, { status: 'paused' })).statusCode, 404);
+  assert.equal((await stranger.get(`/monitors/${id}`)).statusCode, 404);
+});
