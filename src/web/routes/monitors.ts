@@ -1,16 +1,21 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../api/app-deps.ts';
 import { decodeCursor, encodeCursor } from '../../api/cursor.ts';
+import { AppError } from '../../errors.ts';
+import { getReceipt, requestManualCheck, type Receipt } from '../../services/manual-checks.ts';
 import { changeMonitor, getMonitor, listMonitorPage } from '../../services/monitors.ts';
+import { getUsage } from '../../services/usage.ts';
 import { readBaselines } from '../../store/baselines-store.ts';
 import { countMonitors } from '../../store/monitors-store.ts';
 import { field } from '../form.ts';
 import { PageError } from '../page-error.ts';
 import { layout, pageContext, seeOther, sendPage } from '../views/layout.ts';
+import { checkPanel } from '../views/checks.ts';
 import { monitorBody, monitorListBody, monitorTitle } from '../views/monitors.ts';
 
-// The monitor list (home page), one monitor's page, pause and resume — through
-// the monitor service the API uses.
+// The monitor list (home page), one monitor's page, pause and resume, "Check
+// now" — through the monitor and manual-check services the API uses.
 
 const PAGE_SIZE = 50;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -33,11 +38,40 @@ export const monitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
     return sendPage(reply, layout(ctx, 'Monitors', monitorListBody(ctx, page.rows, more, slots)));
   });
 
-  app.get<{ Params: { id: string } }>('/monitors/:id', async (request, reply) => {
-    const monitor = await getMonitor(deps, request.owner!.principal, monitorIdParam(request));
+  async function monitorPage(request: FastifyRequest, reply: FastifyReply, id: string, extra: { checkId?: string; error?: string; status?: number } = {}) {
+    const { principal } = request.owner!;
+    const monitor = await getMonitor(deps, principal, id);
     const baselines = await readBaselines(deps.db, monitor.id);
+    let receipt: { receipt: Receipt; terminal: boolean } | null = null;
+    if (extra.checkId && UUID.test(extra.checkId)) {
+      receipt = await getReceipt(deps, principal, extra.checkId).catch((err: unknown) => {
+        if (err instanceof AppError && err.code === 'not_found') return null;
+        throw err;
+      });
+      if (receipt?.receipt.monitor_id !== monitor.id) receipt = null;
+    }
+    const manual = (await getUsage(deps, principal)).api.manual_checks;
     const ctx = pageContext(request);
-    return sendPage(reply, layout(ctx, monitorTitle(monitor), monitorBody(ctx, monitor, baselines, null)));
+    // A fresh key per rendered form: a double click on "Check now" is one request.
+    const panel = checkPanel(ctx, monitor, { receipt, left: Math.max(0, manual.limit - manual.used), limit: manual.limit, idempotencyKey: `dashboard-${randomUUID()}` });
+    return sendPage(reply, layout(ctx, monitorTitle(monitor), monitorBody(ctx, monitor, baselines, panel), { error: extra.error }), extra.status);
+  }
+
+  app.get<{ Params: { id: string }; Querystring: { check?: string } }>('/monitors/:id', async (request, reply) =>
+    monitorPage(request, reply, monitorIdParam(request), { checkId: typeof request.query.check === 'string' ? request.query.check : undefined }),
+  );
+
+  app.post<{ Params: { id: string } }>('/monitors/:id/check', async (request, reply) => {
+    const id = monitorIdParam(request);
+    try {
+      const outcome = await requestManualCheck(deps, request.owner!.principal, id, {}, field(request, 'idempotency_key'));
+      const receipt = (outcome.body as { data: Receipt }).data;
+      return seeOther(reply, `/monitors/${id}?check=${receipt.check_id}#receipt`);
+    } catch (err) {
+      if (!(err instanceof AppError) || (err.code !== 'check_limited' && err.code !== 'check_not_allowed')) throw err;
+      if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
+      return monitorPage(request, reply, id, { error: err.message, status: err.status });
+    }
   });
 
   app.post<{ Params: { id: string } }>('/monitors/:id/status', async (request, reply) => {
