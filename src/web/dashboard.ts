@@ -12,6 +12,7 @@ import { tokenRoutes } from './routes/tokens.ts';
 import { monitorRoutes } from './routes/monitors.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { newMonitorRoutes } from './routes/new-monitor.ts';
+import { changeRoutes } from './routes/changes.ts';
 
 // The account dashboard at "/": server-rendered pages for the account owner,
 // signed in with a password and a session cookie. Nothing here touches the
@@ -85,6 +86,7 @@ async function pages(app: FastifyInstance, deps: AppDeps): Promise<void> {
   await app.register(monitorRoutes, deps);
   await app.register(usageRoutes, deps);
   await app.register(newMonitorRoutes, deps);
+  await app.register(changeRoutes, deps);
 }
 
 export const dashboard: FastifyPluginAsync<AppDeps> = async (app, deps) => {
