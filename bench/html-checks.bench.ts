@@ -1,0 +1,120 @@
+import { performance } from 'node:perf_hooks';
+import { parseDocument } from 'htmlparser2';
+import { request } from 'undici';
+import { extractTarget, parsePage } from '../src/domain/extract/index.ts';
+import { DEFAULT_HOST_CONCURRENCY } from '../src/engine/host-politeness.ts';
+import { benchEngine, benchLoaders, TICK_SECONDS } from './lib/engine.ts';
+import { percentile, pool, waitFor } from './lib/measure.ts';
+import { startPageServer } from './lib/page-server.ts';
+import { PRODUCT_TARGETS } from './lib/pages.ts';
+import { fmt, publish, ratio, table, type Cell } from './lib/report.ts';
+import { createAccount, countCheckedSince, insertMonitors } from './lib/seed.ts';
+import { openBenchStore, postgresAvailable, STORE_LABELS, type StoreKind } from './lib/stores.ts';
+
+// Item 2: html checks/s of the worker on ~100 KB product pages with three
+// targets, against fetching the same pages with undici.request alone at the
+// same concurrency; and extraction time per page against htmlparser2 alone.
+//
+//   BENCH_HTML_PAGES        pages/monitors (default 1000)
+//   BENCH_HTML_CONCURRENCY  checks at once, engine and baseline alike (default 8)
+//   BENCH_HTML_LIMIT_S      longest run of one store; the rate is then checks done / time (default 90)
+//   BENCH_TICK_SECONDS      scheduler cycle (default 60, production's)
+
+const PAGES = Number(process.env.BENCH_HTML_PAGES ?? 1000);
+const CONCURRENCY = Number(process.env.BENCH_HTML_CONCURRENCY ?? 8);
+const LIMIT_MS = Number(process.env.BENCH_HTML_LIMIT_S ?? 90) * 1000;
+const EXTRACTION_ROUNDS = 5;
+const EXTRACTION_SAMPLE = 200;
+
+// Enough ports (sites) that the per-host politeness limit is not what is measured.
+const server = await startPageServer({ ports: Math.ceil(CONCURRENCY / DEFAULT_HOST_CONCURRENCY) });
+const urls = Array.from({ length: PAGES }, (_, n) => `${server.bases[n % server.bases.length]}/product/${n}.html`);
+
+async function fetchAll(): Promise<{ seconds: number; bytes: number; pages: string[] }> {
+  const pages: string[] = new Array(PAGES);
+  let bytes = 0;
+  const started = performance.now();
+  await pool(PAGES, CONCURRENCY, async (i) => {
+    const res = await request(urls[i]);
+    pages[i] = await res.body.text();
+    bytes += Buffer.byteLength(pages[i]);
+  });
+  return { seconds: (performance.now() - started) / 1000, bytes, pages };
+}
+
+async function engineRun(kind: StoreKind): Promise<{ checksPerSecond: number; done: number; seconds: number }> {
+  const store = await openBenchStore(kind);
+  const loaders = benchLoaders();
+  try {
+    const accountId = await createAccount(store.db);
+    const due = new Date(Date.now() - 1000);
+    await insertMonitors(store.db, { accountId, loadMode: 'html', intervalMinutes: 60, targets: PRODUCT_TARGETS, monitors: urls.map((url) => ({ url, nextCheckAt: due })) });
+    const engine = benchEngine(store.db, loaders, CONCURRENCY);
+    const since = new Date();
+    const started = performance.now();
+    engine.start();
+    await waitFor(async () => (await countCheckedSince(store.db, since)) >= PAGES, LIMIT_MS, 100);
+    const done = await countCheckedSince(store.db, since);
+    const seconds = (performance.now() - started) / 1000;
+    await engine.stop();
+    return { checksPerSecond: done / seconds, done, seconds };
+  } finally {
+    await loaders.close();
+    await store.close();
+  }
+}
+
+function extractionTimes(pages: string[]): { pagewatchMs: number; parserMs: number } {
+  const sample = pages.slice(0, EXTRACTION_SAMPLE);
+  const pagewatch: number[] = [];
+  const parser: number[] = [];
+  // Alternating rounds, so both see the same machine state; the median round counts.
+  for (let round = 0; round < EXTRACTION_ROUNDS; round++) {
+    let started = performance.now();
+    for (const html of sample) parseDocument(html);
+    parser.push((performance.now() - started) / sample.length);
+    started = performance.now();
+    for (const [i, html] of sample.entries()) {
+      const page = parsePage(html, urls[i]);
+      for (const target of PRODUCT_TARGETS) extractTarget(page, target);
+    }
+    pagewatch.push((performance.now() - started) / sample.length);
+  }
+  const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50)!;
+  return { pagewatchMs: median(pagewatch), parserMs: median(parser) };
+}
+
+try {
+  await fetchAll(); // warm-up: the page server builds each page once
+  const baseline = await fetchAll();
+  const baselineRate = PAGES / baseline.seconds;
+  const rows: Cell[][] = [['undici.request alone (baseline)', fmt(baselineRate), '1.00×', `${PAGES} in ${fmt(baseline.seconds)} s`]];
+  const kinds: StoreKind[] = (await postgresAvailable()) ? ['pglite', 'postgres'] : ['pglite'];
+  for (const kind of kinds) {
+    const result = await engineRun(kind);
+    rows.push([`worker, ${STORE_LABELS[kind]}`, fmt(result.checksPerSecond), ratio(result.checksPerSecond, baselineRate), `${result.done} in ${fmt(result.seconds)} s`]);
+  }
+  const extraction = extractionTimes(baseline.pages);
+  publish(
+    'html-checks',
+    `## 2. HTML checks
+
+${PAGES} product pages of ${fmt(baseline.bytes / PAGES / 1024, 0)} KB on average, 3 targets per monitor (title text, price, availability),
+${CONCURRENCY} checks at once (engine and baseline), scheduler cycle ${TICK_SECONDS} s, fixture site in a child process on
+${server.bases.length} loopback ports. Every monitor is due at the start; the rate is checks recorded over the time until all
+${PAGES} are recorded or ${LIMIT_MS / 1000} s pass (first captures: baselines are written, no changes).
+
+${table(['what', 'pages/s', 'ratio to baseline', 'done'], rows)}
+
+Extraction per page (median of ${EXTRACTION_ROUNDS} rounds over ${EXTRACTION_SAMPLE} pages, in the benchmark process):
+
+${table(['what', 'ms/page', 'ratio to baseline'], [
+      ['htmlparser2 parseDocument alone (baseline)', fmt(extraction.parserMs, 2), '1.00×'],
+      ['parsePage + 3 × extractTarget', fmt(extraction.pagewatchMs, 2), ratio(extraction.pagewatchMs, extraction.parserMs)],
+    ])}
+
+Re-run: \`node bin/run-ts.js bench/html-checks.bench.ts\` (BENCH_HTML_PAGES, BENCH_HTML_CONCURRENCY, BENCH_HTML_LIMIT_S).`,
+  );
+} finally {
+  await server.close();
+}

@@ -1,0 +1,68 @@
+import { readFileSync, readdirSync } from 'node:fs';
+
+// Small measuring helpers shared by the benchmarks.
+
+export function percentile(sorted: number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index];
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Polls `done` every `everyMs` until it holds or `limitMs` passes; returns whether it held. */
+export async function waitFor(done: () => Promise<boolean>, limitMs: number, everyMs = 200): Promise<boolean> {
+  const until = Date.now() + limitMs;
+  while (Date.now() < until) {
+    if (await done()) return true;
+    await sleep(everyMs);
+  }
+  return done();
+}
+
+/** Runs `worker` on `count` items with `concurrency` at once. */
+export async function pool(count: number, concurrency: number, worker: (index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, count) }, async () => {
+      while (next < count) await worker(next++);
+    }),
+  );
+}
+
+/** Resident memory of a process and all its descendants, from /proc (Linux). */
+export function treeRssBytes(rootPid: number): number {
+  const children = new Map<number, number[]>();
+  const rss = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
+      const ppid = Number(/PPid:\s+(\d+)/.exec(status)?.[1]);
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      rss.set(Number(entry), kb * 1024);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  let total = 0;
+  const stack = [rootPid];
+  while (stack.length > 0) {
+    const pid = stack.pop()!;
+    total += rss.get(pid) ?? 0;
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return total;
+}
+
+/** CPU time (user + system) of another process, in ms, from /proc (Linux). */
+export function processCpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}

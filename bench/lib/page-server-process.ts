@@ -1,0 +1,56 @@
+import { createServer, type Server } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { productPage, smallPage } from './pages.ts';
+
+// The fixture site of the benchmarks, run as a child process so that serving
+// pages does not share the measured process's event loop. It listens on
+// 127.0.0.1 only, on `--ports N` ports: the engine keeps politeness per host
+// and port, so several ports stand for several sites.
+//
+//   /product/<n>.html  ~100 KB product page (built once per n, then cached)
+//   /small/<n>.html    the same watched elements alone; the price moves
+//                      every `--change-seconds` seconds, staggered per page
+//   /rendered.html     test/fixtures/site/shop/rendered-price.html (JavaScript-rendered price)
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number) => {
+  const index = args.indexOf(name);
+  return index >= 0 ? Number(args[index + 1]) : fallback;
+};
+const portCount = option('--ports', 1);
+const changeSeconds = option('--change-seconds', 600);
+const rendered = readFileSync(join(import.meta.dirname, '..', '..', 'test', 'fixtures', 'site', 'shop', 'rendered-price.html'));
+const products = new Map<number, Buffer>();
+
+function page(path: string): Buffer | string | null {
+  if (path === '/rendered.html') return rendered;
+  const match = /^\/(product|small)\/(\d+)\.html$/.exec(path);
+  if (!match) return null;
+  const n = Number(match[2]);
+  if (match[1] === 'small') return smallPage(n, Math.floor((Date.now() / 1000 + n) / changeSeconds));
+  let body = products.get(n);
+  if (!body) products.set(n, (body = Buffer.from(productPage(n))));
+  return body;
+}
+
+const servers: Server[] = [];
+for (let i = 0; i < portCount; i++) {
+  const server = createServer((req, res) => {
+    const body = page(new URL(req.url ?? '/', 'http://fixture').pathname);
+    if (body === null) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(body);
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+}
+
+process.send!({ ports: servers.map((s) => (s.address() as AddressInfo).port) });
+// The parent ends this process; losing the parent ends it too.
+process.on('disconnect', () => process.exit(0));

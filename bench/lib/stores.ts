@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { Database } from '../../src/store/database.ts';
+import { openDatabase } from '../../src/store/open-database.ts';
+
+// The two stores a benchmark compares: PGlite in a fresh temporary data
+// directory, and PostgreSQL in a fresh schema (BENCH_DATABASE_URL). Both are
+// removed when the benchmark closes them.
+
+export type StoreKind = 'pglite' | 'postgres';
+
+export const POSTGRES_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface BenchStore {
+  kind: StoreKind;
+  label: string;
+  db: Database;
+  /** for child processes (DATABASE_URL) on PostgreSQL: the server URL with the schema as search_path */
+  databaseUrl: string | null;
+  /** tables and indexes of the store, in bytes */
+  sizeBytes(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export const STORE_LABELS: Record<StoreKind, string> = { pglite: 'PGlite (embedded)', postgres: 'PostgreSQL' };
+
+export async function postgresAvailable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function onPostgres(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+// Relations of the current schema (search_path), so both stores are measured alike.
+const SIZE_SQL = `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint AS bytes
+  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+  WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'm')`;
+
+export async function openBenchStore(kind: StoreKind): Promise<BenchStore> {
+  const sizeOf = async (db: Database) => Number((await db.query<{ bytes: number }>(SIZE_SQL))[0].bytes);
+  if (kind === 'pglite') {
+    const dir = mkdtempSync(join(tmpdir(), 'pagewatch-bench-'));
+    const db = await openDatabase({ databaseUrl: null, dataDir: dir });
+    return {
+      kind, label: STORE_LABELS[kind], db, databaseUrl: null,
+      sizeBytes: () => sizeOf(db),
+      async close() {
+        await db.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const schema = `bench_${randomBytes(6).toString('hex')}`;
+  await onPostgres(`CREATE SCHEMA ${schema}`);
+  const db = await openDatabase({ databaseUrl: POSTGRES_URL, dataDir: null, schema });
+  const url = new URL(POSTGRES_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    kind, label: STORE_LABELS[kind], db, databaseUrl: url.toString(),
+    sizeBytes: () => sizeOf(db),
+    async close() {
+      await db.close();
+      await onPostgres(`DROP SCHEMA ${schema} CASCADE`);
+    },
+  };
+}
