@@ -38,12 +38,12 @@ ${monitors.length === 0
 <thead><tr><th scope="col">Monitor</th><th scope="col">Status</th><th scope="col">Interval</th><th scope="col">Last check</th><th scope="col">Last change</th><th scope="col">Current issues</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${monitors.map(
         (m) => html`<tr>
-<td><a href="/monitors/${m.id}">${monitorTitle(m)}</a>${m.name ? html`<div class="muted url">${m.url}</div>` : ''}</td>
-<td>${statusBadge(m.status)}</td>
-<td>${plural(m.interval_minutes, 'minute')}</td>
-<td>${when(m.last_checked_at)}</td>
-<td>${when(m.last_change_at)}</td>
-<td>${issueList(m.last_issues)}</td>
+<td class="url-cell"><a href="/monitors/${m.id}">${monitorTitle(m)}</a>${m.name ? html`<div class="muted url">${m.url}</div>` : ''}</td>
+<td data-label="Status">${statusBadge(m.status)}</td>
+<td data-label="Interval">${plural(m.interval_minutes, 'minute')}</td>
+<td data-label="Last check">${when(m.last_checked_at)}</td>
+<td data-label="Last change">${when(m.last_change_at)}</td>
+<td data-label="Current issues">${issueList(m.last_issues)}</td>
 <td>${statusForm(ctx, m, '/')}</td>
 </tr>`,
       )}</tbody></table></div>`}
