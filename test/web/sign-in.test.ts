@@ -35,6 +35,12 @@ test('the operator creates a one-time set-password link; it works once', async (
   await signedIn(t.app, 'link-owner@example.com', 'a long enough secret');
 });
 
+test('a password link for an unknown account is 404 in the operator API\'s JSON', async () => {
+  const res = await admin(t.app, 'POST', '/accounts/00000000-0000-4000-8000-000000000000/password-link', {});
+  assert.equal(res.statusCode, 404);
+  assert.equal(res.json().error.code, 'not_found');
+});
+
 test('a set-password link expires after 24 hours and a newer link replaces an older one', async () => {
   const account = await admin(t.app, 'POST', '/accounts', { email: 'expiry-owner@example.com', plan: 'pro' });
   const first = await passwordLink(t.app, account.json().data.id);

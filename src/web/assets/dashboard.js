@@ -20,12 +20,6 @@ document.addEventListener('click', async (event) => {
   if (status) status.textContent = copied ? 'Copied to the clipboard.' : 'Press Ctrl+C (or ⌘C) to copy the selected token.';
 });
 
-// Forms with data-confirm ask before submitting (the server still asks on its own page when JS is off).
-document.addEventListener('submit', (event) => {
-  const form = event.target;
-  if (form instanceof HTMLFormElement && form.dataset.confirm && !window.confirm(form.dataset.confirm)) event.preventDefault();
-});
-
 // Target kind selects show only the rules of that kind.
 function syncRules(kindSelect) {
   const ruleSelect = document.getElementById(kindSelect.getAttribute('data-rules'));
