@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parsePlans, DEFAULT_PLANS, type Plans } from './domain/plans.ts';
 import { guardPolicy } from './engine/ssrf/policy.ts';
+import { DEFAULT_LEASE_SECONDS } from './engine/scheduler.ts';
 
 // Configuration is read from the environment once, at start, and passed in.
 // A bad value stops the process with a message naming the variable.
@@ -22,6 +23,10 @@ export interface Config {
   tickSeconds: number;
   /** PAGEWATCH_WORKER_CONCURRENCY, default 4: checks one process runs at once */
   workerConcurrency: number;
+  /** PAGEWATCH_LEASE_SECONDS, default 300: how long a claimed check stays with its worker before others take it over */
+  leaseSeconds: number;
+  /** PAGEWATCH_SHUTDOWN_GRACE_SECONDS, default 25: on SIGTERM, how long checks under way may run before they are handed back */
+  shutdownGraceSeconds: number;
   /** PAGEWATCH_ALLOW_PRIVATE_NETWORKS: CIDRs the operator trusts despite the SSRF guard */
   allowPrivateNetworks: string[];
   /** PAGEWATCH_ALLOW_PORTS, default 80,443: ports allowed on public addresses */
@@ -133,6 +138,9 @@ export function loadConfig(env: Env): Config {
     publicUrl,
     tickSeconds: integer(env, 'PAGEWATCH_TICK_SECONDS', 60, 1, 3600),
     workerConcurrency: integer(env, 'PAGEWATCH_WORKER_CONCURRENCY', 4, 1, 256),
+    leaseSeconds: integer(env, 'PAGEWATCH_LEASE_SECONDS', DEFAULT_LEASE_SECONDS, 5, 86_400),
+    // Below the 30 s a container orchestrator usually waits before it kills.
+    shutdownGraceSeconds: integer(env, 'PAGEWATCH_SHUTDOWN_GRACE_SECONDS', 25, 0, 3600),
     allowPrivateNetworks: cidrList(env, 'PAGEWATCH_ALLOW_PRIVATE_NETWORKS'),
     allowPorts: portList(env, 'PAGEWATCH_ALLOW_PORTS'),
     chromiumPath: text(env, 'PAGEWATCH_CHROMIUM_PATH') ?? '/usr/bin/chromium',

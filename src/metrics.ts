@@ -45,7 +45,7 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
     }),
     leaseExpiries: new Counter({
       name: 'pagewatch_lease_expiries_total',
-      help: 'check leases that expired and were claimed again (a worker died or stalled)',
+      help: 'checks claimed again after an earlier claim did not finish them (its worker died, stalled or stopped, or the renderer was busy)',
       registers: [registry],
     }),
     notificationDeliveries: new Counter({

@@ -1,16 +1,28 @@
-import pino from 'pino';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { operationsRoutes } from './api/routes/operations.ts';
 import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { createLoaders, type Loaders } from './engine/loaders.ts';
 import { createEngine, type Engine, type EngineLogger } from './engine/scheduler.ts';
+import { createMetrics, type Metrics } from './metrics.ts';
+import { createDispatcher } from './notify/dispatcher.ts';
+import { runUntilSignalled } from './signals.ts';
 import type { Database } from './store/database.ts';
 import { openDatabase } from './store/open-database.ts';
 
-// The monitoring engine as a process part: `pagewatch serve` runs it next to
-// the API, `pagewatch worker` runs it alone against a shared PostgreSQL.
+// The background half of pagewatch: the scheduler with its check workers and
+// the notification dispatcher. `pagewatch serve` runs it next to the API;
+// `pagewatch worker` runs it alone against a shared PostgreSQL, with a small
+// HTTP listener for health checks and Prometheus, as its checks and
+// deliveries are counted in its own process.
 
-/** Starts the scheduler loop with the configured worker concurrency. */
-export function startEngine(config: Config, db: Database, loaders: Loaders, logger: EngineLogger): Engine {
+export interface Background {
+  engine: Engine;
+  /** Stops claiming, lets checks under way finish within the shutdown grace, hands the rest back. */
+  stop(): Promise<void>;
+}
+
+export function startBackground(config: Config, db: Database, loaders: Loaders, metrics: Metrics, logger: EngineLogger): Background {
   const engine = createEngine({
     db,
     clock: systemClock,
@@ -19,27 +31,60 @@ export function startEngine(config: Config, db: Database, loaders: Loaders, logg
     tickSeconds: config.tickSeconds,
     logger,
     concurrency: config.workerConcurrency,
+    leaseSeconds: config.leaseSeconds,
+    metrics,
   });
+  // Notification delivery from the outbox; leased, so any number of processes may run it.
+  const notifications = createDispatcher({ db, clock: systemClock, config, policy: loaders.policy, logger, metrics });
   engine.start();
-  return engine;
+  notifications.start();
+  return {
+    engine,
+    async stop() {
+      await Promise.all([engine.stop({ graceMs: config.shutdownGraceSeconds * 1000 }), notifications.stop()]);
+    },
+  };
 }
 
-/** `pagewatch worker`: checks only, until SIGTERM/SIGINT; then hands unfinished checks back and exits. */
-export async function workUntilSignalled(config: Config): Promise<void> {
-  const logger = pino({ level: config.logLevel });
+export interface RunningWorker {
+  /** /healthz, /readyz and /metrics of this worker */
+  app: FastifyInstance;
+  db: Database;
+  engine: Engine;
+  stop(): Promise<void>;
+}
+
+export async function startWorker(config: Config): Promise<RunningWorker> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const loaders = createLoaders(config);
-  const engine = startEngine(config, db, loaders, logger);
-  logger.info(`pagewatch worker running ${config.workerConcurrency} checks at once, every ${config.tickSeconds} s`);
-  await new Promise<void>((resolve) => {
-    const onSignal = (signal: string) => {
-      logger.info(`${signal}: stopping`);
-      resolve();
-    };
-    process.once('SIGTERM', onSignal);
-    process.once('SIGINT', onSignal);
-  });
-  await engine.stop();
-  await loaders.close();
-  await db.close();
+  const metrics = createMetrics({ processMetrics: true });
+  const app = Fastify({ logger: { level: config.logLevel }, return503OnClosing: true, forceCloseConnections: 'idle' });
+  await app.register(operationsRoutes, { config, db, clock: systemClock, loaders, metrics });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    await loaders.close();
+    await db.close();
+    throw err;
+  }
+  const background = startBackground(config, db, loaders, metrics, app.log);
+  const { port } = app.server.address() as { port: number };
+  console.log(
+    `pagewatch worker listening on http://${config.host}:${port} (/healthz, /readyz, /metrics); ` +
+      `${config.workerConcurrency} checks at once, every ${config.tickSeconds} s`,
+  );
+  let stopping: Promise<void> | null = null;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await Promise.all([app.close(), background.stop()]);
+      await loaders.close();
+      await db.close();
+    })());
+  return { app, db, engine: background.engine, stop };
+}
+
+/** `pagewatch worker`: checks and notifications until SIGTERM/SIGINT, then drains and exits. */
+export async function workUntilSignalled(config: Config): Promise<void> {
+  const worker = await startWorker(config);
+  await runUntilSignalled(worker.stop, (message) => worker.app.log.info(message));
 }

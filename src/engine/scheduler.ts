@@ -2,6 +2,7 @@ import type { Clock } from '../clock.ts';
 import type { Plans } from '../domain/plans.ts';
 import type { Database } from '../store/database.ts';
 import { claimWork, type WorkItem } from './check-claims.ts';
+import { recordClaim, recordOutcome, type EngineMetrics } from './check-metrics.ts';
 import { runCheck, type RunOutcome } from './check-runner.ts';
 import { DEFAULT_HOST_CONCURRENCY } from './host-politeness.ts';
 import { cleanupExpired, settleChecks } from './housekeeping.ts';
@@ -35,6 +36,8 @@ export interface EngineOptions {
   hostConcurrency?: number;
   /** physical cleanup interval; default one hour */
   cleanupEveryMs?: number;
+  /** where checks, queue lag and lease take-overs are counted (the process's /metrics) */
+  metrics?: EngineMetrics;
 }
 
 export interface CycleReport {
@@ -50,8 +53,12 @@ export interface Engine {
   /** Runs a claimed item (tests: a worker that resumes after its lease expired). */
   run(item: WorkItem): Promise<RunOutcome>;
   start(): void;
-  /** Stops the loop, aborts loads under way, hands their checks back and waits for everything to end. */
-  stop(): Promise<void>;
+  /**
+   * Stops the loop and lets checks under way finish for up to `graceMs`
+   * (default 0); then aborts the loads still running, hands their checks back
+   * and waits for everything to end.
+   */
+  stop(options?: { graceMs?: number }): Promise<void>;
   readonly running: boolean;
 }
 
@@ -86,6 +93,8 @@ export function createEngine(options: EngineOptions): Engine {
 
   const run = (item: WorkItem): Promise<RunOutcome> => {
     const check = runCheck({ db, clock, loaders: options.loaders }, item, abort.signal);
+    const { metrics } = options;
+    if (metrics) check.then((outcome) => recordOutcome(metrics, item, outcome), () => recordOutcome(metrics, item, 'error'));
     inFlight.add(check);
     const settled = check.finally(() => inFlight.delete(check));
     // A loop that filled every slot may have left due work behind: claim again as soon as a slot frees.
@@ -104,7 +113,9 @@ export function createEngine(options: EngineOptions): Engine {
 
   async function startCycle(): Promise<{ items: WorkItem[]; checks: Promise<RunOutcome>[] }> {
     await housekeeping();
+    const hadRoom = inFlight.size < options.concurrency;
     const items = await claim();
+    if (options.metrics) recordClaim(options.metrics, items, hadRoom, clock.now());
     const checks = items.map(run);
     saturated = inFlight.size >= options.concurrency;
     return { items, checks };
@@ -146,10 +157,16 @@ export function createEngine(options: EngineOptions): Engine {
       running = true;
       timer = setTimeout(loopOnce, 0);
     },
-    async stop() {
+    async stop({ graceMs = 0 } = {}) {
       running = false;
       if (timer) clearTimeout(timer);
       timer = null;
+      if (graceMs > 0) {
+        await cycle;
+        let grace: NodeJS.Timeout | undefined;
+        await Promise.race([Promise.allSettled([...inFlight]), new Promise((resolve) => (grace = setTimeout(resolve, graceMs)))]);
+        clearTimeout(grace);
+      }
       abort.abort();
       await cycle;
       await Promise.allSettled([...inFlight]);

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { GuardPolicy, LookupFn } from '../engine/ssrf/guard.ts';
+import type { Metrics } from '../metrics.ts';
 import type { Database } from '../store/database.ts';
 import {
   claimDueDeliveries, insertAttempt, lockLeasedDelivery, settleDelivery, type ClaimedDelivery, type DeliverySubject,
@@ -44,6 +45,8 @@ export interface DispatcherOptions {
   pollMs?: number;
   /** webhook deadline; default 15 s (DESIGN §8) */
   webhookTimeoutMs?: number;
+  /** where delivery outcomes are counted (the process's /metrics) */
+  metrics?: Pick<Metrics, 'notificationDeliveries'>;
 }
 
 export type DeliveryOutcome = 'delivered' | 'retry' | 'failed' | 'skipped' | 'lease_lost';
@@ -134,6 +137,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       return prepared.then((ready) => sendAndSettle(claim, ready));
     });
     const settled = await Promise.allSettled(deliveries);
+    for (const s of settled) {
+      if (s.status === 'fulfilled') options.metrics?.notificationDeliveries.inc({ channel: s.value.channel, outcome: s.value.outcome });
+    }
     const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     // A row whose delivery broke (e.g. the store went away) keeps its lease and is tried again once it runs out.
     if (failure) throw failure.reason;
