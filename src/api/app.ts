@@ -45,6 +45,16 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
+  // A request still running when shutdown begins ends its connection, so the
+  // drain does not wait for that socket's keep-alive timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('Connection', 'close');
+    return payload;
+  });
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     deps.metrics.httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });
