@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -33,7 +33,9 @@ test('serve prints where it listens and how to create the first account, and sto
   const dataDir = join(mkdtempSync(join(tmpdir(), 'pw-serve-')), 'data');
   const port = 20000 + Math.floor(Math.random() * 20000);
   const server = serve(dataDir, port);
-  await waitFor(() => server.output().includes('listening'));
+  after(() => server.child.kill('SIGKILL'));
+  // The first-run help follows the listening line once the store has been asked for accounts.
+  await waitFor(() => server.output().includes('tokens create'));
   assert.match(server.output(), new RegExp(`listening on http://127.0.0.1:${port}`));
   assert.match(server.output(), /No accounts yet/);
   assert.match(server.output(), /accounts create/);
