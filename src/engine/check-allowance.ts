@@ -2,8 +2,8 @@ import { METRICS } from '../domain/metrics.ts';
 import type { Plan } from '../domain/plans.ts';
 import type { LoadMode } from './loader/types.ts';
 import type { Queryable } from '../store/database.ts';
-import { addToCounter, lockCounter } from '../store/counters-store.ts';
-import { periodStart } from '../services/periods.ts';
+import { addToCounter } from '../store/counters-store.ts';
+import { spendAllowance } from '../services/allowances.ts';
 
 // Monthly check allowances (html and browser apart). A check reserves one
 // when it is claimed, so concurrent workers can never exceed the allowance;
@@ -20,11 +20,8 @@ const METRIC_BY_MODE = { html: METRICS.checksHtml, browser: METRICS.checksBrowse
 /** Reserves one check of the load mode, or returns null when the month's allowance is used up. */
 export async function reserveCheck(tx: Queryable, accountId: string, plan: Plan, mode: LoadMode, at: Date): Promise<Reservation | null> {
   const metric = METRIC_BY_MODE[mode];
-  const period = periodStart(metric, at);
-  const used = await lockCounter(tx, accountId, metric.name, period);
-  if (used >= plan.checks_per_month[mode]) return null;
-  await addToCounter(tx, accountId, metric.name, period, 1);
-  return { metric: metric.name, period };
+  const period = await spendAllowance(tx, accountId, metric, plan.checks_per_month[mode], at);
+  return period ? { metric: metric.name, period } : null;
 }
 
 export async function refundCheck(tx: Queryable, accountId: string, reservation: Reservation): Promise<void> {
