@@ -46,15 +46,16 @@ test('a renderer without room defers the check: its allowance goes back and a la
   const checkId = await requestCheck(token, monitorId);
 
   // Another browser load holds the only page until the site answers it.
-  let release: (() => void) | null = null;
+  // Boxed, so TypeScript does not narrow it to null across the callback.
+  const held: { release: (() => void) | null } = { release: null };
   site.route('/slow.html', (_req, res: ServerResponse) => {
-    release = () => {
+    held.release = () => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<p>slow</p>');
     };
   });
   const busy = t.loaders.byMode.browser.load({ url: `${site.url}/slow.html`, mode: 'browser' });
-  while (release === null) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (held.release === null) await new Promise((resolve) => setTimeout(resolve, 20));
 
   const engine = startTestEngine(t);
   try {
@@ -64,7 +65,7 @@ test('a renderer without room defers the check: its allowance goes back and a la
     const usage = async () => (await t.app.inject({ method: 'GET', url: '/api/v1/usage', headers: bearer(token) })).json().data.checks.browser.used;
     assert.equal(await usage(), 0, 'the deferral refunded the reservation');
 
-    release!();
+    held.release!();
     await busy;
     const retried = await engine.runCycle();
     assert.equal(retried.claimed[0].attempt, 2);
