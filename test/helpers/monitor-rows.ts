@@ -6,6 +6,8 @@ import type { Queryable } from '../../src/store/database.ts';
 // not need the whole POST /monitors flow.
 
 export interface MonitorRowInput {
+  /** default a random UUID */
+  id?: string;
   accountId: string;
   url: string;
   targets: Target[];
@@ -17,7 +19,7 @@ export interface MonitorRowInput {
 }
 
 export async function insertMonitorRow(db: Queryable, input: MonitorRowInput): Promise<string> {
-  const id = randomUUID();
+  const id = input.id ?? randomUUID();
   await db.query(
     `INSERT INTO monitors (id, account_id, url, load_mode, status, interval_minutes, targets, email_enabled, webhook_enabled,
        created_at, updated_at, next_check_at)

@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { stableOffsetSeconds } from '../../src/domain/schedule.ts';
+import type { Target } from '../../src/domain/targets.ts';
+import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
+import { insertMonitorRow } from '../helpers/monitor-rows.ts';
+import { ADMIN_TOKEN, ALL_SCOPES } from '../helpers/test-app.ts';
+import { testDatabaseUrl } from '../helpers/test-database.ts';
+import { baseEnv, ProcessGroup, waitUntil, writePlansFile, type PagewatchProcess } from '../helpers/pagewatch-process.ts';
+import { createSharedSchema, type SharedSchema } from '../helpers/shared-schema.ts';
+
+// DESIGN §1 scale-out, as deployed: two `pagewatch api` and three
+// `pagewatch worker` processes on one PostgreSQL schema, requests spread over
+// both API nodes as a load balancer would.
+
+const SKIP = testDatabaseUrl ? false : 'needs PostgreSQL (TEST_DATABASE_URL): pagewatch api and worker refuse the single-process embedded store';
+const SITES = 30;
+const MONITORS = 300;
+const TICK_SECONDS = 1;
+const INTERVAL_MINUTES = 60;
+
+const group = new ProcessGroup();
+let shared: SharedSchema;
+let apis: PagewatchProcess[] = [];
+let workers: PagewatchProcess[] = [];
+const sites: FixtureServer[] = [];
+
+before(async () => {
+  if (SKIP) return;
+  shared = await createSharedSchema();
+  // Politeness allows two checks of one host at once across all workers: many hosts let every worker take part.
+  for (let i = 0; i < SITES; i++) sites.push(await startFixtureServer());
+  const env = baseEnv({
+    DATABASE_URL: shared.url,
+    PAGEWATCH_TICK_SECONDS: String(TICK_SECONDS),
+    PAGEWATCH_WORKER_CONCURRENCY: '8',
+    PAGEWATCH_PLANS_FILE: writePlansFile({ pro: { monitors: 1000, preview_spacing_seconds: 0 } }),
+  });
+  apis = await Promise.all([1, 2].map((n) => group.start('api', `api-${n}`, env)));
+  workers = await Promise.all([1, 2, 3].map((n) => group.start('worker', `worker-${n}`, env)));
+});
+
+after(async () => {
+  await group.killAll();
+  await Promise.all(sites.map((s) => s.close()));
+  if (!SKIP) await shared.drop();
+});
+
+/** The i-th request goes to the i-th API node in turn, like a round-robin balancer. */
+function node(i: number): string {
+  return apis[i % apis.length].url;
+}
+
+async function createAccount(): Promise<{ accountId: string; token: string }> {
+  const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
+  const account = await fetch(`${node(0)}/admin/v1/accounts`, {
+    method: 'POST', headers, body: JSON.stringify({ email: `scale-${Date.now()}-${Math.random()}@example.com`, plan: 'pro' }),
+  });
+  assert.equal(account.status, 201);
+  const accountId = (await account.json()).data.id as string;
+  const token = await fetch(`${node(1)}/admin/v1/accounts/${accountId}/tokens`, {
+    method: 'POST', headers, body: JSON.stringify({ name: 'scale', scopes: ALL_SCOPES, expires_in_days: 1 }),
+  });
+  assert.equal(token.status, 201);
+  return { accountId, token: (await token.json()).data.token as string };
+}
+
+test('150 parallel requests of one account over both API nodes: exactly 60 succeed, the rest are 429', { skip: SKIP }, async () => {
+  const { token } = await createAccount();
+  const responses = await Promise.all(
+    Array.from({ length: 150 }, (_, i) => fetch(`${node(i)}/api/v1/monitors`, { headers: { authorization: `Bearer ${token}` } })),
+  );
+  const statuses = responses.map((r) => r.status);
+  const bodies = await Promise.all(responses.map((r) => r.json()));
+  assert.equal(statuses.filter((s) => s === 200).length, 60);
+  assert.equal(statuses.filter((s) => s === 429).length, 90);
+  assert.ok(bodies.every((b, i) => statuses[i] === 200 || b.error.code === 'rate_limited'));
+  // Both nodes refused some: the limit is one window in PostgreSQL, not one per process.
+  for (const api of apis) {
+    const refused = await api.metric('pagewatch_http_requests_total', { route: '/api/v1/monitors', status: '429' });
+    assert.ok(refused > 0, `${api.name} refused requests too`);
+  }
+});
+
+test('20 parallel creations with one Idempotency-Key over both API nodes make one monitor, and every answer names it', { skip: SKIP }, async () => {
+  const { accountId, token } = await createAccount();
+  const site = sites[0];
+  site.route('/idempotent.html', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end('<html><body><h1 id="title">Idempotent</h1></body></html>');
+  });
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const preview = await fetch(`${node(0)}/api/v1/previews`, { method: 'POST', headers, body: JSON.stringify({ url: `${site.url}/idempotent.html`, load_mode: 'html' }) });
+  assert.equal(preview.status, 201);
+  const body = JSON.stringify({
+    preview_id: (await preview.json()).data.id,
+    targets: [{ id: 'title', label: 'Title', kind: 'text', selection: { scope: 'selector', selector: '#title' }, rule: 'changed' }],
+    interval_minutes: 60,
+  });
+  const responses = await Promise.all(
+    Array.from({ length: 20 }, (_, i) =>
+      fetch(`${node(i)}/api/v1/monitors`, { method: 'POST', headers: { ...headers, 'idempotency-key': 'scale-out-create-1' }, body }),
+    ),
+  );
+  const answers = await Promise.all(responses.map(async (r) => ({ status: r.status, id: (await r.json()).data?.id as string | undefined })));
+  assert.deepEqual(new Set(answers.map((a) => a.status)), new Set([201]));
+  assert.equal(new Set(answers.map((a) => a.id)).size, 1);
+  const rows = await shared.db.query<{ id: string }>('SELECT id FROM monitors WHERE account_id = $1', [accountId]);
+  assert.deepEqual(rows.map((r) => r.id), [answers[0].id]);
+  // Out of the way of the next test, which counts every check the workers make.
+  await shared.db.query("UPDATE monitors SET status = 'paused' WHERE account_id = $1", [accountId]);
+});
+
+const TITLE: Target = { id: 'title', kind: 'text', selection: { scope: 'selector', selector: '#title' }, rule: 'changed' };
+
+/**
+ * A monitor id whose own slot (schedules keep a stable phase per monitor)
+ * fell due in the 30 seconds before `at`, and that slot: checked now, the
+ * monitor is next due a whole interval later, as in steady operation.
+ */
+function idDueJustBefore(at: Date): { id: string; due: Date } {
+  const periodMs = INTERVAL_MINUTES * 60_000;
+  for (let tries = 0; tries < 100_000; tries++) {
+    const id = randomUUID();
+    const offsetMs = stableOffsetSeconds(id, INTERVAL_MINUTES) * 1000;
+    const due = new Date(offsetMs + Math.floor((at.getTime() - offsetMs) / periodMs) * periodMs);
+    if (at.getTime() - due.getTime() < 30_000) return { id, due };
+  }
+  throw new Error('no id found');
+}
+
+test('300 due monitors are checked once each in a cycle, none twice, by all three workers', { skip: SKIP }, async () => {
+  const { accountId, token } = await createAccount();
+  const paths: { site: FixtureServer; path: string }[] = [];
+  for (let i = 0; i < MONITORS; i++) {
+    const site = sites[i % SITES];
+    const path = `/cycle/${i}.html`;
+    site.route(path, async (_req, res) => {
+      // Small but not instant pages, so that the claims of all workers overlap.
+      await new Promise((r) => setTimeout(r, 20));
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<html><body><h1 id="title">Page ${i}</h1></body></html>`);
+    });
+    paths.push({ site, path });
+  }
+  const counted = () => Promise.all(workers.map((w) => w.metric('pagewatch_checks_total', { outcome: 'recorded' })));
+  const before = await counted();
+  // All fall due at once, each on its own slot.
+  const start = new Date();
+  for (const { site, path } of paths) {
+    const { id, due } = idDueJustBefore(start);
+    await insertMonitorRow(shared.db, { id, accountId, url: `${site.url}${path}`, targets: [TITLE], intervalMinutes: INTERVAL_MINUTES, nextCheckAt: due });
+  }
+  const checked = async () =>
+    (await shared.db.query<{ n: number }>('SELECT count(*)::int AS n FROM monitors WHERE account_id = $1 AND last_checked_at >= $2', [accountId, start]))[0].n;
+  await waitUntil('every monitor checked', async () => (await checked()) === MONITORS, 60_000);
+  const took = Date.now() - start.getTime();
+  // Three more cycles: nothing is checked again before its next slot, an interval away.
+  await new Promise((r) => setTimeout(r, 3 * TICK_SECONDS * 1000));
+
+  assert.deepEqual(paths.map(({ site, path }) => site.hits.get(path) ?? 0), paths.map(() => 1), 'one load per monitor');
+  const perWorker = (await counted()).map((n, i) => n - before[i]);
+  console.log(`${MONITORS} checks in ${took} ms; per worker: ${perWorker.join(', ')}`);
+  assert.equal(perWorker.reduce((a, b) => a + b, 0), MONITORS, 'one recorded check per monitor');
+  for (const [i, n] of perWorker.entries()) assert.ok(n > 0, `${workers[i].name} checked some`);
+  const usage = await (await fetch(`${node(0)}/api/v1/usage`, { headers: { authorization: `Bearer ${token}` } })).json();
+  assert.equal(usage.data.checks.html.used, MONITORS, 'each check charged once');
+  const next = await shared.db.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM monitors WHERE account_id = $1 AND next_check_at > now() + interval '59 minutes'",
+    [accountId],
+  );
+  assert.equal(next[0].n, MONITORS, 'each is next due an interval later');
+  assert.equal((await shared.db.query('SELECT 1 FROM check_leases')).length, 0, 'no lease left');
+  for (const worker of workers) {
+    assert.equal(await worker.metric('pagewatch_lease_expiries_total'), 0);
+    assert.match(await (await fetch(`${worker.url}/metrics`)).text(), /^pagewatch_queue_lag_seconds \d/m);
+  }
+});
