@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { stableOffsetSeconds } from '../../src/domain/schedule.ts';
 import type { Target } from '../../src/domain/targets.ts';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
+import { idDueJustBefore } from '../helpers/due-slot.ts';
 import { insertMonitorRow } from '../helpers/monitor-rows.ts';
 import { ADMIN_TOKEN, ALL_SCOPES } from '../helpers/test-app.ts';
 import { testDatabaseUrl } from '../helpers/test-database.ts';
@@ -114,22 +113,6 @@ test('20 parallel creations with one Idempotency-Key over both API nodes make on
 
 const TITLE: Target = { id: 'title', kind: 'text', selection: { scope: 'selector', selector: '#title' }, rule: 'changed' };
 
-/**
- * A monitor id whose own slot (schedules keep a stable phase per monitor)
- * fell due in the 30 seconds before `at`, and that slot: checked now, the
- * monitor is next due a whole interval later, as in steady operation.
- */
-function idDueJustBefore(at: Date): { id: string; due: Date } {
-  const periodMs = INTERVAL_MINUTES * 60_000;
-  for (let tries = 0; tries < 100_000; tries++) {
-    const id = randomUUID();
-    const offsetMs = stableOffsetSeconds(id, INTERVAL_MINUTES) * 1000;
-    const due = new Date(offsetMs + Math.floor((at.getTime() - offsetMs) / periodMs) * periodMs);
-    if (at.getTime() - due.getTime() < 30_000) return { id, due };
-  }
-  throw new Error('no id found');
-}
-
 test('300 due monitors are checked once each in a cycle, none twice, by all three workers', { skip: SKIP }, async () => {
   const { accountId, token } = await createAccount();
   const paths: { site: FixtureServer; path: string }[] = [];
@@ -149,7 +132,7 @@ test('300 due monitors are checked once each in a cycle, none twice, by all thre
   // All fall due at once, each on its own slot.
   const start = new Date();
   for (const { site, path } of paths) {
-    const { id, due } = idDueJustBefore(start);
+    const { id, due } = idDueJustBefore(start, INTERVAL_MINUTES);
     await insertMonitorRow(shared.db, { id, accountId, url: `${site.url}${path}`, targets: [TITLE], intervalMinutes: INTERVAL_MINUTES, nextCheckAt: due });
   }
   const checked = async () =>
