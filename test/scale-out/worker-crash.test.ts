@@ -59,7 +59,7 @@ test('a worker killed mid-check: its checks are done by the others after the lea
   const ids: string[] = [];
   for (const [i, path] of paths.entries()) {
     const { id, due } = idDueJustBefore(start, 60);
-    ids.push(await insertMonitorRow(shared.db, { id, accountId, url: `${sites[i % sites.length].url}${path}`, targets: [TITLE], nextCheckAt: due }));
+    ids.push(await insertMonitorRow(shared.db, { id, accountId, url: `${sites[i % sites.length].url}${path}`, targets: [TITLE], nextCheckAt: due, emailEnabled: true }));
   }
   const checkedSince = async (since: Date) =>
     (await shared.db.query<{ n: number }>('SELECT count(*)::int AS n FROM monitors WHERE id = ANY($1) AND last_checked_at >= $2', [ids, since]))[0].n;
@@ -99,6 +99,12 @@ test('a worker killed mid-check: its checks are done by the others after the lea
   assert.equal((await shared.db.query('SELECT 1 FROM check_leases')).length, 0, 'no lease left');
   const takenOver = (await Promise.all(survivors.map((w) => w.metric('pagewatch_lease_expiries_total')))).reduce((a, b) => a + b, 0);
   assert.equal(takenOver, MONITORS, 'every check was a take-over');
+  // Each change is queued for email once and delivered by the workers' dispatchers (no SMTP here: recorded as skipped).
+  const deliveries = async () =>
+    (await Promise.all(survivors.map((w) => w.metric('pagewatch_notification_deliveries_total', { channel: 'email' })))).reduce((a, b) => a + b, 0);
+  await waitUntil('notifications dispatched', async () => (await deliveries()) >= MONITORS, 20_000);
+  const outbox = await shared.db.query<{ n: number }>('SELECT count(*)::int AS n FROM notification_outbox WHERE account_id = $1', [accountId]);
+  assert.equal(outbox[0].n, MONITORS, 'one notification per change');
   const usage = await (await fetch(`${api.url}/api/v1/usage`, { headers: { authorization: `Bearer ${token}` } })).json();
   assert.equal(usage.data.checks.html.used, 2 * MONITORS, 'a take-over is not charged again');
 });
