@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/config.ts';
 import { spawnPagewatch, stopChild } from './lib/children.ts';
@@ -96,5 +97,6 @@ BENCH_SCALEOUT_CONCURRENCY, BENCH_TICK_SECONDS, BENCH_DATABASE_URL).`,
     );
   } finally {
     await server.close();
+    rmSync(plansFile, { force: true });
   }
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { nextDueAt, stableOffsetSeconds } from '../src/domain/schedule.ts';
 import { DEFAULT_HOST_CONCURRENCY } from '../src/engine/host-politeness.ts';
@@ -75,13 +76,12 @@ async function run(kind: StoreKind, server: PageServer): Promise<Figures> {
   const inner = benchLoaders();
   try {
     const accountId = await createAccount(store.db);
-    // Due times spread evenly over one interval, as a settled service has them.
-    const start = Date.now() + START_DELAY_MS;
-    const spacing = (INTERVAL * 60_000) / MONITORS;
-    const seeds = Array.from({ length: MONITORS }, (_, n) => ({
-      url: `${server.bases[n % server.bases.length]}/small/${n}.html`,
-      nextCheckAt: new Date(start + n * spacing),
-    }));
+    // Each monitor due at its own next slot (src/domain/schedule.ts), as a settled service has them.
+    const start = new Date(Date.now() + START_DELAY_MS);
+    const seeds = Array.from({ length: MONITORS }, (_, n) => {
+      const id = randomUUID();
+      return { id, url: `${server.bases[n % server.bases.length]}/small/${n}.html`, nextCheckAt: nextDueAt(start, INTERVAL, stableOffsetSeconds(id, INTERVAL), start) };
+    });
     const ids = await insertMonitors(store.db, { accountId, loadMode: 'html', intervalMinutes: INTERVAL, targets: PRODUCT_TARGETS, monitors: seeds });
     const seedBytes = await store.sizeBytes();
     const due = new Map(seeds.map((seed, i) => [seed.url, { id: ids[i], at: seed.nextCheckAt.getTime() }]));

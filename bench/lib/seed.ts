@@ -15,6 +15,8 @@ export async function createAccount(db: Queryable): Promise<string> {
 }
 
 export interface MonitorSeed {
+  /** default: a random UUID */
+  id?: string;
   url: string;
   nextCheckAt: Date;
 }
@@ -29,7 +31,7 @@ export async function insertMonitors(
   const BATCH = 1000;
   for (let start = 0; start < options.monitors.length; start += BATCH) {
     const batch = options.monitors.slice(start, start + BATCH);
-    const batchIds = batch.map(() => randomUUID());
+    const batchIds = batch.map((m) => m.id ?? randomUUID());
     ids.push(...batchIds);
     await db.query(
       `INSERT INTO monitors (id, account_id, url, load_mode, status, interval_minutes, targets, email_enabled, webhook_enabled,
