@@ -132,16 +132,20 @@ export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date
   return items;
 }
 
+const OVERDUE_CYCLES = 2;
+
 function offsetOf(candidate: ClaimCandidate): number {
   return stableOffsetSeconds(candidate.id, candidate.interval_minutes);
 }
 
 /**
  * Whether the candidate has a scheduled slot and/or a manual check to serve
- * now. A monitor found more than a cycle overdue after it has been checked
- * before (the service was down or busy) is moved to its next own slot instead
- * of being checked at once, so overdue monitors come back spread over their
- * interval rather than all together.
+ * now. A monitor found more than two cycles overdue after it has been checked
+ * before (the service was down or overloaded) is moved to its next own slot
+ * instead of being checked at once, so overdue monitors come back spread over
+ * their interval rather than all together. Two cycles, not one: a worker's
+ * real period is a tick plus the time a cycle takes, so a monitor that fell
+ * due just after a claim is routinely a little over one tick late.
  */
 async function decideWork(
   tx: Queryable,
@@ -155,7 +159,7 @@ async function decideWork(
   }
   let scheduled = candidate.next_check_at === null || candidate.next_check_at <= at;
   const overdueMs = candidate.next_check_at === null ? 0 : at.getTime() - candidate.next_check_at.getTime();
-  if (scheduled && candidate.last_checked_at !== null && overdueMs > settings.tickSeconds * 1000) {
+  if (scheduled && candidate.last_checked_at !== null && overdueMs > OVERDUE_CYCLES * settings.tickSeconds * 1000) {
     await rescheduleMonitor(tx, candidate.id, nextDueAt(candidate.next_check_at ?? at, candidate.interval_minutes, offsetOf(candidate), at));
     scheduled = false;
   }

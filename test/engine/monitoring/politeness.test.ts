@@ -93,6 +93,23 @@ test('after a downtime overdue monitors are spread over their interval instead o
   }
 });
 
+test('a monitor a little over one cycle late is still checked, not moved to its next slot', async () => {
+  const site = await startFixtureServer();
+  const engine = startTestEngine(t);
+  try {
+    const { accountId } = await createAccountWithToken(t.app);
+    const page = await watchPage(t, site, engine, { accountId });
+    await page.check();
+    const due = await nextCheckAt(t.db, page.monitorId);
+    t.clock.set(new Date(due.getTime() + 1.5 * t.config.tickSeconds * 1000));
+    const report = await engine.runCycle();
+    assert.equal(report.claimed.length, 1);
+  } finally {
+    await engine.stop();
+    await site.close();
+  }
+});
+
 test('an exhausted monthly check allowance skips checks with an issue and never charges beyond it', async () => {
   const small = await startTestApp({ plans: { pro: { checks_per_month: { html: 3 } } } });
   const site = await startFixtureServer();
