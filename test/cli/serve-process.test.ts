@@ -21,9 +21,10 @@ function serve(dataDir: string, port: number): { child: ChildProcess; output: ()
   return { child, output: () => output };
 }
 
-async function waitFor(predicate: () => boolean, ms = 30_000): Promise<void> {
+async function waitFor(child: ChildProcess, predicate: () => boolean, ms = 30_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!predicate()) {
+    if (child.exitCode !== null) throw new Error(`the process exited early with ${child.exitCode}`);
     if (Date.now() > deadline) throw new Error('timed out');
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -31,18 +32,19 @@ async function waitFor(predicate: () => boolean, ms = 30_000): Promise<void> {
 
 test('serve prints where it listens and how to create the first account, and stops cleanly on SIGTERM', async () => {
   const dataDir = join(mkdtempSync(join(tmpdir(), 'pw-serve-')), 'data');
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const server = serve(dataDir, port);
+  // Port 0: the system picks a free port, and the listening line names it.
+  const server = serve(dataDir, 0);
   after(() => server.child.kill('SIGKILL'));
   // The first-run help follows the listening line once the store has been asked for accounts.
-  await waitFor(() => server.output().includes('tokens create'));
-  assert.match(server.output(), new RegExp(`listening on http://127.0.0.1:${port}`));
+  await waitFor(server.child, () => server.output().includes('tokens create'));
+  const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(server.output())?.[1]);
+  assert.ok(port > 0, server.output());
   assert.match(server.output(), /No accounts yet/);
   assert.match(server.output(), /accounts create/);
   const res = await fetch(`http://127.0.0.1:${port}/api/v1/openapi.json`);
   assert.equal(res.status, 200);
 
-  const second = serve(dataDir, port + 1);
+  const second = serve(dataDir, 0);
   const [code] = await once(second.child, 'exit');
   assert.equal(code, 1);
   assert.match(second.output(), /in use by process/);
