@@ -21,12 +21,24 @@ test('defaults follow DESIGN §2', () => {
   assert.equal(config.plans.pro.requests_per_minute, 60);
 });
 
+test('settings beyond DESIGN §2 have documented defaults', () => {
+  const config = loadConfig({});
+  assert.equal(config.workerConcurrency, 4);
+  assert.equal(config.leaseSeconds, 300);
+  assert.equal(config.shutdownGraceSeconds, 25);
+  assert.equal(config.smtpFrom, 'pagewatch@127.0.0.1');
+  const custom = loadConfig({ PAGEWATCH_LEASE_SECONDS: '30', PAGEWATCH_SHUTDOWN_GRACE_SECONDS: '0', PAGEWATCH_SMTP_FROM: 'alerts@example.com' });
+  assert.deepEqual([custom.leaseSeconds, custom.shutdownGraceSeconds, custom.smtpFrom], [30, 0, 'alerts@example.com']);
+});
+
 test('a bad value stops start-up with a message naming the variable', () => {
   const cases: Record<string, string>[] = [
     { PORT: 'eighty' },
     { PORT: '70000' },
     { PAGEWATCH_TICK_SECONDS: '0' },
     { PAGEWATCH_WORKER_CONCURRENCY: '0' },
+    { PAGEWATCH_LEASE_SECONDS: '2' },
+    { PAGEWATCH_SHUTDOWN_GRACE_SECONDS: 'soon' },
     { PAGEWATCH_ALLOW_PORTS: '80,http' },
     { PAGEWATCH_ALLOW_PRIVATE_NETWORKS: '10.0.0.0' },
     { DATABASE_URL: 'mysql://x' },
