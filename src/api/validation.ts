@@ -13,11 +13,12 @@ function makeAjv(coerce: boolean): Ajv {
   return ajv;
 }
 
-const bodyAjv = makeAjv(false);
-const textAjv = makeAjv(true);
+// Built on first use, not at import time.
+let instances: { body: Ajv; text: Ajv } | null = null;
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
+  instances ??= { body: makeAjv(false), text: makeAjv(true) };
+  const ajv = httpPart === 'body' ? instances.body : instances.text;
   return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
 };
 
