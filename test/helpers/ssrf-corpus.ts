@@ -1,9 +1,15 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 // The shared SSRF corpus: one `URL<TAB>[category] note` per line; split on
 // the first tab only (a URL may itself contain odd characters).
 
-export const SSRF_CORPUS_PATH = '/work/shared/corpora/ssrf-urls.txt';
+// shared/ sits beside the repository (as on the developers' machines and in CI).
+export const SSRF_CORPUS_PATH = new URL('../../../shared/corpora/ssrf-urls.txt', import.meta.url).pathname;
+
+/** Why the corpus tests cannot run here, or null when the corpus is beside the repository. */
+export function ssrfCorpusMissing(): string | null {
+  return existsSync(SSRF_CORPUS_PATH) ? null : `the SSRF corpus is not at ${SSRF_CORPUS_PATH} (shared/ beside the repository)`;
+}
 
 export interface CorpusCase {
   url: string;

@@ -3,14 +3,15 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { loopbackNamespaceUnavailable, runInLoopbackNamespace } from '../../helpers/netns.ts';
 import type { NamespaceReport, Outcome } from './html-netns-child.ts';
+import { ssrfCorpusMissing } from '../../helpers/ssrf-corpus.ts';
 
-// The real html loader (and guardedPost) on every SSRF corpus URL and on
+// The real html and browser loaders (and guardedPost) on every SSRF corpus URL and on
 // redirects/names leading to private and metadata addresses. Everything runs
 // in a child process inside a loopback-only network namespace, where those
 // addresses exist on lo and listeners wait on every port the cases use:
 // a guard failure would show up as a connection, never as off-machine traffic.
 
-const skip = loopbackNamespaceUnavailable();
+const skip = loopbackNamespaceUnavailable() ?? ssrfCorpusMissing();
 let report: NamespaceReport;
 
 before(async () => {
@@ -26,6 +27,11 @@ const notBlocked = (outcomes: Outcome[]) => outcomes.filter((o) => o.code !== 'b
 test('the html loader returns a blocked issue for every corpus URL', { skip: skip ?? false }, () => {
   assert.equal(group('corpus').length, 196);
   assert.deepEqual(notBlocked(group('corpus')), []);
+});
+
+test('the browser loader returns a blocked issue for every corpus URL', { skip: skip ?? false }, () => {
+  assert.equal(group('corpus-browser').length, 196);
+  assert.deepEqual(notBlocked(group('corpus-browser')), []);
 });
 
 test('redirects to private and metadata addresses are blocked', { skip: skip ?? false }, () => {

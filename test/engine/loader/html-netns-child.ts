@@ -1,11 +1,12 @@
 // Runs INSIDE a loopback-only network namespace (see test/helpers/netns.ts),
 // started by html-loader-netns.test.ts; prints one JSON report on stdout.
 // It gives lo the private and metadata addresses the cases aim at, listens on
-// every port they use, runs the real html loader and guardedPost, and reports
+// every port they use, runs the real html and browser loaders and guardedPost, and reports
 // each outcome and how many connections reached any listener.
 import { execFileSync } from 'node:child_process';
 import { connect, isIP } from 'node:net';
 import { createHtmlLoader } from '../../../src/engine/loader/html-loader.ts';
+import { createBrowserLoader } from '../../../src/engine/loader/browser-loader.ts';
 import { effectivePort, guardPolicy, type LookupFn } from '../../../src/engine/ssrf/guard.ts';
 import { guardedPost } from '../../../src/engine/ssrf/guarded-request.ts';
 import type { LoadResult } from '../../../src/engine/loader/types.ts';
@@ -15,7 +16,7 @@ import { readSsrfCorpus } from '../../helpers/ssrf-corpus.ts';
 import { listenCounting, type CountingListener } from '../../helpers/tcp-listener.ts';
 
 export interface Outcome {
-  group: 'corpus' | 'redirect' | 'resolved-name' | 'webhook' | 'control';
+  group: 'corpus' | 'corpus-browser' | 'redirect' | 'resolved-name' | 'webhook' | 'control';
   url: string;
   code: string | null;
   message: string;
@@ -95,6 +96,11 @@ const outcomes: Outcome[] = [];
 const strictLoader = createHtmlLoader({ policy: guardPolicy(), timeoutMs: 5000, connectTimeoutMs: 2000 });
 for (const { url } of corpus) outcomes.push(outcome('corpus', url, await strictLoader.load({ url, mode: 'html' })));
 await strictLoader.close();
+
+// 1b. The same corpus through the browser loader (real Chromium behind its filtering proxy).
+const strictBrowser = createBrowserLoader({ policy: guardPolicy(), timeoutMs: 10_000 });
+for (const { url } of corpus) outcomes.push(outcome('corpus-browser', url, await strictBrowser.load({ url, mode: 'browser' })));
+await strictBrowser.close();
 
 // 2. Redirects from the trusted fixture server to private and metadata targets.
 const server = await startFixtureServer(loaderRoutes());
