@@ -113,11 +113,13 @@ export function createEngine(options: EngineOptions): Engine {
 
   async function startCycle(): Promise<{ items: WorkItem[]; checks: Promise<RunOutcome>[] }> {
     await housekeeping();
-    const hadRoom = inFlight.size < options.concurrency;
+    const busyBeforeClaim = inFlight.size;
     const items = await claim();
-    if (options.metrics) recordClaim(options.metrics, items, hadRoom, clock.now());
+    if (options.metrics) recordClaim(options.metrics, items, busyBeforeClaim < options.concurrency, clock.now());
     const checks = items.map(run);
-    saturated = inFlight.size >= options.concurrency;
+    // Judged by what the claim filled, not by inFlight now: checks that ended
+    // while the claim ran have already left inFlight.
+    saturated = busyBeforeClaim + items.length >= options.concurrency;
     return { items, checks };
   }
 
@@ -141,7 +143,10 @@ export function createEngine(options: EngineOptions): Engine {
     );
     cycle.finally(() => {
       cycle = null;
-      if (running) timer = setTimeout(loopOnce, options.tickSeconds * 1000);
+      if (!running) return;
+      // Slots that came free while the claim ran could not wake the loop then.
+      const slotsFreed = saturated && inFlight.size < options.concurrency;
+      timer = setTimeout(loopOnce, slotsFreed ? 0 : options.tickSeconds * 1000);
     });
   }
 

@@ -41,3 +41,22 @@ test('the loop checks due monitors on its own, and once stopped it checks nothin
   // A loop left running would have checked the monitor again by now (its tick is one second).
   assert.equal(site.hits.get('/shop/espresso.html'), 1, 'a stopped loop claims nothing');
 });
+
+test('a saturated loop claims again as soon as slots free, without waiting for the next cycle', async () => {
+  const { accountId } = await createAccountWithToken(t.app);
+  const ids: string[] = [];
+  for (let i = 0; i < 16; i++) {
+    ids.push(await insertMonitorRow(t.db, { accountId, url: `${site.url}/shop/espresso.html?loop=${i}`, targets: [TITLE], nextCheckAt: t.clock.now() }));
+  }
+  // A one-hour cycle: only slot refills can get through sixteen checks with two slots.
+  const engine = startTestEngine(t, { tickSeconds: 3600, concurrency: 2 });
+  engine.start();
+  try {
+    await waitFor(async () => {
+      const rows = await t.db.query('SELECT 1 FROM monitors WHERE id = ANY($1::uuid[]) AND last_checked_at IS NOT NULL', [ids]);
+      return rows.length === ids.length;
+    }, 30_000);
+  } finally {
+    await engine.stop();
+  }
+});
