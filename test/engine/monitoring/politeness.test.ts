@@ -7,6 +7,9 @@ import { insertMonitorRow, nextCheckAt } from '../../helpers/monitor-rows.ts';
 import { shopHtml, INITIAL_SHOP } from '../../helpers/shop-page.ts';
 import { advanceToDue, startTestEngine } from '../../helpers/test-engine.ts';
 import { TITLE, watchPage } from '../../helpers/watched-page.ts';
+import type { Engine } from '../../../src/engine/scheduler.ts';
+
+type WatchedPage = Awaited<ReturnType<typeof watchPage>>;
 
 let t: TestApp;
 before(async () => {
@@ -73,41 +76,38 @@ test('no more than the per-host limit of checks of one site run at once', async 
   }
 });
 
-test('after a downtime overdue monitors are spread over their interval instead of checked all at once', async () => {
+/** A page checked once by a fresh engine, and its next due time; cleans up after `body`. */
+async function withCheckedPage(body: (engine: Engine, page: WatchedPage, due: Date) => Promise<void>): Promise<void> {
   const site = await startFixtureServer();
   const engine = startTestEngine(t);
   try {
     const { accountId } = await createAccountWithToken(t.app);
     const page = await watchPage(t, site, engine, { accountId });
     await page.check();
-    const due = await nextCheckAt(t.db, page.monitorId);
+    await body(engine, page, await nextCheckAt(t.db, page.monitorId));
+  } finally {
+    await engine.stop();
+    await site.close();
+  }
+}
+
+test('after a downtime overdue monitors are spread over their interval instead of checked all at once', async () => {
+  await withCheckedPage(async (engine, page, due) => {
     t.clock.set(new Date(due.getTime() + 3 * 3600_000));
     assert.deepEqual((await engine.runCycle()).claimed, []);
     const replaced = await nextCheckAt(t.db, page.monitorId);
     assert.deepEqual(replaced, nextDueAt(due, 60, stableOffsetSeconds(page.monitorId, 60), t.clock.now()));
     assert.ok(replaced > t.clock.now());
     await page.check();
-  } finally {
-    await engine.stop();
-    await site.close();
-  }
+  });
 });
 
 test('a monitor a little over one cycle late is still checked, not moved to its next slot', async () => {
-  const site = await startFixtureServer();
-  const engine = startTestEngine(t);
-  try {
-    const { accountId } = await createAccountWithToken(t.app);
-    const page = await watchPage(t, site, engine, { accountId });
-    await page.check();
-    const due = await nextCheckAt(t.db, page.monitorId);
+  await withCheckedPage(async (engine, _page, due) => {
     t.clock.set(new Date(due.getTime() + 1.5 * t.config.tickSeconds * 1000));
     const report = await engine.runCycle();
     assert.equal(report.claimed.length, 1);
-  } finally {
-    await engine.stop();
-    await site.close();
-  }
+  });
 });
 
 test('an exhausted monthly check allowance skips checks with an issue and never charges beyond it', async () => {
