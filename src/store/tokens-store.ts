@@ -51,10 +51,14 @@ export async function revokeToken(db: Queryable, id: string, at: Date): Promise<
   return rows.length > 0;
 }
 
-/** Records use at most once a minute per token, to keep the hot path light. */
+/** last_used_at is recorded at most this often per token, to keep the hot path light. */
+export const TOUCH_INTERVAL_SECONDS = 60;
+
+/** Records use at most once per TOUCH_INTERVAL_SECONDS per token (the condition also guards concurrent touches). */
 export async function touchToken(db: Queryable, id: string, at: Date): Promise<void> {
   await db.query(
-    `UPDATE api_tokens SET last_used_at = $2::timestamptz WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2::timestamptz - interval '60 seconds')`,
-    [id, at],
+    `UPDATE api_tokens SET last_used_at = $2::timestamptz
+     WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2::timestamptz - make_interval(secs => $3::int))`,
+    [id, at, TOUCH_INTERVAL_SECONDS],
   );
 }

@@ -96,3 +96,20 @@ test('an unknown path under /api/v1 is 404 not_found in the error envelope', asy
   assert.equal(res.statusCode, 404);
   assert.equal(res.json().error.code, 'not_found');
 });
+
+test('last_used_at is recorded on first use and then at most once a minute', async () => {
+  const { token, accountId } = await createAccountWithToken(t.app);
+  const lastUsed = async () => (await admin(t.app, 'GET', `/accounts/${accountId}/tokens`)).json().data[0].last_used_at;
+  const use = () => t.app.inject({ method: 'GET', url: '/api/v1/usage', headers: bearer(token) });
+  assert.equal(await lastUsed(), null);
+  const first = t.clock.now().toISOString();
+  await use();
+  assert.equal(await lastUsed(), first);
+  t.clock.advance(60_000);
+  await use();
+  assert.equal(await lastUsed(), first);
+  t.clock.advance(1000);
+  const later = t.clock.now().toISOString();
+  await use();
+  assert.equal(await lastUsed(), later);
+});
