@@ -7,7 +7,7 @@ import type { Scope } from '../domain/scopes.ts';
 import type { Database, Queryable } from '../store/database.ts';
 import { lockAccount } from '../store/accounts-store.ts';
 import {
-  countActiveTokens, findTokenByHash, insertToken, listTokens, revokeToken, touchToken, TOUCH_INTERVAL_SECONDS, type TokenRow,
+  countActiveTokens, findTokenWithApiStatus, insertToken, listTokens, revokeToken, touchToken, TOUCH_INTERVAL_SECONDS, type TokenRow,
 } from '../store/tokens-store.ts';
 import { generateTokenSecret, hashTokenSecret, looksLikeToken, sameHash } from './token-secrets.ts';
 
@@ -106,16 +106,18 @@ export async function revokeTokenById(deps: TokenDeps, tokenId: string): Promise
 const UNAUTHORIZED = 'missing, invalid, expired or revoked bearer token';
 
 /**
- * Resolves the Authorization header to a principal. Every failure is the same
- * 401, so callers cannot tell a revoked token from a made-up one.
+ * Resolves the Authorization header to a principal, in the order the API
+ * answers: 503 while the API is closed, whatever the token; then the same 401
+ * for every token failure, so callers cannot tell a revoked token from a
+ * made-up one.
  */
 export async function authenticate(db: Queryable, deps: Omit<TokenDeps, 'db'>, authorization: string | undefined): Promise<Principal> {
   const match = /^Bearer ([^\s]+)$/i.exec(authorization?.trim() ?? '');
-  if (!match || !looksLikeToken(match[1])) throw new AppError('unauthorized', UNAUTHORIZED);
-  const hash = hashTokenSecret(match[1]);
-  const row = await findTokenByHash(db, hash);
+  const hash = match && looksLikeToken(match[1]) ? hashTokenSecret(match[1]) : null;
+  const { status, token: row } = await findTokenWithApiStatus(db, hash);
+  if (!status.open) throw new AppError('unavailable', 'the API is closed for maintenance', { retryAfter: status.retry_after_seconds });
   const now = deps.clock.now();
-  if (!row || !sameHash(row.token_hash, hash) || row.revoked_at || row.expires_at <= now || !isPlanName(row.plan)) {
+  if (!hash || !row || !sameHash(row.token_hash, hash) || row.revoked_at || row.expires_at <= now || !isPlanName(row.plan)) {
     throw new AppError('unauthorized', UNAUTHORIZED);
   }
   // Most requests come well within the interval: skip the round trip, not just the write.

@@ -1,3 +1,4 @@
+import type { ApiStatus } from './api-status-store.ts';
 import type { Queryable } from './database.ts';
 
 export interface TokenRow {
@@ -38,12 +39,20 @@ export async function listTokens(db: Queryable, accountId: string): Promise<Toke
   return db.query<TokenRow>('SELECT * FROM api_tokens WHERE account_id = $1 ORDER BY created_at DESC, id DESC', [accountId]);
 }
 
-export async function findTokenByHash(db: Queryable, hash: string): Promise<TokenWithAccount | null> {
-  const rows = await db.query<TokenWithAccount>(
-    `SELECT t.*, a.email, a.plan FROM api_tokens t JOIN accounts a ON a.id = t.account_id WHERE t.token_hash = $1`,
+/**
+ * The token with this hash (null when none, or when hash is null) and the API
+ * status, in one round trip: every API request needs both.
+ */
+export async function findTokenWithApiStatus(db: Queryable, hash: string | null): Promise<{ status: ApiStatus; token: TokenWithAccount | null }> {
+  const rows = await db.query<TokenWithAccount & { api_open: boolean; api_retry_after_seconds: number }>(
+    `SELECT s.open AS api_open, s.retry_after_seconds AS api_retry_after_seconds, t.*, a.email, a.plan
+     FROM api_status s
+     LEFT JOIN (api_tokens t JOIN accounts a ON a.id = t.account_id) ON t.token_hash = $1::text
+     WHERE s.id = 1`,
     [hash],
   );
-  return rows[0] ?? null;
+  const { api_open: open, api_retry_after_seconds: retryAfter, ...token } = rows[0];
+  return { status: { open, retry_after_seconds: retryAfter }, token: token.id === null ? null : token };
 }
 
 export async function revokeToken(db: Queryable, id: string, at: Date): Promise<boolean> {

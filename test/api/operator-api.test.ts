@@ -101,6 +101,20 @@ test('closing the API answers 503 unavailable with Retry-After and charges nothi
   assert.equal(open.headers['x-ratelimit-remaining'], '59');
 });
 
+test('while the API is closed, requests without a token or with an unknown one are 503 too, not 401', async () => {
+  await admin(t.app, 'PUT', '/api-status', { open: false, retry_after_seconds: 90 });
+  try {
+    for (const headers of [{}, { authorization: 'Bearer not-a-token' }, bearer(`pwk_${'B'.repeat(43)}`)]) {
+      const res = await t.app.inject({ method: 'GET', url: '/api/v1/usage', headers });
+      assert.equal(res.statusCode, 503);
+      assert.equal(res.json().error.code, 'unavailable');
+      assert.equal(res.headers['retry-after'], '90');
+    }
+  } finally {
+    await admin(t.app, 'PUT', '/api-status', { open: true });
+  }
+});
+
 test('an unknown account id is 404', async () => {
   const res = await admin(t.app, 'GET', '/accounts/00000000-0000-4000-8000-000000000000');
   assert.equal(res.statusCode, 404);

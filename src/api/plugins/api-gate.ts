@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../errors.ts';
-import { readApiStatus } from '../../store/api-status-store.ts';
 import { admitRequest, chargeReadBytes, peekLimits, type LimitState } from '../../services/request-limits.ts';
 import { authenticate } from '../../services/tokens.ts';
 import type { AppDeps } from '../app-deps.ts';
@@ -42,10 +41,7 @@ async function gate(app: FastifyInstance, deps: AppDeps) {
     const scope = request.routeOptions.config.scope;
     const isPublic = request.routeOptions.url !== undefined && scope === undefined;
     if (isPublic) return;
-    const status = await readApiStatus(deps.db);
-    if (!status.open) {
-      throw new AppError('unavailable', 'the API is closed for maintenance', { retryAfter: status.retry_after_seconds });
-    }
+    // Also refuses every request while the API is closed (one round trip with the token lookup).
     const principal = await authenticate(deps.db, deps, request.headers.authorization);
     request.principal = principal;
     if (!principal.plan.api_access) {
