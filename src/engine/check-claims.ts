@@ -63,16 +63,30 @@ const EXHAUSTED = (mode: LoadMode): CheckIssue => ({
   message: `the account's monthly ${mode} check allowance is used up; checks resume next month`,
 });
 
-export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date): Promise<WorkItem[]> {
-  if (settings.capacity <= 0) return [];
+export interface Claim {
+  items: WorkItem[];
+  /**
+   * Due work was left for lack of a free slot, in this process or at its host:
+   * a check that ends frees one, so the loop should claim again then.
+   */
+  waiting: boolean;
+}
+
+export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date): Promise<Claim> {
+  if (settings.capacity <= 0) return { items: [], waiting: true };
   await lockClaims(tx);
   const plans = monitoredPlans(settings.plans);
-  const candidates = await findClaimCandidates(tx, at, plans, settings.capacity * 4 + 16);
+  const limit = settings.capacity * 4 + 16;
+  const candidates = await findClaimCandidates(tx, at, plans, limit);
   const liveByHost = await countLiveLeasesByHost(tx, at);
   const backoffs = await readActiveBackoffs(tx, [...new Set(candidates.map((c) => hostOf(c.url)))], at);
   const items: WorkItem[] = [];
+  let waiting = false;
   for (const candidate of candidates) {
-    if (items.length >= settings.capacity) break;
+    if (items.length >= settings.capacity) {
+      waiting = true;
+      break;
+    }
     const plan = settings.plans[candidate.plan as PlanName];
     const host = hostOf(candidate.url);
     if ((candidate.lease_attempt ?? 0) >= MAX_ATTEMPTS) {
@@ -90,7 +104,10 @@ export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date
       }
       continue;
     }
-    if ((liveByHost.get(host) ?? 0) >= settings.hostConcurrency) continue;
+    if ((liveByHost.get(host) ?? 0) >= settings.hostConcurrency) {
+      waiting = true;
+      continue;
+    }
     const reservation = await reservationFor(tx, candidate, plan, at);
     if (reservation === null) {
       await skipExhausted(tx, candidate, work, at);
@@ -129,7 +146,8 @@ export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date
       reservation,
     });
   }
-  return items;
+  // A full page of candidates may hide more due work behind it.
+  return { items, waiting: waiting || candidates.length === limit };
 }
 
 const OVERDUE_CYCLES = 2;

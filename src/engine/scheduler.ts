@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.ts';
 import type { Plans } from '../domain/plans.ts';
 import type { Database } from '../store/database.ts';
-import { claimWork, type WorkItem } from './check-claims.ts';
+import { claimWork, type Claim, type WorkItem } from './check-claims.ts';
 import { recordClaim, recordOutcome, type EngineMetrics } from './check-metrics.ts';
 import { runCheck, type RunOutcome } from './check-runner.ts';
 import { DEFAULT_HOST_CONCURRENCY } from './host-politeness.ts';
@@ -73,10 +73,12 @@ export function createEngine(options: EngineOptions): Engine {
   let running = false;
   let cycle: Promise<WorkItem[]> | null = null;
   let lastCleanup: Date | null = null;
-  // Every slot was taken at the last claim, so due work may be waiting.
-  let saturated = false;
+  // The last claim left due work for lack of a slot (here or at its host).
+  let waiting = false;
+  // A check ended while the current claim ran, when it could not wake the loop.
+  let freedDuringClaim = false;
 
-  const claim = () =>
+  const claimOnce = (): Promise<Claim> =>
     db.transaction((tx) =>
       claimWork(
         tx,
@@ -90,6 +92,7 @@ export function createEngine(options: EngineOptions): Engine {
         clock.now(),
       ),
     );
+  const claim = async (): Promise<WorkItem[]> => (await claimOnce()).items;
 
   const run = (item: WorkItem): Promise<RunOutcome> => {
     const check = runCheck({ db, clock, loaders: options.loaders }, item, abort.signal);
@@ -97,8 +100,12 @@ export function createEngine(options: EngineOptions): Engine {
     if (metrics) check.then((outcome) => recordOutcome(metrics, item, outcome), () => recordOutcome(metrics, item, 'error'));
     inFlight.add(check);
     const settled = check.finally(() => inFlight.delete(check));
-    // A loop that filled every slot may have left due work behind: claim again as soon as a slot frees.
-    settled.then(wake, wake);
+    // Due work left behind for lack of a slot can be claimed as soon as this one frees.
+    const freed = () => {
+      if (cycle !== null) freedDuringClaim = true;
+      wake();
+    };
+    settled.then(freed, freed);
     return settled;
   };
 
@@ -114,23 +121,22 @@ export function createEngine(options: EngineOptions): Engine {
   async function startCycle(): Promise<{ items: WorkItem[]; checks: Promise<RunOutcome>[] }> {
     await housekeeping();
     const busyBeforeClaim = inFlight.size;
-    const items = await claim();
+    const { items, waiting: left } = await claimOnce();
     if (options.metrics) recordClaim(options.metrics, items, busyBeforeClaim < options.concurrency, clock.now());
+    waiting = left;
     const checks = items.map(run);
-    // Judged by what the claim filled, not by inFlight now: checks that ended
-    // while the claim ran have already left inFlight.
-    saturated = busyBeforeClaim + items.length >= options.concurrency;
     return { items, checks };
   }
 
   function wake(): void {
-    if (!running || !saturated || cycle !== null) return;
+    if (!running || !waiting || cycle !== null) return;
     if (timer) clearTimeout(timer);
     timer = setTimeout(loopOnce, 0);
   }
 
   function loopOnce(): void {
     timer = null;
+    freedDuringClaim = false;
     cycle = startCycle().then(
       ({ items, checks }) => {
         for (const check of checks) check.catch((err) => options.logger.error({ err }, 'check failed'));
@@ -144,9 +150,7 @@ export function createEngine(options: EngineOptions): Engine {
     cycle.finally(() => {
       cycle = null;
       if (!running) return;
-      // Slots that came free while the claim ran could not wake the loop then.
-      const slotsFreed = saturated && inFlight.size < options.concurrency;
-      timer = setTimeout(loopOnce, slotsFreed ? 0 : options.tickSeconds * 1000);
+      timer = setTimeout(loopOnce, waiting && freedDuringClaim ? 0 : options.tickSeconds * 1000);
     });
   }
 

@@ -42,14 +42,15 @@ test('the loop checks due monitors on its own, and once stopped it checks nothin
   assert.equal(site.hits.get('/shop/espresso.html'), 1, 'a stopped loop claims nothing');
 });
 
-test('a saturated loop claims again as soon as slots free, without waiting for the next cycle', async () => {
+/** Sixteen monitors of the fixture site, all due, checked by a loop whose cycle is an hour. */
+async function allCheckedByRefills(options: { concurrency: number; hostConcurrency?: number }): Promise<void> {
   const { accountId } = await createAccountWithToken(t.app);
   const ids: string[] = [];
   for (let i = 0; i < 16; i++) {
     ids.push(await insertMonitorRow(t.db, { accountId, url: `${site.url}/shop/espresso.html?loop=${i}`, targets: [TITLE], nextCheckAt: t.clock.now() }));
   }
-  // A one-hour cycle: only slot refills can get through sixteen checks with two slots.
-  const engine = startTestEngine(t, { tickSeconds: 3600, concurrency: 2 });
+  // A one-hour cycle: only slot refills can get through sixteen checks with so few slots.
+  const engine = startTestEngine(t, { tickSeconds: 3600, ...options });
   engine.start();
   try {
     await waitFor(async () => {
@@ -59,4 +60,12 @@ test('a saturated loop claims again as soon as slots free, without waiting for t
   } finally {
     await engine.stop();
   }
+}
+
+test('a saturated loop claims again as soon as slots free, without waiting for the next cycle', async () => {
+  await allCheckedByRefills({ concurrency: 2 });
+});
+
+test('a loop held back by the per-host limit claims again as soon as a check of that host ends', async () => {
+  await allCheckedByRefills({ concurrency: 4, hostConcurrency: 1 });
 });
