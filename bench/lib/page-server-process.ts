@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { productPage, smallPage } from './pages.ts';
+import { productPage, smallPage, smallPageVersion } from './pages.ts';
 
 // The fixture site of the benchmarks, run as a child process so that serving
 // pages does not share the measured process's event loop. It listens on
@@ -29,7 +29,7 @@ function page(path: string): Buffer | string | null {
   const match = /^\/(product|small)\/(\d+)\.html$/.exec(path);
   if (!match) return null;
   const n = Number(match[2]);
-  if (match[1] === 'small') return smallPage(n, Math.floor((Date.now() / 1000 + n) / changeSeconds));
+  if (match[1] === 'small') return smallPage(n, smallPageVersion(n, Date.now(), changeSeconds));
   let body = products.get(n);
   if (!body) products.set(n, (body = Buffer.from(productPage(n))));
   return body;

@@ -64,6 +64,11 @@ export function productPage(n: number, version = 0): string {
 </html>`;
 }
 
+/** Which version of small page `n` is served at `atMs`: prices move every `changeSeconds`, staggered per page. */
+export function smallPageVersion(n: number, atMs: number, changeSeconds: number): number {
+  return Math.floor((atMs / 1000 + n) / changeSeconds);
+}
+
 /** The three watched elements alone. */
 export function smallPage(n: number, version = 0): string {
   return `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Modell ${n}</title></head><body><main>
