@@ -2,7 +2,7 @@ import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import { METRICS } from '../domain/metrics.ts';
 import type { Database } from '../store/database.ts';
-import { addToCounter, incrementRateWindow, lockCounter, lockRateWindow, readCounters, readRateWindow } from '../store/counters-store.ts';
+import { addToCounter, admitApiRequest, readCounters, readRateWindow } from '../store/counters-store.ts';
 import type { Principal } from './tokens.ts';
 import { periodEnd, periodStart, secondsUntil } from './periods.ts';
 
@@ -37,52 +37,51 @@ function windowEnd(start: Date): Date {
 
 /**
  * Counts one request against the account's minute window and UTC day, in one
- * transaction so the limits are exact across concurrent requests and API
- * nodes. A request over either limit is refused and not counted; a read is
- * also refused once the day's read bytes are spent.
+ * statement so the limits are exact across concurrent requests and API nodes.
+ * A request over either limit is refused and not counted; a read is also
+ * refused once the day's read bytes are spent.
  */
 export async function admitRequest(deps: LimitDeps, principal: Principal, isRead: boolean): Promise<Admission> {
   const now = deps.clock.now();
   const { plan, accountId } = principal;
-  const dayStart = periodStart(METRICS.apiRequests, now);
-  return deps.db.transaction(async (tx) => {
-    const window = await lockRateWindow(tx, accountId, now, WINDOW_SECONDS);
-    const dayUsed = await lockCounter(tx, accountId, METRICS.apiRequests.name, dayStart);
-    const counters = await readCounters(tx, accountId, [{ metric: METRICS.readBytes.name, periodStart: dayStart }]);
-    const readBytesUsed = counters.get(METRICS.readBytes.name) ?? 0;
-    let rejection: AppError | null = null;
-    let counted = 0;
-    if (window.count >= plan.requests_per_minute) {
-      rejection = new AppError('rate_limited', `at most ${plan.requests_per_minute} requests per ${WINDOW_SECONDS}-second window`, {
-        retryAfter: secondsUntil(windowEnd(window.window_start), now),
-      });
-    } else if (dayUsed >= plan.requests_per_day) {
-      rejection = new AppError('rate_limited', `at most ${plan.requests_per_day} requests per UTC day`, {
-        retryAfter: secondsUntil(periodEnd(METRICS.apiRequests, now), now),
-      });
-    } else {
-      await incrementRateWindow(tx, accountId);
-      await addToCounter(tx, accountId, METRICS.apiRequests.name, dayStart, 1);
-      counted = 1;
-      if (isRead && readBytesUsed >= plan.read_bytes_per_day) {
-        rejection = new AppError('rate_limited', 'the daily read-byte allowance is used up', {
-          retryAfter: secondsUntil(periodEnd(METRICS.readBytes, now), now),
-        });
-      }
-    }
-    return {
-      rejection,
-      state: {
-        minuteLimit: plan.requests_per_minute,
-        minuteRemaining: Math.max(0, plan.requests_per_minute - window.count - counted),
-        minuteReset: Math.ceil(windowEnd(window.window_start).getTime() / 1000),
-        dayLimit: plan.requests_per_day,
-        dayRemaining: Math.max(0, plan.requests_per_day - dayUsed - counted),
-        readBytesLimit: plan.read_bytes_per_day,
-        readBytesRemaining: Math.max(0, plan.read_bytes_per_day - readBytesUsed),
-      },
-    };
+  const admission = await admitApiRequest(deps.db, {
+    accountId,
+    at: now,
+    windowSeconds: WINDOW_SECONDS,
+    requestsMetric: METRICS.apiRequests.name,
+    readBytesMetric: METRICS.readBytes.name,
+    dayStart: periodStart(METRICS.apiRequests, now),
+    minuteLimit: plan.requests_per_minute,
+    dayLimit: plan.requests_per_day,
   });
+  const { window_started: windowStart, window_used: windowUsed, day_used: dayUsed, read_bytes_used: readBytesUsed } = admission;
+  const counted = admission.counted ? 1 : 0;
+  let rejection: AppError | null = null;
+  if (windowUsed >= plan.requests_per_minute) {
+    rejection = new AppError('rate_limited', `at most ${plan.requests_per_minute} requests per ${WINDOW_SECONDS}-second window`, {
+      retryAfter: secondsUntil(windowEnd(windowStart), now),
+    });
+  } else if (dayUsed >= plan.requests_per_day) {
+    rejection = new AppError('rate_limited', `at most ${plan.requests_per_day} requests per UTC day`, {
+      retryAfter: secondsUntil(periodEnd(METRICS.apiRequests, now), now),
+    });
+  } else if (isRead && readBytesUsed >= plan.read_bytes_per_day) {
+    rejection = new AppError('rate_limited', 'the daily read-byte allowance is used up', {
+      retryAfter: secondsUntil(periodEnd(METRICS.readBytes, now), now),
+    });
+  }
+  return {
+    rejection,
+    state: {
+      minuteLimit: plan.requests_per_minute,
+      minuteRemaining: Math.max(0, plan.requests_per_minute - windowUsed - counted),
+      minuteReset: Math.ceil(windowEnd(windowStart).getTime() / 1000),
+      dayLimit: plan.requests_per_day,
+      dayRemaining: Math.max(0, plan.requests_per_day - dayUsed - counted),
+      readBytesLimit: plan.read_bytes_per_day,
+      readBytesRemaining: Math.max(0, plan.read_bytes_per_day - readBytesUsed),
+    },
+  };
 }
 
 /** The limit state without counting anything (for refused, uncounted requests). */

@@ -5,24 +5,35 @@ export interface RateWindow {
   count: number;
 }
 
-/**
- * Locks the account's request window for the transaction, starting a new one
- * (count 0) when the previous window has expired at `at`.
- */
-export async function lockRateWindow(db: Queryable, accountId: string, at: Date, windowSeconds: number): Promise<RateWindow> {
-  const rows = await db.query<RateWindow>(
-    `INSERT INTO rate_windows (account_id, window_start, count) VALUES ($1, $2::timestamptz, 0)
-     ON CONFLICT (account_id) DO UPDATE SET
-       window_start = CASE WHEN rate_windows.window_start + make_interval(secs => $3::int) <= $2::timestamptz THEN $2::timestamptz ELSE rate_windows.window_start END,
-       count = CASE WHEN rate_windows.window_start + make_interval(secs => $3::int) <= $2::timestamptz THEN 0 ELSE rate_windows.count END
-     RETURNING window_start, count`,
-    [accountId, at, windowSeconds],
-  );
-  return rows[0];
+export interface ApiAdmission {
+  window_started: Date;
+  /** requests in the window before this one */
+  window_used: number;
+  /** requests of the day before this one */
+  day_used: number;
+  read_bytes_used: number;
+  /** whether this request was counted in the window and the day (under both limits) */
+  counted: boolean;
 }
 
-export async function incrementRateWindow(db: Queryable, accountId: string): Promise<void> {
-  await db.query('UPDATE rate_windows SET count = count + 1 WHERE account_id = $1', [accountId]);
+/**
+ * Starts or locks the account's request window and locks the day's request
+ * counter, then counts one request in both when under both limits, all in one
+ * statement (migration 008): the rows stay locked only while the server runs it.
+ */
+export async function admitApiRequest(
+  db: Queryable,
+  input: {
+    accountId: string; at: Date; windowSeconds: number; requestsMetric: string; readBytesMetric: string;
+    dayStart: Date; minuteLimit: number; dayLimit: number;
+  },
+): Promise<ApiAdmission> {
+  const rows = await db.query<ApiAdmission>(
+    'SELECT window_started, window_used, day_used, read_bytes_used, counted FROM admit_api_request($1, $2, $3, $4, $5, $6, $7, $8)',
+    [input.accountId, input.at, input.windowSeconds, input.requestsMetric, input.readBytesMetric, input.dayStart, input.minuteLimit, input.dayLimit],
+  );
+  const row = rows[0];
+  return { ...row, day_used: Number(row.day_used), read_bytes_used: Number(row.read_bytes_used) };
 }
 
 /** Reads the current window without locking or starting one. */
