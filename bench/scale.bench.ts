@@ -172,8 +172,8 @@ Store size (tables and indexes) after seeding, after the real run, and after **a
 checks of every monitor written in bulk (bench/lib/simulated-hour.ts): what each check records is decided by pagewatch's own
 extraction and change detection on the page the fixture site would have served at that time, and written as the engine
 writes it (texts, baselines, changes, the monitor's state, a lease row taken and released, the monthly counter). Loads,
-per-check transactions and their WAL are not simulated; PostgreSQL's autovacuum may reuse dead rows meanwhile, PGlite's
-size includes them.
+per-check transactions and their WAL are not simulated; dead row versions count in the size until vacuum makes their
+space reusable.
 
 ${table(['store', 'after seeding', 'after the real run', 'after the simulated hour', 'changes recorded', 'bytes per check', 'simulation time'], sizes)}
 
