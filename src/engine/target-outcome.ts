@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { currencyExponent } from '../domain/extract/index.ts';
 import type { TargetExtraction } from '../domain/extract/index.ts';
 import { isObservedValue, type ObservedValue } from '../domain/observed-value.ts';
@@ -13,7 +14,8 @@ import type { LoadMode } from './loader/types.ts';
 
 // One target of one capture: compare with the baseline, record the change (if
 // any) and move the baseline. An undetermined value touches nothing: the
-// check issue explains it and the old baseline stays.
+// check issue explains it and the old baseline stays. A baseline equal to the
+// stored row is not rewritten, so its updated_at is when it last changed.
 
 /** Captured texts longer than this are not kept (the change's text is then null). */
 export const MAX_STORED_TEXT_CHARS = 1_000_000;
@@ -36,6 +38,15 @@ export interface RecordedChange {
 function applicableBaseline(target: Target, row: BaselineRow | undefined, fingerprint: string): { value: ObservedValue; row: BaselineRow } | null {
   if (!row || row.fingerprint !== fingerprint || !isObservedValue(target.kind, row.value)) return null;
   return { value: row.value, row };
+}
+
+/** Whether writing `next` would leave the stored row as it is (updated_at aside). */
+function sameBaseline(stored: BaselineRow | undefined, next: Omit<BaselineRow, 'updated_at'>): boolean {
+  if (!stored) return false;
+  // The stored value went through jsonb: compare with what the new one will read back as.
+  const value = JSON.parse(JSON.stringify(next.value)) as unknown;
+  return stored.fingerprint === next.fingerprint && stored.display === next.display && stored.text_hash === next.text_hash
+    && isDeepStrictEqual(stored.value, value) && isDeepStrictEqual(stored.seen_links, next.seen_links);
 }
 
 async function storeText(tx: Queryable, text: string | null, previousHash: string | null, at: Date): Promise<string | null> {
@@ -64,7 +75,7 @@ export async function recordTarget(
   const previousHash = baseline?.row.text_hash ?? null;
   const afterHash = await storeText(tx, extraction.text, previousHash, context.at);
   const seen = [...(baseline?.row.seen_links ?? []), ...decision.newlySeenLinks].slice(-MAX_SEEN_LINKS);
-  await writeBaseline(tx, {
+  const next = {
     monitor_id: context.monitorId,
     target_id: target.id,
     fingerprint,
@@ -72,8 +83,8 @@ export async function recordTarget(
     display: extraction.display,
     text_hash: afterHash,
     seen_links: seen,
-    updated_at: context.at,
-  });
+  };
+  if (!sameBaseline(stored, next)) await writeBaseline(tx, { ...next, updated_at: context.at });
   if (decision.outcome !== 'changed') return null;
 
   const id = randomUUID();

@@ -55,6 +55,7 @@ test('"Check now" queues the same manual check as the API and shows the receipt 
   assert.doesNotMatch(done.body, /data-refresh-seconds/);
   assert.match(done.body, /No change was found/);
   assert.match(done.body, /<span class="value">Espresso Duo<\/span>/, 'the captured value is the current value');
+  assert.match(done.body, /<div class="muted">since <time /, 'the value is shown with when it last changed');
 });
 
 test('the daily manual-check limit is shared with the API and explained', async () => {

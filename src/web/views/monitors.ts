@@ -82,7 +82,7 @@ ${checkPanel}
     const baseline = baselines.get(t.id);
     return html`<tr>
 <td>${t.label ?? t.id}</td><td>${t.kind}</td><td>${selectionText(t)}</td><td>${ruleText(t)}</td>
-<td>${baseline ? html`<span class="value">${baseline.display ?? ''}</span><div class="muted">as of ${when(baseline.updated_at.toISOString())}</div>` : html`<span class="muted">not captured yet</span>`}</td>
+<td>${baseline ? html`<span class="value">${baseline.display ?? ''}</span><div class="muted">since ${when(baseline.updated_at.toISOString())}</div>` : html`<span class="muted">not captured yet</span>`}</td>
 </tr>`;
   })}</tbody></table></div>
 <h2>Current issues</h2>
