@@ -1,17 +1,15 @@
 import type { Metric } from '../domain/metrics.ts';
 import type { Queryable } from '../store/database.ts';
-import { addToCounter, lockCounter } from '../store/counters-store.ts';
+import { incrementCounterBelow } from '../store/counters-store.ts';
 import { periodStart } from './periods.ts';
 
 /**
- * Spends one unit of a periodic allowance with its counter row locked, so
- * concurrent processes can never exceed it. Returns the period charged, or
- * null when the allowance is used up (nothing is charged then).
+ * Spends one unit of a periodic allowance in one statement that locks the
+ * counter row, so concurrent processes can never exceed it. Returns the
+ * period charged, or null when the allowance is used up (nothing is charged then).
  */
 export async function spendAllowance(tx: Queryable, accountId: string, metric: Metric, limit: number, at: Date): Promise<Date | null> {
   const period = periodStart(metric, at);
-  const used = await lockCounter(tx, accountId, metric.name, period);
-  if (used >= limit) return null;
-  await addToCounter(tx, accountId, metric.name, period, 1);
-  return period;
+  const used = await incrementCounterBelow(tx, accountId, metric.name, period, limit);
+  return used === null ? null : period;
 }

@@ -64,6 +64,23 @@ export async function addToCounter(db: Queryable, accountId: string, metric: str
   return Number(rows[0].used);
 }
 
+/**
+ * Adds one to a counter if it is below `limit`, in one statement; returns the
+ * new value, or null when nothing was charged. ON CONFLICT DO UPDATE locks the
+ * row and judges the latest committed value, so concurrent spends never pass
+ * the limit; with no row yet, the insert only happens when the limit allows one.
+ */
+export async function incrementCounterBelow(db: Queryable, accountId: string, metric: string, periodStart: Date, limit: number): Promise<number | null> {
+  const rows = await db.query<{ used: number }>(
+    `INSERT INTO usage_counters AS c (account_id, metric, period_start, used)
+     SELECT $1::uuid, $2::text, $3::timestamptz, 1 WHERE $4::bigint > 0
+     ON CONFLICT (account_id, metric, period_start) DO UPDATE SET used = c.used + 1 WHERE c.used < $4::bigint
+     RETURNING c.used`,
+    [accountId, metric, periodStart, limit],
+  );
+  return rows.length === 0 ? null : Number(rows[0].used);
+}
+
 /** Current values of several counters for the given periods (missing rows are 0). */
 export async function readCounters(
   db: Queryable,

@@ -1,0 +1,59 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { METRICS } from '../../src/domain/metrics.ts';
+import { spendAllowance } from '../../src/services/allowances.ts';
+import { periodStart } from '../../src/services/periods.ts';
+import type { Database } from '../../src/store/database.ts';
+import { insertAccount } from '../../src/store/accounts-store.ts';
+import { openTestDatabase } from '../helpers/test-database.ts';
+
+// spendAllowance charges one unit in one statement: never past the limit
+// (also under concurrent transactions on PostgreSQL), and nothing at all when
+// the allowance is used up or zero.
+
+let db: Database;
+before(async () => {
+  db = await openTestDatabase();
+});
+after(async () => {
+  await db.close();
+});
+
+const AT = new Date('2026-03-14T12:00:00Z');
+const METRIC = METRICS.checksHtml;
+
+async function account(): Promise<string> {
+  const id = randomUUID();
+  await insertAccount(db, { id, email: `${id}@example.com`, plan: 'pro', created_at: AT, updated_at: AT });
+  return id;
+}
+
+async function counterRows(accountId: string): Promise<number[]> {
+  const rows = await db.query<{ used: number }>('SELECT used FROM usage_counters WHERE account_id = $1', [accountId]);
+  return rows.map((r) => Number(r.used));
+}
+
+test('charges one unit per spend up to the limit, then nothing', async () => {
+  const accountId = await account();
+  const charged = [];
+  for (let i = 0; i < 4; i++) charged.push(await spendAllowance(db, accountId, METRIC, 3, AT));
+  const period = periodStart(METRIC, AT);
+  assert.deepEqual(charged, [period, period, period, null]);
+  assert.deepEqual(await counterRows(accountId), [3]);
+});
+
+test('a zero allowance charges nothing and creates no counter', async () => {
+  const accountId = await account();
+  assert.equal(await spendAllowance(db, accountId, METRIC, 0, AT), null);
+  assert.deepEqual(await counterRows(accountId), []);
+});
+
+test('concurrent spends in separate transactions never pass the limit', async () => {
+  const accountId = await account();
+  const results = await Promise.all(
+    Array.from({ length: 12 }, () => db.transaction((tx) => spendAllowance(tx, accountId, METRIC, 5, AT))),
+  );
+  assert.equal(results.filter((r) => r !== null).length, 5);
+  assert.deepEqual(await counterRows(accountId), [5]);
+});
