@@ -6,7 +6,7 @@ import { nextDueAt, stableOffsetSeconds } from '../domain/schedule.ts';
 import type { Target } from '../domain/targets.ts';
 import type { Queryable } from '../store/database.ts';
 import {
-  countLiveLeasesByHost, findClaimCandidates, lockClaims, writeLease, type ClaimCandidate,
+  countLiveLeasesByHost, findClaimCandidates, lockClaims, writeLeases, type ClaimCandidate, type LeaseRow,
 } from '../store/check-leases-store.ts';
 import { readActiveBackoffs } from '../store/host-backoff-store.ts';
 import { finishManualCheck, startManualCheck } from '../store/manual-checks-store.ts';
@@ -81,6 +81,7 @@ export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date
   const liveByHost = await countLiveLeasesByHost(tx, at);
   const backoffs = await readActiveBackoffs(tx, [...new Set(candidates.map((c) => hostOf(c.url)))], at);
   const items: WorkItem[] = [];
+  const leases: LeaseRow[] = [];
   let waiting = false;
   for (const candidate of candidates) {
     if (items.length >= settings.capacity) {
@@ -116,7 +117,7 @@ export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date
     if (work.manualCheckId !== null && candidate.lease_manual_check_id === null) await startManualCheck(tx, work.manualCheckId, at);
     const token = randomUUID();
     const attempt = (candidate.lease_attempt ?? 0) + 1;
-    await writeLease(tx, {
+    leases.push({
       monitor_id: candidate.id,
       token,
       host,
@@ -146,6 +147,8 @@ export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date
       reservation,
     });
   }
+  // Written together at the end: nothing above reads the leases of the claimed monitors.
+  await writeLeases(tx, leases);
   // A full page of candidates may hide more due work behind it.
   return { items, waiting: waiting || candidates.length === limit };
 }

@@ -3,9 +3,9 @@ import type { CheckIssue } from '../domain/issues.ts';
 import { nextDueAt, stableOffsetSeconds } from '../domain/schedule.ts';
 import type { Queryable } from '../store/database.ts';
 import { deleteOtherBaselines, readBaselines } from '../store/baselines-store.ts';
-import { deleteLease, lockHeldLease } from '../store/check-leases-store.ts';
+import { deleteLease, lockHeldCheck } from '../store/check-leases-store.ts';
 import { finishManualCheck } from '../store/manual-checks-store.ts';
-import { lockMonitorState, recordCheckOutcome } from '../store/monitor-checks-store.ts';
+import { recordCheckAndReleaseLease } from '../store/monitor-checks-store.ts';
 import { enqueueNotification } from '../store/outbox-store.ts';
 import type { WorkItem } from './check-claims.ts';
 import { recordHostOutcome } from './host-politeness.ts';
@@ -36,10 +36,9 @@ const MONITOR_CHANGED: CheckIssue = {
 };
 
 export async function commitCheck(tx: Queryable, item: WorkItem, observation: Observation, at: Date): Promise<CommitOutcome> {
-  const lease = await lockHeldLease(tx, item.monitorId, item.token);
-  if (lease === null) return { outcome: 'lease_lost' };
-  const monitor = await lockMonitorState(tx, item.monitorId);
-  if (monitor === null) return { outcome: 'lease_lost' };
+  const held = await lockHeldCheck(tx, item.monitorId, item.token);
+  if (held === null) return { outcome: 'lease_lost' };
+  const { monitor } = held;
   if (monitor.config_version !== item.configVersion) {
     if (item.manualCheckId !== null) {
       await finishManualCheck(tx, item.manualCheckId, { status: 'failed', at, changes: [], issues: [MONITOR_CHANGED] });
@@ -50,7 +49,7 @@ export async function commitCheck(tx: Queryable, item: WorkItem, observation: Ob
 
   const { load, extractions } = observation;
   const issues: CheckIssue[] = [...load.issues];
-  const backoff = await recordHostOutcome(tx, item.host, load, at);
+  const backoff = await recordHostOutcome(tx, item.host, load, at, held.hostHasBackoff);
   if (backoff) issues.push(backoff);
 
   const baselines = await readBaselines(tx, item.monitorId);
@@ -66,18 +65,19 @@ export async function commitCheck(tx: Queryable, item: WorkItem, observation: Ob
     if (monitor.email_enabled) await enqueueNotification(tx, { changeId: change.id, accountId: item.accountId, channel: 'email', at });
     if (monitor.webhook_enabled) await enqueueNotification(tx, { changeId: change.id, accountId: item.accountId, channel: 'webhook', at });
   }
-  await deleteOtherBaselines(tx, item.monitorId, item.targets.map((t) => t.id));
+  const targetIds = item.targets.map((t) => t.id);
+  // Baselines are only written with the monitor row locked, so the ones read above are all there are.
+  if ([...baselines.keys()].some((id) => !targetIds.includes(id))) await deleteOtherBaselines(tx, item.monitorId, targetIds);
 
   const nextCheckAt = item.scheduled
     ? nextDueAt(item.dueAt ?? at, item.intervalMinutes, stableOffsetSeconds(item.monitorId, item.intervalMinutes), at)
     : null;
-  await recordCheckOutcome(tx, item.monitorId, { checkedAt: at, nextCheckAt, changed: changes.length > 0, issues });
   if (item.manualCheckId !== null) {
     // A capture whose page could not be loaded is a failed check; a loaded page
     // with undetermined targets is a successful check with issues.
     const status = load.html === null ? 'failed' : 'succeeded';
     await finishManualCheck(tx, item.manualCheckId, { status, at, changes, issues });
   }
-  await deleteLease(tx, item.monitorId, item.token);
+  await recordCheckAndReleaseLease(tx, item.monitorId, item.token, { checkedAt: at, nextCheckAt, changed: changes.length > 0, issues });
   return { outcome: 'recorded', changes, issues };
 }

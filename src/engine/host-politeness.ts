@@ -33,11 +33,14 @@ export function backoffIssue(until: Date, reason: string): CheckIssue {
 /**
  * Records the load's effect on its host's backoff inside the check's
  * transaction and returns the issue to show, if the host is now backed off.
+ * `hostHasBackoff`: whether the host had a backoff row when the commit locked
+ * its lease. Without one there is nothing to clear: a row another check writes
+ * after that is as if that check had committed after this one.
  */
-export async function recordHostOutcome(tx: Queryable, host: string, result: LoadResult, at: Date): Promise<CheckIssue | null> {
+export async function recordHostOutcome(tx: Queryable, host: string, result: LoadResult, at: Date, hostHasBackoff: boolean): Promise<CheckIssue | null> {
   const reason = backoffReason(result);
   if (reason === null) {
-    if (result.status !== null) await clearBackoff(tx, host);
+    if (result.status !== null && hostHasBackoff) await clearBackoff(tx, host);
     return null;
   }
   const previous = await lockBackoff(tx, host);

@@ -83,17 +83,19 @@ export interface LeaseRow {
   claimed_at: Date;
 }
 
-/** Takes (or takes over) the monitor's lease. */
-export async function writeLease(db: Queryable, lease: LeaseRow): Promise<void> {
+/** Takes (or takes over) the leases of several monitors (distinct ones), in one statement. */
+export async function writeLeases(db: Queryable, leases: LeaseRow[]): Promise<void> {
+  if (leases.length === 0) return;
+  const column = <K extends keyof LeaseRow>(key: K) => leases.map((l) => l[key]);
   await db.query(
     `INSERT INTO check_leases (monitor_id, token, host, lease_expires_at, attempt, scheduled, manual_check_id, reserved_metric, reserved_period, claimed_at)
-     VALUES ($1, $2, $3, $4::timestamptz, $5, $6, $7, $8, $9::timestamptz, $10::timestamptz)
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[], $5::int[], $6::boolean[], $7::uuid[], $8::text[], $9::timestamptz[], $10::timestamptz[])
      ON CONFLICT (monitor_id) DO UPDATE SET token = EXCLUDED.token, host = EXCLUDED.host, lease_expires_at = EXCLUDED.lease_expires_at,
        attempt = EXCLUDED.attempt, scheduled = EXCLUDED.scheduled, manual_check_id = EXCLUDED.manual_check_id,
        reserved_metric = EXCLUDED.reserved_metric, reserved_period = EXCLUDED.reserved_period, claimed_at = EXCLUDED.claimed_at`,
     [
-      lease.monitor_id, lease.token, lease.host, lease.lease_expires_at, lease.attempt, lease.scheduled,
-      lease.manual_check_id, lease.reserved_metric, lease.reserved_period, lease.claimed_at,
+      column('monitor_id'), column('token'), column('host'), column('lease_expires_at'), column('attempt'), column('scheduled'),
+      column('manual_check_id'), column('reserved_metric'), column('reserved_period'), column('claimed_at'),
     ],
   );
 }
@@ -102,6 +104,41 @@ export async function writeLease(db: Queryable, lease: LeaseRow): Promise<void> 
 export async function lockHeldLease(db: Queryable, monitorId: string, token: string): Promise<LeaseRow | null> {
   const rows = await db.query<LeaseRow>('SELECT * FROM check_leases WHERE monitor_id = $1 AND token = $2 FOR UPDATE', [monitorId, token]);
   return rows[0] ?? null;
+}
+
+/** What a check's commit needs of its monitor. */
+export interface MonitorState {
+  id: string;
+  status: string;
+  config_version: number;
+  email_enabled: boolean;
+  webhook_enabled: boolean;
+}
+
+export interface HeldCheck {
+  lease: LeaseRow;
+  monitor: MonitorState;
+  /** whether the lease's host has a backoff row (active or expired) */
+  hostHasBackoff: boolean;
+}
+
+/**
+ * The lease if this worker still holds it and its monitor, both locked for the
+ * transaction in one statement (lease first, then monitor); null when either
+ * is gone.
+ */
+export async function lockHeldCheck(db: Queryable, monitorId: string, token: string): Promise<HeldCheck | null> {
+  const rows = await db.query<LeaseRow & Omit<MonitorState, 'id'> & { host_has_backoff: boolean }>(
+    `SELECT l.*, m.status, m.config_version, m.email_enabled, m.webhook_enabled,
+            EXISTS (SELECT 1 FROM host_backoff b WHERE b.host = l.host) AS host_has_backoff
+     FROM check_leases l JOIN monitors m ON m.id = l.monitor_id
+     WHERE l.monitor_id = $1 AND l.token = $2
+     FOR UPDATE OF l, m`,
+    [monitorId, token],
+  );
+  if (rows.length === 0) return null;
+  const { status, config_version, email_enabled, webhook_enabled, host_has_backoff, ...lease } = rows[0];
+  return { lease, monitor: { id: lease.monitor_id, status, config_version, email_enabled, webhook_enabled }, hostHasBackoff: host_has_backoff };
 }
 
 export async function deleteLease(db: Queryable, monitorId: string, token: string): Promise<void> {

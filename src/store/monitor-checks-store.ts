@@ -4,23 +4,6 @@ import type { Queryable } from './database.ts';
 // The engine's writes to monitor rows: schedule and the outcome of a check.
 // (Creating and editing monitors belongs to the monitors service.)
 
-export interface MonitorState {
-  id: string;
-  status: string;
-  config_version: number;
-  email_enabled: boolean;
-  webhook_enabled: boolean;
-}
-
-/** Locks the monitor row for a check's commit; null when it was deleted. */
-export async function lockMonitorState(db: Queryable, id: string): Promise<MonitorState | null> {
-  const rows = await db.query<MonitorState>(
-    'SELECT id, status, config_version, email_enabled, webhook_enabled FROM monitors WHERE id = $1 FOR UPDATE',
-    [id],
-  );
-  return rows[0] ?? null;
-}
-
 /** A check was skipped (site backoff, allowance): the schedule moves on and the reason is shown. */
 export async function recordSkippedCheck(db: Queryable, id: string, nextCheckAt: Date, issues: CheckIssue[]): Promise<void> {
   await db.query('UPDATE monitors SET next_check_at = $2::timestamptz, last_issues = $3::jsonb WHERE id = $1', [id, nextCheckAt, JSON.stringify(issues)]);
@@ -31,17 +14,23 @@ export async function rescheduleMonitor(db: Queryable, id: string, nextCheckAt: 
   await db.query('UPDATE monitors SET next_check_at = $2::timestamptz WHERE id = $1', [id, nextCheckAt]);
 }
 
-export async function recordCheckOutcome(
+/**
+ * Records the outcome of a check on the monitor and releases the check's lease
+ * (both rows are locked by the commit), in one statement.
+ */
+export async function recordCheckAndReleaseLease(
   db: Queryable,
   id: string,
+  token: string,
   outcome: { checkedAt: Date; nextCheckAt: Date | null; changed: boolean; issues: CheckIssue[] },
 ): Promise<void> {
   await db.query(
-    `UPDATE monitors SET last_checked_at = $2::timestamptz,
+    `WITH released AS (DELETE FROM check_leases WHERE monitor_id = $1 AND token = $6)
+     UPDATE monitors SET last_checked_at = $2::timestamptz,
        next_check_at = COALESCE($3::timestamptz, next_check_at),
        last_change_at = CASE WHEN $4 THEN $2::timestamptz ELSE last_change_at END,
        last_issues = $5::jsonb
      WHERE id = $1`,
-    [id, outcome.checkedAt, outcome.nextCheckAt, outcome.changed, JSON.stringify(outcome.issues)],
+    [id, outcome.checkedAt, outcome.nextCheckAt, outcome.changed, JSON.stringify(outcome.issues), token],
   );
 }

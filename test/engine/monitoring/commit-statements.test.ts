@@ -1,0 +1,71 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Database, Queryable } from '../../../src/store/database.ts';
+import { createAccountWithToken, startTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { startFixtureServer, type FixtureServer } from '../../helpers/fixture-server.ts';
+import { startTestEngine } from '../../helpers/test-engine.ts';
+import { TITLE, watchPage } from '../../helpers/watched-page.ts';
+
+// A check's commit in steady state (baselines seeded, page unchanged) is three
+// statements: on the embedded store each one costs CPU that bounds the engine.
+
+let t: TestApp;
+let site: FixtureServer;
+before(async () => {
+  t = await startTestApp();
+  site = await startFixtureServer();
+});
+after(async () => {
+  await t.close();
+  await site.close();
+});
+
+/** The store, recording the statements of each transaction. */
+function recording(db: Database): { db: Database; transactions: string[][] } {
+  const transactions: string[][] = [];
+  const transaction = <T>(fn: (tx: Queryable) => Promise<T>) =>
+    db.transaction((tx) => {
+      const log: string[] = [];
+      transactions.push(log);
+      return fn({ query: (sql, params) => (log.push(sql.replace(/\s+/g, ' ').trim()), tx.query(sql, params)), exec: (sql) => tx.exec(sql) });
+    });
+  return { db: { ...db, transaction: transaction as Database['transaction'] }, transactions };
+}
+
+test('an unchanged check commits in three statements: lock lease and monitor, read baselines, record and release', async () => {
+  const { accountId } = await createAccountWithToken(t.app);
+  const store = recording(t.db);
+  const engine = startTestEngine(t, { db: store.db });
+  try {
+    const page = await watchPage(t, site, engine, { accountId, targets: [TITLE] });
+    await page.check();
+    await page.check();
+    store.transactions.length = 0;
+    const report = await page.check();
+    assert.equal(report.outcomes[0].outcome, 'recorded');
+    const commit = store.transactions.at(-1)!;
+    assert.equal(commit.length, 3, commit.join('\n'));
+    assert.match(commit[0], /^SELECT .* FROM check_leases l JOIN monitors m .* FOR UPDATE OF l, m$/);
+    assert.match(commit[1], /^SELECT \* FROM baselines /);
+    assert.match(commit[2], /^WITH released AS \(DELETE FROM check_leases .*\) UPDATE monitors /);
+    const lease = await t.db.query('SELECT 1 FROM check_leases WHERE monitor_id = $1', [page.monitorId]);
+    assert.equal(lease.length, 0, 'the lease was released');
+  } finally {
+    await engine.stop();
+  }
+});
+
+test('a monitor deleted while it is being checked: the commit finds no lease and records nothing', async () => {
+  const { accountId } = await createAccountWithToken(t.app);
+  const engine = startTestEngine(t);
+  try {
+    const page = await watchPage(t, site, engine, { accountId, targets: [TITLE] });
+    const [item] = await engine.claim();
+    assert.equal(item.monitorId, page.monitorId);
+    await t.db.query('DELETE FROM monitors WHERE id = $1', [page.monitorId]);
+    assert.deepEqual(await engine.run(item), { outcome: 'lease_lost' });
+    assert.equal((await t.db.query('SELECT 1 FROM baselines WHERE monitor_id = $1', [page.monitorId])).length, 0);
+  } finally {
+    await engine.stop();
+  }
+});
