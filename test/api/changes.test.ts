@@ -1,25 +1,14 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Engine } from '../../src/engine/scheduler.ts';
 import { cleanupExpired } from '../../src/engine/housekeeping.ts';
-import { bearer, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
-import { startTestEngine } from '../helpers/test-engine.ts';
+import { bearer, createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
+import type { FixtureServer } from '../helpers/fixture-server.ts';
+import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
 import { watchPage } from '../helpers/watched-page.ts';
 
-let t: TestApp;
-let site: FixtureServer;
-let engine: Engine;
-before(async () => {
-  t = await startTestApp({ plans: { pro: { retention_days: 2 } } });
-  site = await startFixtureServer();
-  engine = startTestEngine(t);
-});
-after(async () => {
-  await engine.stop();
-  await t.close();
-  await site.close();
-});
+let t: TestApp, site: FixtureServer, engine: Engine;
+useMonitoringWorld({ plans: { pro: { retention_days: 2 } } }, (w) => ({ t, site, engine } = w));
 
 const DAY = 86_400_000;
 

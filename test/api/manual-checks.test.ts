@@ -1,27 +1,16 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Engine } from '../../src/engine/scheduler.ts';
 import { cancelPendingChecks } from '../../src/services/manual-checks.ts';
-import { admin, bearer, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
+import { admin, bearer, createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
+import type { FixtureServer } from '../helpers/fixture-server.ts';
+import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
 import { insertMonitorRow, updateMonitorRow } from '../helpers/monitor-rows.ts';
 import { serveShop } from '../helpers/shop-page.ts';
-import { startTestEngine } from '../helpers/test-engine.ts';
 import { TITLE } from '../helpers/watched-page.ts';
 
-let t: TestApp;
-let site: FixtureServer;
-let engine: Engine;
-before(async () => {
-  t = await startTestApp({ plans: { pro: { manual_checks_per_day: 3 } } });
-  site = await startFixtureServer();
-  engine = startTestEngine(t);
-});
-after(async () => {
-  await engine.stop();
-  await t.close();
-  await site.close();
-});
+let t: TestApp, site: FixtureServer, engine: Engine;
+useMonitoringWorld({ plans: { pro: { manual_checks_per_day: 3 } } }, (w) => ({ t, site, engine } = w));
 
 const MINUTE = 60_000;
 let n = 0;

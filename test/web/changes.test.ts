@@ -1,26 +1,15 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Target } from '../../src/domain/targets.ts';
 import type { Engine } from '../../src/engine/scheduler.ts';
-import { startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
-import { startTestEngine } from '../helpers/test-engine.ts';
+import { type TestApp } from '../helpers/test-app.ts';
+import type { FixtureServer } from '../helpers/fixture-server.ts';
+import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
 import { TITLE, watchPage } from '../helpers/watched-page.ts';
 import { createOwner, signedIn } from '../helpers/dashboard-client.ts';
 
-let t: TestApp;
-let site: FixtureServer;
-let engine: Engine;
-before(async () => {
-  t = await startTestApp();
-  site = await startFixtureServer();
-  engine = startTestEngine(t);
-});
-after(async () => {
-  await engine.stop();
-  await t.close();
-  await site.close();
-});
+let t: TestApp, site: FixtureServer, engine: Engine;
+useMonitoringWorld({}, (w) => ({ t, site, engine } = w));
 
 const PRICE: Target = { id: 'price', label: 'Price', kind: 'price', selection: { scope: 'selector', selector: '#price' }, currency: 'EUR', rule: 'dropped' };
 const STOCK: Target = { id: 'stock', label: 'Stock', kind: 'availability', selection: { scope: 'selector', selector: '#stock' }, rule: 'available' };

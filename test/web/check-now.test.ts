@@ -1,27 +1,16 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Engine } from '../../src/engine/scheduler.ts';
-import { startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
+import { type TestApp } from '../helpers/test-app.ts';
+import type { FixtureServer } from '../helpers/fixture-server.ts';
+import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
 import { insertMonitorRow } from '../helpers/monitor-rows.ts';
 import { serveShop } from '../helpers/shop-page.ts';
-import { startTestEngine } from '../helpers/test-engine.ts';
 import { TITLE } from '../helpers/watched-page.ts';
 import { createOwner, signedIn } from '../helpers/dashboard-client.ts';
 
-let t: TestApp;
-let site: FixtureServer;
-let engine: Engine;
-before(async () => {
-  t = await startTestApp({ plans: { pro: { manual_checks_per_day: 2 } } });
-  site = await startFixtureServer();
-  engine = startTestEngine(t);
-});
-after(async () => {
-  await engine.stop();
-  await t.close();
-  await site.close();
-});
+let t: TestApp, site: FixtureServer, engine: Engine;
+useMonitoringWorld({ plans: { pro: { manual_checks_per_day: 2 } } }, (w) => ({ t, site, engine } = w));
 
 async function ownerWithMonitor() {
   const owner = await createOwner(t.app);

@@ -1,19 +1,12 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
+import { type TestApp } from '../helpers/test-app.ts';
+import type { FixtureServer } from '../helpers/fixture-server.ts';
+import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
 import { createOwner, signedIn, type DashboardClient } from '../helpers/dashboard-client.ts';
 
-let t: TestApp;
-let site: FixtureServer;
-before(async () => {
-  t = await startTestApp();
-  site = await startFixtureServer();
-});
-after(async () => {
-  await t.close();
-  await site.close();
-});
+let t: TestApp, site: FixtureServer;
+useMonitoringWorld({}, (w) => ({ t, site } = w));
 
 const TARGETS = {
   t1_element: 'sel:#product-title', t1_label: 'Title', t1_kind: 'text', t1_rule: 'changed',

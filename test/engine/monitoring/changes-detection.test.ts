@@ -1,27 +1,16 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Target } from '../../../src/domain/targets.ts';
 import type { Engine } from '../../../src/engine/scheduler.ts';
-import { createAccountWithToken, startTestApp, type TestApp } from '../../helpers/test-app.ts';
-import { startFixtureServer, type FixtureServer } from '../../helpers/fixture-server.ts';
+import { createAccountWithToken, type TestApp } from '../../helpers/test-app.ts';
+import type { FixtureServer } from '../../helpers/fixture-server.ts';
+import { useMonitoringWorld } from '../../helpers/monitoring-world.ts';
 import { updateMonitorRow } from '../../helpers/monitor-rows.ts';
 import type { ShopState } from '../../helpers/shop-page.ts';
-import { startTestEngine } from '../../helpers/test-engine.ts';
 import { watchPage } from '../../helpers/watched-page.ts';
 
-let t: TestApp;
-let site: FixtureServer;
-let engine: Engine;
-before(async () => {
-  t = await startTestApp();
-  site = await startFixtureServer();
-  engine = startTestEngine(t);
-});
-after(async () => {
-  await engine.stop();
-  await t.close();
-  await site.close();
-});
+let t: TestApp, site: FixtureServer, engine: Engine;
+useMonitoringWorld({}, (w) => ({ t, site, engine } = w));
 
 interface ChangeRecord {
   id: string;

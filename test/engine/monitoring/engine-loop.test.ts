@@ -1,21 +1,14 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createAccountWithToken, startTestApp, type TestApp } from '../../helpers/test-app.ts';
-import { startFixtureServer, type FixtureServer } from '../../helpers/fixture-server.ts';
+import { createAccountWithToken, type TestApp } from '../../helpers/test-app.ts';
+import type { FixtureServer } from '../../helpers/fixture-server.ts';
+import { useMonitoringWorld } from '../../helpers/monitoring-world.ts';
 import { insertMonitorRow } from '../../helpers/monitor-rows.ts';
 import { advanceToDue, startTestEngine } from '../../helpers/test-engine.ts';
 import { TITLE } from '../../helpers/watched-page.ts';
 
-let t: TestApp;
-let site: FixtureServer;
-before(async () => {
-  t = await startTestApp();
-  site = await startFixtureServer();
-});
-after(async () => {
-  await t.close();
-  await site.close();
-});
+let t: TestApp, site: FixtureServer;
+useMonitoringWorld({}, (w) => ({ t, site } = w));
 
 async function waitFor(predicate: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;

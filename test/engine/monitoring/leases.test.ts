@@ -1,27 +1,20 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
 import type { Engine } from '../../../src/engine/scheduler.ts';
 import { createEngine } from '../../../src/engine/scheduler.ts';
 import { openPostgresDatabase } from '../../../src/store/postgres-database.ts';
-import { bearer, createAccountWithToken, startTestApp, type TestApp } from '../../helpers/test-app.ts';
-import { startFixtureServer, type FixtureServer } from '../../helpers/fixture-server.ts';
+import { bearer, createAccountWithToken, type TestApp } from '../../helpers/test-app.ts';
+import type { FixtureServer } from '../../helpers/fixture-server.ts';
+import { useMonitoringWorld } from '../../helpers/monitoring-world.ts';
 import { insertMonitorRow } from '../../helpers/monitor-rows.ts';
 import { shopHtml, INITIAL_SHOP } from '../../helpers/shop-page.ts';
 import { testDatabaseUrl } from '../../helpers/test-database.ts';
 import { startTestEngine } from '../../helpers/test-engine.ts';
 import { watchPage } from '../../helpers/watched-page.ts';
 
-let t: TestApp;
-let site: FixtureServer;
-before(async () => {
-  t = await startTestApp();
-  site = await startFixtureServer();
-});
-after(async () => {
-  await t.close();
-  await site.close();
-});
+let t: TestApp, site: FixtureServer;
+useMonitoringWorld({}, (w) => ({ t, site } = w));
 
 const LEASE_SECONDS = 300;
 
