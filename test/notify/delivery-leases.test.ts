@@ -1,30 +1,19 @@
-import { after, before, beforeEach, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_LEASE_SECONDS } from '../../src/notify/dispatcher.ts';
 import { sendWebhook, webhookBody } from '../../src/notify/webhook-sender.ts';
 import { claimDueDeliveries, readDeliverySubject } from '../../src/store/deliveries-store.ts';
-import { admin, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { admin, createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
+import type { WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { useWebhookWorld } from '../helpers/webhook-world.ts';
 import { attemptsOf, insertNotifiedChange, insertNotifyingMonitor, outboxRow, testDispatcher } from '../helpers/notification-rows.ts';
 
 // At-least-once delivery from the durable outbox: whatever point a dispatcher
 // dies at, the notification still goes out, and it goes out under one id.
 
-let t: TestApp;
-let receiver: WebhookReceiver;
-before(async () => {
-  t = await startTestApp();
-  receiver = await startWebhookReceiver();
-});
-after(async () => {
-  await t.close();
-  await receiver.close();
-});
-beforeEach(async () => {
-  receiver.reset();
-  await t.db.query("UPDATE notification_outbox SET status = 'failed' WHERE status = 'pending'");
-});
+let t: TestApp, receiver: WebhookReceiver;
+useWebhookWorld({}, (w) => ({ t, receiver } = w));
 
 async function webhookAccount() {
   const account = await createAccountWithToken(t.app);

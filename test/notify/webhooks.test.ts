@@ -1,27 +1,15 @@
-import { after, before, beforeEach, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { guardPolicy } from '../../src/engine/ssrf/policy.ts';
 import { verifyWebhook } from '../../src/notify/verify-webhook.ts';
-import { admin, bearer, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { admin, bearer, createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
+import type { ReceivedWebhook, WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { useWebhookWorld } from '../helpers/webhook-world.ts';
 import { attemptsOf, insertNotifiedChange, insertNotifyingMonitor, outboxRow, testDispatcher } from '../helpers/notification-rows.ts';
 
-let t: TestApp;
-let receiver: WebhookReceiver;
-before(async () => {
-  t = await startTestApp();
-  receiver = await startWebhookReceiver();
-});
-after(async () => {
-  await t.close();
-  await receiver.close();
-});
-beforeEach(async () => {
-  receiver.reset();
-  // Each test sees only its own notifications: what an earlier test left pending is put out of the way.
-  await t.db.query("UPDATE notification_outbox SET status = 'failed' WHERE status = 'pending'");
-});
+let t: TestApp, receiver: WebhookReceiver;
+useWebhookWorld({}, (w) => ({ t, receiver } = w));
 
 /** A pro account whose webhook endpoint is the test receiver; returns its secret as the operator API showed it. */
 async function webhookAccount(path = '/hook') {
