@@ -1,29 +1,18 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Target } from '../../../src/domain/targets.ts';
 import type { Engine } from '../../../src/engine/scheduler.ts';
-import { createAccountWithToken, startTestApp, type TestApp } from '../../helpers/test-app.ts';
-import { startFixtureServer, type FixtureServer } from '../../helpers/fixture-server.ts';
+import { createAccountWithToken, type TestApp } from '../../helpers/test-app.ts';
+import type { FixtureServer } from '../../helpers/fixture-server.ts';
+import { useMonitoringWorld } from '../../helpers/monitoring-world.ts';
 import { updateMonitorRow } from '../../helpers/monitor-rows.ts';
-import { startTestEngine } from '../../helpers/test-engine.ts';
 import { TITLE, watchPage } from '../../helpers/watched-page.ts';
 
 // A baseline row is written only when something in it changes, so its
 // updated_at (shown on the dashboard as "since") is when it last changed.
 
-let t: TestApp;
-let site: FixtureServer;
-let engine: Engine;
-before(async () => {
-  t = await startTestApp();
-  site = await startFixtureServer();
-  engine = startTestEngine(t);
-});
-after(async () => {
-  await engine.stop();
-  await t.close();
-  await site.close();
-});
+let t: TestApp, site: FixtureServer, engine: Engine;
+useMonitoringWorld({}, (w) => ({ t, site, engine } = w));
 
 interface StoredBaseline {
   target_id: string;

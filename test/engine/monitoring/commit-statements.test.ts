@@ -1,24 +1,17 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Database, Queryable } from '../../../src/store/database.ts';
-import { createAccountWithToken, startTestApp, type TestApp } from '../../helpers/test-app.ts';
-import { startFixtureServer, type FixtureServer } from '../../helpers/fixture-server.ts';
+import { createAccountWithToken, type TestApp } from '../../helpers/test-app.ts';
+import type { FixtureServer } from '../../helpers/fixture-server.ts';
+import { useMonitoringWorld } from '../../helpers/monitoring-world.ts';
 import { startTestEngine } from '../../helpers/test-engine.ts';
 import { TITLE, watchPage } from '../../helpers/watched-page.ts';
 
 // A check's commit in steady state (baselines seeded, page unchanged) is three
 // statements: on the embedded store each one costs CPU that bounds the engine.
 
-let t: TestApp;
-let site: FixtureServer;
-before(async () => {
-  t = await startTestApp();
-  site = await startFixtureServer();
-});
-after(async () => {
-  await t.close();
-  await site.close();
-});
+let t: TestApp, site: FixtureServer;
+useMonitoringWorld({}, (w) => ({ t, site } = w));
 
 /** The store, recording the statements of each transaction. */
 function recording(db: Database): { db: Database; transactions: string[][] } {
