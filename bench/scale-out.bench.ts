@@ -1,9 +1,10 @@
 import { rmSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/config.ts';
 import { spawnPagewatch, stopChild } from './lib/children.ts';
 import { TICK_SECONDS } from './lib/engine.ts';
-import { sleep, waitFor } from './lib/measure.ts';
+import { machineBusySince, machineCpuTicks, sleep, waitFor } from './lib/measure.ts';
 import { startPageServer } from './lib/page-server.ts';
 import { PRODUCT_TARGETS } from './lib/pages.ts';
 import { writeBenchPlansFile } from './lib/plans.ts';
@@ -30,7 +31,7 @@ const CONCURRENCY = Number(process.env.BENCH_SCALEOUT_CONCURRENCY ?? defaults.wo
 const TICK = TICK_SECONDS;
 const START_LIMIT_MS = 60_000;
 
-async function measure(workers: number, bases: string[], plansFile: string): Promise<{ rate: number | null; checks: number }> {
+async function measure(workers: number, bases: string[], plansFile: string): Promise<{ rate: number | null; checks: number; busy: number | null }> {
   const store = await openBenchStore('postgres');
   const children = [];
   try {
@@ -52,14 +53,16 @@ async function measure(workers: number, bases: string[], plansFile: string): Pro
         PAGEWATCH_TICK_SECONDS: String(TICK),
       }));
     }
-    if (!(await waitFor(async () => (await countCheckedSince(store.db, since)) > 0, START_LIMIT_MS))) return { rate: null, checks: 0 };
+    if (!(await waitFor(async () => (await countCheckedSince(store.db, since)) > 0, START_LIMIT_MS))) return { rate: null, checks: 0, busy: null };
     // Let every worker finish starting before the window opens.
     await sleep(3000);
     const before = await countCheckedSince(store.db, since);
     const started = performance.now();
+    const cpu = machineCpuTicks();
     await sleep(WINDOW_MS);
+    const busy = machineBusySince(cpu);
     const checks = (await countCheckedSince(store.db, since)) - before;
-    return { rate: checks / ((performance.now() - started) / 1000), checks };
+    return { rate: checks / ((performance.now() - started) / 1000), checks, busy };
   } finally {
     await Promise.all(children.map((child) => stopChild(child)));
     await store.close();
@@ -76,10 +79,10 @@ if (!(await postgresAvailable())) {
     const rows: Cell[][] = [];
     let single: number | null = null;
     for (const workers of COUNTS) {
-      const { rate, checks } = await measure(workers, server.bases, plansFile);
+      const { rate, checks, busy } = await measure(workers, server.bases, plansFile);
       if (workers === 1) single = rate;
       const efficiency = rate !== null && single ? rate / (single * workers) : null;
-      rows.push([workers, fmt(rate), checks, efficiency === null ? 'n/a' : `${fmt(efficiency * 100, 0)} %`]);
+      rows.push([workers, fmt(rate), checks, efficiency === null ? 'n/a' : `${fmt(efficiency * 100, 0)} %`, busy === null ? 'n/a' : `${fmt(busy * 100, 0)} %`]);
     }
     publish(
       'scale-out',
@@ -87,10 +90,12 @@ if (!(await postgresAvailable())) {
 
 ${MONITORS} html monitors (small pages, 3 targets) due at the start, fixture site in a child process on ${server.bases.length} loopback
 ports; each worker \`PAGEWATCH_WORKER_CONCURRENCY=${CONCURRENCY}\`, \`PAGEWATCH_TICK_SECONDS=${TICK}\`. Checks recorded in a
-${WINDOW_MS / 1000} s window that opens 3 s after the first check. Scaling efficiency = rate / (rate of 1 worker × workers);
-on this 2-core machine the workers, the fixture site and PostgreSQL share the same two cores.
+${WINDOW_MS / 1000} s window that opens 3 s after the first check. Scaling efficiency = rate / (rate of 1 worker × workers).
+On this ${cpus().length}-core machine the workers, the fixture site and PostgreSQL share the same cores: "machine CPU busy" is the share of
+all cores in use during the window (/proc/stat, every process, other engineers' work included). Once it nears 100 %, more
+workers cannot add checks here; the efficiency then measures this machine's cores, not the workers' coordination.
 
-${table(['workers', 'checks/s', 'checks in window', 'scaling efficiency'], rows)}
+${table(['workers', 'checks/s', 'checks in window', 'scaling efficiency', 'machine CPU busy'], rows)}
 
 Re-run: \`node bin/run-ts.js bench/scale-out.bench.ts\` (BENCH_SCALEOUT_WORKERS, BENCH_SCALEOUT_MONITORS, BENCH_SCALEOUT_WINDOW_S,
 BENCH_SCALEOUT_CONCURRENCY, BENCH_TICK_SECONDS, BENCH_DATABASE_URL).`,

@@ -66,3 +66,17 @@ export function processCpuMs(pid: number): number {
     return 0;
   }
 }
+
+/** Busy and total CPU time of the whole machine so far, in clock ticks, from /proc/stat (Linux). */
+export function machineCpuTicks(): { busy: number; total: number } {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal: idle and iowait are not busy.
+  const total = fields.slice(0, 8).reduce((sum, n) => sum + n, 0);
+  return { busy: total - fields[3] - fields[4], total };
+}
+
+/** The share of the machine's CPUs busy since `since` (0 to 1). */
+export function machineBusySince(since: { busy: number; total: number }): number {
+  const now = machineCpuTicks();
+  return now.total === since.total ? 0 : (now.busy - since.busy) / (now.total - since.total);
+}
