@@ -1,12 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { loadConfig } from '../../src/config.ts';
 import { startServer } from '../../src/server.ts';
 import { startFixtureServer } from '../helpers/fixture-server.ts';
 import { ADMIN_TOKEN } from '../helpers/test-app.ts';
+import { useTempDataDirs } from '../helpers/temp-dirs.ts';
+
+const drainDir = useTempDataDirs('pw-drain-');
 
 test('stopping the server lets in-flight requests finish, then closes the store', async () => {
   const site = await startFixtureServer({
@@ -16,7 +17,7 @@ test('stopping the server lets in-flight requests finish, then closes the store'
       res.end('<html><body><h1>slow</h1></body></html>');
     },
   });
-  const dataDir = join(mkdtempSync(join(tmpdir(), 'pw-drain-')), 'data');
+  const dataDir = drainDir();
   const config = loadConfig({
     PORT: '0', PAGEWATCH_DATA_DIR: dataDir, PAGEWATCH_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent', PAGEWATCH_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
   });

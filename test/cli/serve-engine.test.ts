@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
 import { startServer } from '../../src/server.ts';
+import { useTempDataDirs } from '../helpers/temp-dirs.ts';
+
+const engineDir = useTempDataDirs('pw-engine-');
 
 test('serve runs the scheduler with the configured concurrency and stops it on shutdown; api runs none', async () => {
-  const dataDir = join(mkdtempSync(join(tmpdir(), 'pw-engine-')), 'data');
+  const dataDir = engineDir();
   const config = loadConfig({ PORT: '0', PAGEWATCH_DATA_DIR: dataDir, LOG_LEVEL: 'silent', PAGEWATCH_TICK_SECONDS: '1', PAGEWATCH_WORKER_CONCURRENCY: '2' });
   const server = await startServer(config);
   assert.ok(server.engine);

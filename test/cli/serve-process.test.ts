@@ -1,12 +1,13 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { once } from 'node:events';
+import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 
 // `pagewatch serve` as an operator runs it: a real process on the embedded store.
+
+const serveDir = useTempDataDirs('pw-serve-');
 
 const BIN = new URL('../../bin/pagewatch.js', import.meta.url).pathname;
 
@@ -31,7 +32,7 @@ async function waitFor(child: ChildProcess, predicate: () => boolean, ms = 30_00
 }
 
 test('serve prints where it listens and how to create the first account, and stops cleanly on SIGTERM', async () => {
-  const dataDir = join(mkdtempSync(join(tmpdir(), 'pw-serve-')), 'data');
+  const dataDir = serveDir();
   // Port 0: the system picks a free port, and the listening line names it.
   const server = serve(dataDir, 0);
   after(() => server.child.kill('SIGKILL'));

@@ -1,12 +1,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
 import { gatedPages } from '../helpers/gated-page.ts';
 import { baseEnv, ProcessGroup, waitUntil, writePlansFile } from '../helpers/pagewatch-process.ts';
 import { ADMIN_TOKEN, ALL_SCOPES } from '../helpers/test-app.ts';
+import { useTempDataDirs } from '../helpers/temp-dirs.ts';
+
+const crashDir = useTempDataDirs('pw-crash-');
 
 // kill -9 of `pagewatch serve` on the embedded store while it acknowledges
 // writes and holds a check mid-load; then a restart on the same directory.
@@ -25,7 +25,7 @@ after(async () => {
 
 test('serve killed with -9 during writes: after a restart every acknowledged write is there and the interrupted check completes', async () => {
   const env = baseEnv({
-    PAGEWATCH_DATA_DIR: join(mkdtempSync(join(tmpdir(), 'pw-crash-')), 'data'),
+    PAGEWATCH_DATA_DIR: crashDir(),
     PAGEWATCH_TICK_SECONDS: '1',
     PAGEWATCH_LEASE_SECONDS: '5',
     PAGEWATCH_PLANS_FILE: writePlansFile({ pro: { min_interval_minutes: { html: 0 } } }),

@@ -1,11 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, writeFileSync } from 'node:fs';
 import { DataDirLockedError, lockDataDir } from '../../src/store/data-dir-lock.ts';
+import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 
-const freshDir = () => join(mkdtempSync(join(tmpdir(), 'pw-lock-')), 'data');
+const freshDir = useTempDataDirs('pw-lock-');
 
 test('a second opener of a locked data directory is refused with a clear message', () => {
   const dir = freshDir();
