@@ -126,14 +126,19 @@ async function writeSlot(db: Queryable, rows: SlotRows, options: { accountId: st
   });
 }
 
-/** Every monitor's lease taken and released, its state recorded, the month's checks counted. */
+/**
+ * Every monitor's lease taken (or taken over: checks handed back when the real
+ * run stopped left theirs) and released, its state recorded, the month's
+ * checks counted.
+ */
 async function recordChecks(db: Queryable, monitors: SimulatedMonitor[], changed: string[], options: { accountId: string; at: Date; intervalMinutes: number }): Promise<void> {
   const { accountId, at } = options;
   await inBatches(monitors, async (batch) => {
     await db.query(
       `INSERT INTO check_leases (monitor_id, token, host, lease_expires_at, attempt, scheduled, reserved_metric, reserved_period, claimed_at)
        SELECT m, gen_random_uuid(), h, $3::timestamptz + make_interval(secs => $6::int), 1, true, $4, $5::timestamptz, $3::timestamptz
-       FROM unnest($1::uuid[], $2::text[]) AS l(m, h)`,
+       FROM unnest($1::uuid[], $2::text[]) AS l(m, h)
+       ON CONFLICT (monitor_id) DO UPDATE SET token = EXCLUDED.token, attempt = 1, claimed_at = EXCLUDED.claimed_at`,
       [batch.map((m) => m.id), batch.map((m) => m.host), at, METRICS.checksHtml.name, periodStart(METRICS.checksHtml, at), DEFAULT_LEASE_SECONDS],
     );
     await db.query('DELETE FROM check_leases WHERE monitor_id = ANY($1::uuid[])', [batch.map((m) => m.id)]);
