@@ -6,6 +6,7 @@ import { lockAbandonedLeases } from '../store/check-leases-store.ts';
 import {
   cancelChecksWithoutPro, deleteOldManualChecks, expireQueuedChecks, failOrphanedChecks,
 } from '../store/manual-checks-store.ts';
+import { refreshPlannerStatistics } from '../store/planner-statistics.ts';
 import { deleteUnreferencedTexts } from '../store/texts-store.ts';
 import { monitoredPlans } from './check-claims.ts';
 import { abandonLease } from './lease-settlement.ts';
@@ -50,5 +51,6 @@ export async function cleanupExpired(db: Database, plans: Plans, at: Date): Prom
   }
   const texts = await deleteUnreferencedTexts(db, new Date(at.getTime() - TEXT_GRACE_MS));
   const receipts = await deleteOldManualChecks(db, new Date(at.getTime() - RECEIPT_DAYS * DAY_MS));
+  await refreshPlannerStatistics(db);
   return { changes, texts, receipts };
 }
