@@ -79,3 +79,20 @@ test('a paused monitor cannot be checked, and another account\'s receipt is not 
   assert.equal(foreign.statusCode, 200);
   assert.doesNotMatch(foreign.body, /id="receipt"/);
 });
+
+test('"Check now" says when a check would run when the plan interval since the last check holds it back', async () => {
+  const { monitorId, client } = await ownerWithMonitor();
+  const before = await client.get(`/monitors/${monitorId}`);
+  assert.doesNotMatch(before.body, /id="check-wait"/, 'a monitor never checked can be checked at once');
+  const res = await client.post(`/monitors/${monitorId}/check`, { idempotency_key: /name="idempotency_key" value="([^"]+)"/.exec(before.body)![1] });
+  assert.equal(res.statusCode, 303);
+  await engine.runCycle();
+  const checkedAt = t.clock.now();
+  const after = await client.get(`/monitors/${monitorId}`);
+  const earliest = new Date(checkedAt.getTime() + 5 * 60_000).toISOString();
+  assert.match(after.body, new RegExp(`id="check-wait">A check requested now waits until <time datetime="${earliest.slice(0, 16)}`));
+  assert.match(after.body, /at most\s+once every 5 minutes, counted from its previous check/);
+  t.clock.advance(5 * 60_000);
+  const later = await client.get(`/monitors/${monitorId}`);
+  assert.doesNotMatch(later.body, /id="check-wait"/, 'once the interval has passed nothing holds the check back');
+});

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
 
-// The dashboard's one stylesheet and one script, committed as written (no
-// build step, no CDN), read once at start.
+// The dashboard's one stylesheet, one script and its icon, committed as
+// written (no build step, no CDN), read once at start.
 
 const ASSETS_DIR = join(import.meta.dirname, '..', 'assets');
 const ASSETS = {
@@ -18,4 +18,9 @@ export const assetRoutes: FastifyPluginAsync = async (app) => {
       reply.type(type).header('cache-control', 'public, max-age=300').header('x-content-type-options', 'nosniff').send(body),
     );
   }
+  // Browsers ask for /favicon.ico on their own, whatever the page links.
+  const icon = readFileSync(join(ASSETS_DIR, 'favicon.ico'));
+  app.get('/favicon.ico', async (_request, reply) =>
+    reply.type('image/vnd.microsoft.icon').header('cache-control', 'public, max-age=86400').header('x-content-type-options', 'nosniff').send(icon),
+  );
 };

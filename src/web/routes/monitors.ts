@@ -3,6 +3,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../api/app-deps.ts';
 import { decodeCursor, encodeCursor } from '../../api/cursor.ts';
 import { AppError } from '../../errors.ts';
+import { earliestRunAt } from '../../domain/manual-check.ts';
 import { getReceipt, requestManualCheck, type Receipt } from '../../services/manual-checks.ts';
 import { changeMonitor, getMonitor, listMonitorPage } from '../../services/monitors.ts';
 import { getUsage } from '../../services/usage.ts';
@@ -53,7 +54,16 @@ export const monitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
     const manual = (await getUsage(deps, principal)).api.manual_checks;
     const ctx = pageContext(request);
     // A fresh key per rendered form: a double click on "Check now" is one request.
-    const panel = checkPanel(ctx, monitor, { receipt, left: Math.max(0, manual.limit - manual.used), limit: manual.limit, idempotencyKey: `dashboard-${randomUUID()}` });
+    const minIntervalMinutes = principal.plan.min_interval_minutes[monitor.load_mode];
+    const earliest = earliestRunAt(monitor.last_checked_at ? new Date(monitor.last_checked_at) : null, minIntervalMinutes);
+    const panel = checkPanel(ctx, monitor, {
+      receipt,
+      left: Math.max(0, manual.limit - manual.used),
+      limit: manual.limit,
+      idempotencyKey: `dashboard-${randomUUID()}`,
+      notBefore: earliest && earliest > deps.clock.now() ? earliest : null,
+      minIntervalMinutes,
+    });
     return sendPage(reply, layout(ctx, monitorTitle(monitor), monitorBody(ctx, monitor, baselines, panel), { error: extra.error }), extra.status);
   }
 

@@ -49,6 +49,7 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
     const allowances = {
       day: `${usage.previews.day.used} of ${usage.previews.day.limit} used`,
       month: `${usage.previews.month.used} of ${usage.previews.month.limit} used`,
+      spacingSeconds: request.owner!.principal.plan.preview_spacing_seconds,
     };
     const ctx = pageContext(request);
     return sendPage(reply, layout(ctx, 'New monitor', urlFormBody(ctx, input, allowances), { error }), status);

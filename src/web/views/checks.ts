@@ -31,10 +31,25 @@ ${receipt.issues.length > 0 && html`<ul class="issues">${receipt.issues.map((i) 
 </div>`;
 }
 
+/** Why a check requested now would wait: the plan's fastest interval after the previous capture. */
+function waitText(notBefore: Date | null, minIntervalMinutes: number): SafeHtml | null {
+  if (notBefore === null) return null;
+  return html`<p class="help" id="check-wait">A check requested now waits until ${when(notBefore.toISOString())}: your plan runs a monitor at most
+once every ${plural(minIntervalMinutes, 'minute')}, counted from its previous check.</p>`;
+}
+
 export function checkPanel(
   ctx: PageContext,
   monitor: { id: string; status: string },
-  input: { receipt: { receipt: Receipt; terminal: boolean } | null; left: number; limit: number; idempotencyKey: string },
+  input: {
+    receipt: { receipt: Receipt; terminal: boolean } | null;
+    left: number;
+    limit: number;
+    idempotencyKey: string;
+    /** when a check requested now could run at the earliest, if that is later than now */
+    notBefore: Date | null;
+    minIntervalMinutes: number;
+  },
 ): SafeHtml {
   const paused = monitor.status !== 'active';
   return html`<section aria-labelledby="check-title" class="card">
@@ -44,6 +59,7 @@ ${csrfField(ctx)}<input type="hidden" name="idempotency_key" value="${input.idem
 <button type="submit"${paused || input.left === 0 ? html` disabled` : ''}>Check now</button>
 <span class="muted">${paused ? 'Resume the monitor to request a check.' : `${input.left} of ${input.limit} manual checks left today (shared with the API).`}</span>
 </form>
+${!paused && waitText(input.notBefore, input.minIntervalMinutes)}
 ${input.receipt && receiptPanel(monitor.id, input.receipt.receipt, input.receipt.terminal)}
 </section>`;
 }

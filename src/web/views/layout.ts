@@ -64,6 +64,7 @@ export function layout(ctx: PageContext, title: string, body: HtmlValue, extra: 
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · pagewatch</title>
+<link rel="icon" href="/favicon.ico">
 <link rel="stylesheet" href="/assets/dashboard.css">
 <script src="/assets/dashboard.js" defer></script>
 </head>

@@ -3,12 +3,17 @@ import { RULES_BY_KIND, TARGET_KINDS } from '../../domain/targets.ts';
 import type { TargetResult } from '../../services/previews.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { RULE_LABELS, type MonitorInput, type TargetInput } from '../target-form.ts';
-import { when } from './format.ts';
+import { plural, when } from './format.ts';
 import { csrfField, type PageContext } from './layout.ts';
 
 // The new-monitor pages: the URL form, then the preview with the target form.
 
-export function urlFormBody(ctx: PageContext, input: { url: string; loadMode: string }, allowances: { day: string; month: string }): SafeHtml {
+export function urlFormBody(
+  ctx: PageContext,
+  input: { url: string; loadMode: string },
+  allowances: { day: string; month: string; spacingSeconds: number },
+): SafeHtml {
+  const spacing = allowances.spacingSeconds > 0 ? `; previews are at least ${plural(allowances.spacingSeconds, 'second')} apart` : '';
   return html`<h1>New monitor</h1>
 <p>First load a preview of the page: pagewatch fetches it once and lists the elements you can watch.</p>
 <form method="post" action="/monitors/new" class="stack card">
@@ -19,7 +24,7 @@ ${csrfField(ctx)}
 <div class="check"><input type="radio" id="mode-html" name="load_mode" value="html"${input.loadMode !== 'browser' ? html` checked` : ''}><label for="mode-html">HTML — plain page fetch (fast)</label></div>
 <div class="check"><input type="radio" id="mode-browser" name="load_mode" value="browser"${input.loadMode === 'browser' ? html` checked` : ''}><label for="mode-browser">Browser — rendered by Chromium, for pages that need JavaScript</label></div>
 </fieldset>
-<p class="help">A preview uses one preview credit (today: ${allowances.day}; this month: ${allowances.month}); previews are at least 35 seconds apart. Loading can take up to a minute.</p>
+<p class="help">A preview uses one preview credit (today: ${allowances.day}; this month: ${allowances.month})${spacing}. Loading can take up to a minute.</p>
 <button type="submit">Load preview</button>
 </form>`;
 }
