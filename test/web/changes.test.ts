@@ -64,3 +64,19 @@ test('another account\'s changes are not found', async () => {
   assert.equal((await stranger.get(`/monitors/${page.monitorId}/changes`)).statusCode, 404);
   assert.equal((await client.get('/changes/not-a-uuid')).statusCode, 404);
 });
+
+test('a long captured value is cut to a short summary in the changes table, with the whole value one click away', async () => {
+  const owner = await createOwner(t.app);
+  const page = await watchPage(t, site, engine, { accountId: owner.accountId, targets: [{ ...TITLE, label: 'Title' }] });
+  await page.check();
+  const long = `Espresso ${'very long product title '.repeat(12)}end`;
+  await page.check({ title: long });
+  const client = await signedIn(t.app, owner.email);
+  const list = await client.get(`/monitors/${page.monitorId}/changes`);
+  assert.match(list.body, /<table class="cards changes">/);
+  const cell = /<td class="value" data-label="After"><details class="long"><summary>([^<]*)<\/summary>([^<]*)<\/details><\/td>/.exec(list.body);
+  assert.ok(cell, 'the long value is folded');
+  assert.equal(cell[1], `${long.slice(0, 160)}…`);
+  assert.equal(cell[2], long);
+  assert.match(list.body, /<td class="value" data-label="Before">Espresso Duo<\/td>/, 'a short value is shown as it is');
+});

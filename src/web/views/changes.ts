@@ -21,6 +21,15 @@ function targetLabel(monitor: MonitorView, targetId: string): string {
   return target?.label ?? targetId;
 }
 
+/** Long captures are cut in the table, with the whole value one click away. */
+const CELL_CHARS = 160;
+
+function valueCell(label: string, display: string | null): SafeHtml {
+  const text = display ?? '';
+  if (text.length <= CELL_CHARS) return html`<td class="value" data-label="${label}">${text}</td>`;
+  return html`<td class="value" data-label="${label}"><details class="long"><summary>${text.slice(0, CELL_CHARS)}…</summary>${text}</details></td>`;
+}
+
 export function changeListBody(monitor: MonitorView, changes: ChangeView[], more: string | null, history: SafeHtml[]): SafeHtml {
   return html`<p class="crumbs"><a href="/">Monitors</a> / <a href="/monitors/${monitor.id}">${monitorTitle(monitor)}</a> /</p>
 <h1>Changes</h1>
@@ -28,16 +37,16 @@ ${history}
 <h2>All changes, newest first</h2>
 ${changes.length === 0
     ? html`<p>No changes recorded yet. The first check records the baseline; changes appear when a later check differs from it.</p>`
-    : html`<div class="table-wrap"><table>
+    : html`<div class="table-wrap"><table class="cards changes">
 <caption class="visually-hidden">Changes of ${monitorTitle(monitor)}</caption>
 <thead><tr><th scope="col">Detected</th><th scope="col">Target</th><th scope="col">Before</th><th scope="col">After</th><th scope="col">Alert</th></tr></thead>
 <tbody>${changes.map(
         (c) => html`<tr${c.rule_matches === null || c.rule_matches.length > 0 ? html` class="matched"` : ''}>
-<td><a href="/changes/${c.id}">${when(c.detected_at)}</a></td>
-<td>${targetLabel(monitor, c.target_id)} <span class="muted">(${c.kind})</span></td>
-<td class="value">${c.before.display ?? ''}</td>
-<td class="value">${c.after.display ?? ''}</td>
-<td>${ruleMatches(c.rule_matches)}</td>
+<td data-label="Detected"><a href="/changes/${c.id}">${when(c.detected_at)}</a></td>
+<td data-label="Target">${targetLabel(monitor, c.target_id)} <span class="muted">(${c.kind})</span></td>
+${valueCell('Before', c.before.display)}
+${valueCell('After', c.after.display)}
+<td data-label="Alert">${ruleMatches(c.rule_matches)}</td>
 </tr>`,
       )}</tbody></table></div>`}
 ${more && html`<p><a href="/monitors/${monitor.id}/changes?cursor=${more}">Older changes</a></p>`}`;

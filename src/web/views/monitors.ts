@@ -33,7 +33,7 @@ export function monitorListBody(ctx: PageContext, monitors: MonitorView[], more:
 <p class="muted">${slots.used} of ${plural(slots.limit, 'monitor')} in use.</p>
 ${monitors.length === 0
     ? html`<p>No monitors yet. <a href="/monitors/new">Create your first monitor</a> from a preview of the page.</p>`
-    : html`<div class="table-wrap"><table class="monitors">
+    : html`<div class="table-wrap"><table class="cards monitors">
 <caption class="visually-hidden">Monitors</caption>
 <thead><tr><th scope="col">Monitor</th><th scope="col">Status</th><th scope="col">Interval</th><th scope="col">Last check</th><th scope="col">Last change</th><th scope="col">Current issues</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${monitors.map(
