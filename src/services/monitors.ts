@@ -7,7 +7,7 @@ import type { Database } from '../store/database.ts';
 import { lockAccount } from '../store/accounts-store.ts';
 import {
   countMonitors, deleteMonitor, findMonitor, insertMonitor, listMonitors, lockMonitor, monitorIdForUrl, updateMonitor,
-  type MonitorChanges, type MonitorRow,
+  type MonitorChanges, type MonitorFilters, type MonitorRow,
 } from '../store/monitors-store.ts';
 import { runIdempotent, type IdempotentOutcome } from './idempotency.ts';
 import { cancelPendingChecks } from './manual-checks.ts';
@@ -124,7 +124,7 @@ export interface MonitorPage {
 export async function listMonitorPage(
   deps: MonitorDeps,
   principal: Principal,
-  query: { status: string | null; limit: number; after: { created_at: Date; seq: number } | null },
+  query: MonitorFilters & { limit: number; after: { created_at: Date; seq: number } | null },
 ): Promise<MonitorPage> {
   const rows = await listMonitors(deps.db, principal.accountId, { ...query, limit: query.limit + 1 });
   const page = rows.slice(0, query.limit);

@@ -57,19 +57,29 @@ export async function monitorIdForUrl(db: Queryable, accountId: string, url: str
   return rows[0]?.id ?? null;
 }
 
+export type MonitorFilters = {
+  status: string | null;
+  /** carries exactly this label */
+  label: string | null;
+  /** case-insensitive substring of the name or the URL */
+  search: string | null;
+};
+
 /** One page, newest first, strictly after the keyset position when one is given. */
 export async function listMonitors(
   db: Queryable,
   accountId: string,
-  query: { status: string | null; limit: number; after: { created_at: Date; seq: number } | null },
+  query: MonitorFilters & { limit: number; after: { created_at: Date; seq: number } | null },
 ): Promise<MonitorRow[]> {
   return db.query<MonitorRow>(
     `SELECT * FROM monitors
      WHERE account_id = $1 AND ($2::text IS NULL OR status = $2::text)
        AND ($3::timestamptz IS NULL OR (created_at, seq) < ($3::timestamptz, $4::bigint))
+       AND ($6::text IS NULL OR labels ? $6::text)
+       AND ($7::text IS NULL OR strpos(lower(coalesce(name, '') || ' ' || url), lower($7::text)) > 0)
      ORDER BY created_at DESC, seq DESC
      LIMIT $5`,
-    [accountId, query.status, query.after?.created_at ?? null, query.after?.seq ?? null, query.limit],
+    [accountId, query.status, query.after?.created_at ?? null, query.after?.seq ?? null, query.limit, query.label, query.search],
   );
 }
 

@@ -67,6 +67,21 @@ test('status filters the list', async () => {
   assert.deepEqual((await list(token, '?status=active')).json().data.map((m: { id: string }) => m.id), [b]);
 });
 
+test('label filters the list to monitors carrying exactly that label, and traversal keeps the filter', async () => {
+  const { token } = await createAccountWithToken(t.app);
+  const headers = { ...bearer(token), 'content-type': 'application/json' };
+  const shop = [await createMonitorFor(t.app, token, page()), await createMonitorFor(t.app, token, page()), await createMonitorFor(t.app, token, page())];
+  const other = await createMonitorFor(t.app, token, page());
+  for (const id of shop) await t.app.inject({ method: 'PATCH', url: `/api/v1/monitors/${id}`, headers, payload: { labels: ['shop', 'daily'] } });
+  await t.app.inject({ method: 'PATCH', url: `/api/v1/monitors/${other}`, headers, payload: { labels: ['shopping'] } });
+  assert.deepEqual(await traverse(token, '?limit=2&label=shop'), [...shop].reverse());
+  assert.deepEqual(await traverse(token, '?label=shopping'), [other]);
+  assert.deepEqual(await traverse(token, '?label=nothing'), []);
+  const mixed = await list(token, `?label=daily&cursor=${encodeURIComponent((await list(token, '?limit=1&label=shop')).json().meta.next_cursor)}`);
+  assert.equal(mixed.statusCode, 400, 'a cursor is bound to its label filter');
+  assert.equal(mixed.json().error.code, 'malformed_cursor');
+});
+
 test('a tampered cursor, or one made for other filters, is 400 malformed_cursor', async () => {
   const { token } = await createAccountWithToken(t.app);
   for (let i = 0; i < 3; i++) await createMonitorFor(t.app, token, page());

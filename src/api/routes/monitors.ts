@@ -26,16 +26,17 @@ export const monitorRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
       schema: {
         operationId: 'listMonitors',
         summary: 'List monitors, newest first',
-        description: 'Follow meta.next_cursor (with the same filters) until it is null.',
+        description: 'Follow meta.next_cursor (with the same filters) until it is null. Filters: status, label (exact match of one of the labels).',
         tags: ['monitors'],
         querystring: ListMonitorsQuery,
         response: { 200: ListOf(MonitorSchema) },
       },
     },
     async (request) => {
-      const filters = { status: request.query.status ?? null };
+      const filters = { status: request.query.status ?? null, label: request.query.label ?? null };
       const page = await listMonitorPage(deps, request.principal!, {
         ...filters,
+        search: null,
         limit: request.query.limit,
         after: cursorPosition(request.query.cursor, filters),
       });

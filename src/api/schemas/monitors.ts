@@ -14,7 +14,8 @@ export const NotificationsInputSchema = Type.Object(
 );
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });
-const Labels = Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 20, uniqueItems: true });
+const Label = Type.String({ minLength: 1, maxLength: 50 });
+const Labels = Type.Array(Label, { maxItems: 20, uniqueItems: true, description: 'free-form tags, e.g. "shop" or "competitor"; filter lists with ?label=' });
 const Interval = Type.Integer({ minimum: 1, maximum: 10080, description: 'minutes between checks; at least 5 (html) or 15 (browser) on Pro' });
 const PreviewId = Type.String({ format: 'uuid', description: 'a valid preview of this account (POST /previews), at most 15 minutes old' });
 
@@ -68,6 +69,7 @@ export const ListMonitorsQuery = Type.Object(
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_CURSOR_LENGTH, description: 'meta.next_cursor of the previous page, with the same filters' })),
     status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('paused')])),
+    label: Type.Optional(Type.String({ ...Label, pattern: '^[^\\u0000]*$', description: 'only monitors carrying this label (exact match)' })),
   },
   { additionalProperties: false },
 );

@@ -8,7 +8,7 @@ import { getReceipt, requestManualCheck, type Receipt } from '../../services/man
 import { changeMonitor, getMonitor, listMonitorPage } from '../../services/monitors.ts';
 import { getUsage } from '../../services/usage.ts';
 import { readBaselines } from '../../store/baselines-store.ts';
-import { countMonitors } from '../../store/monitors-store.ts';
+import { countMonitors, type MonitorFilters } from '../../store/monitors-store.ts';
 import { field } from '../form.ts';
 import { PageError } from '../page-error.ts';
 import { layout, pageContext, seeOther, sendPage } from '../views/layout.ts';
@@ -21,22 +21,30 @@ import { monitorBody, monitorListBody, monitorTitle } from '../views/monitors.ts
 const PAGE_SIZE = 50;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The list's filters from its query string; anything odd is simply no filter. */
+function listFilters(query: Record<string, unknown>): MonitorFilters {
+  const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' && !value.includes('\0') ? value.trim().slice(0, 200) : null);
+  const status = query.status === 'active' || query.status === 'paused' ? query.status : null;
+  return { status, label: text(query.label), search: text(query.q) };
+}
+
 export function monitorIdParam(request: FastifyRequest<{ Params: { id: string } }>): string {
   if (!UUID.test(request.params.id)) throw new PageError(404, 'Not found', 'There is no such monitor in this account.');
   return request.params.id;
 }
 
 export const monitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
-  app.get<{ Querystring: { cursor?: string } }>('/', async (request, reply) => {
+  app.get<{ Querystring: Record<string, unknown> }>('/', async (request, reply) => {
     const { principal } = request.owner!;
+    const filters = listFilters(request.query);
     const cursor = typeof request.query.cursor === 'string' ? request.query.cursor : null;
-    const position = cursor ? decodeCursor(cursor, {}, ['created_at', 'seq']) : null;
+    const position = cursor ? decodeCursor(cursor, filters, ['created_at', 'seq']) : null;
     const after = position ? { created_at: new Date(position.created_at), seq: Number(position.seq) } : null;
-    const page = await listMonitorPage(deps, principal, { status: null, limit: PAGE_SIZE, after });
-    const more = page.next ? encodeCursor({ created_at: page.next.created_at.toISOString(), seq: String(page.next.seq) }, {}) : null;
+    const page = await listMonitorPage(deps, principal, { ...filters, limit: PAGE_SIZE, after });
+    const more = page.next ? encodeCursor({ created_at: page.next.created_at.toISOString(), seq: String(page.next.seq) }, filters) : null;
     const slots = { used: await countMonitors(deps.db, principal.accountId), limit: principal.plan.monitors };
     const ctx = pageContext(request);
-    return sendPage(reply, layout(ctx, 'Monitors', monitorListBody(ctx, page.rows, more, slots)));
+    return sendPage(reply, layout(ctx, 'Monitors', monitorListBody(ctx, page.rows, { more, filters, slots })));
   });
 
   async function monitorPage(request: FastifyRequest, reply: FastifyReply, id: string, extra: { checkId?: string; error?: string; status?: number } = {}) {

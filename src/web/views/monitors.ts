@@ -1,5 +1,6 @@
 import type { BaselineRow } from '../../store/baselines-store.ts';
 import type { MonitorView } from '../../services/monitors.ts';
+import type { MonitorFilters } from '../../store/monitors-store.ts';
 import type { Target } from '../../domain/targets.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { plural, when } from './format.ts';
@@ -28,17 +29,49 @@ ${csrfField(ctx)}<input type="hidden" name="status" value="${next}"><input type=
 </form>`;
 }
 
-export function monitorListBody(ctx: PageContext, monitors: MonitorView[], more: string | null, slots: { used: number; limit: number }): SafeHtml {
+function labelTags(labels: string[]): SafeHtml {
+  return html`${labels.map((l) => html` <a class="tag" href="/?label=${encodeURIComponent(l)}">${l}</a>`)}`;
+}
+
+function filterForm(filters: MonitorFilters): SafeHtml {
+  const option = (value: string, label: string) => html`<option value="${value}"${(filters.status ?? '') === value ? html` selected` : ''}>${label}</option>`;
+  return html`<form method="get" action="/" class="filters" role="search">
+<div><label for="q">Search</label><input id="q" name="q" type="search" value="${filters.search ?? ''}" placeholder="name or address"></div>
+<div><label for="label">Label</label><input id="label" name="label" value="${filters.label ?? ''}" maxlength="50"></div>
+<div><label for="status">Status</label><select id="status" name="status">${option('', 'any')}${option('active', 'active')}${option('paused', 'paused')}</select></div>
+<button type="submit" class="secondary">Filter</button>
+</form>`;
+}
+
+function filterQuery(filters: MonitorFilters): string {
+  const params = new URLSearchParams();
+  if (filters.search) params.set('q', filters.search);
+  if (filters.label) params.set('label', filters.label);
+  if (filters.status) params.set('status', filters.status);
+  return params.toString();
+}
+
+export function monitorListBody(
+  ctx: PageContext,
+  monitors: MonitorView[],
+  list: { more: string | null; filters: MonitorFilters; slots: { used: number; limit: number } },
+): SafeHtml {
+  const { more, filters, slots } = list;
+  const filtered = filters.search !== null || filters.label !== null || filters.status !== null;
+  const query = filterQuery(filters);
   return html`<div class="title-row"><h1>Monitors</h1><a class="button" href="/monitors/new">New monitor</a></div>
 <p class="muted">${slots.used} of ${plural(slots.limit, 'monitor')} in use.</p>
+${(slots.used > 0 || filtered) && filterForm(filters)}
 ${monitors.length === 0
-    ? html`<p>No monitors yet. <a href="/monitors/new">Create your first monitor</a> from a preview of the page.</p>`
+    ? filtered
+      ? html`<p>No monitor matches these filters. <a href="/">Show all monitors</a>.</p>`
+      : html`<p>No monitors yet. <a href="/monitors/new">Create your first monitor</a> from a preview of the page.</p>`
     : html`<div class="table-wrap"><table class="cards monitors">
 <caption class="visually-hidden">Monitors</caption>
 <thead><tr><th scope="col">Monitor</th><th scope="col">Status</th><th scope="col">Interval</th><th scope="col">Last check</th><th scope="col">Last change</th><th scope="col">Current issues</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${monitors.map(
         (m) => html`<tr>
-<td class="url-cell"><a href="/monitors/${m.id}">${monitorTitle(m)}</a>${m.name ? html`<div class="muted url">${m.url}</div>` : ''}</td>
+<td class="url-cell"><a href="/monitors/${m.id}">${monitorTitle(m)}</a>${m.name ? html`<div class="muted url">${m.url}</div>` : ''}${labelTags(m.labels)}</td>
 <td data-label="Status">${statusBadge(m.status)}</td>
 <td data-label="Interval">${plural(m.interval_minutes, 'minute')}</td>
 <td data-label="Last check">${when(m.last_checked_at)}</td>
@@ -47,7 +80,7 @@ ${monitors.length === 0
 <td>${statusForm(ctx, m, '/')}</td>
 </tr>`,
       )}</tbody></table></div>`}
-${more && html`<p><a href="/?cursor=${more}">Older monitors</a></p>`}`;
+${more && html`<p><a href="/?${query ? `${query}&` : ''}cursor=${more}">Older monitors</a></p>`}`;
 }
 
 export function ruleText(t: Target): string {
