@@ -36,7 +36,8 @@ export interface CreateMonitorInput {
 export interface UpdateMonitorInput {
   preview_id?: string;
   targets?: Target[];
-  name?: string;
+  /** null removes the name */
+  name?: string | null;
   labels?: string[];
   interval_minutes?: number;
   notifications?: NotificationsInput;

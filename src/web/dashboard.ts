@@ -13,6 +13,7 @@ import { monitorRoutes } from './routes/monitors.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { newMonitorRoutes } from './routes/new-monitor.ts';
 import { changeRoutes } from './routes/changes.ts';
+import { editMonitorRoutes } from './routes/edit-monitor.ts';
 
 // The account dashboard at "/": server-rendered pages for the account owner,
 // signed in with a password and a session cookie. Nothing here touches the
@@ -87,6 +88,7 @@ async function pages(app: FastifyInstance, deps: AppDeps): Promise<void> {
   await app.register(usageRoutes, deps);
   await app.register(newMonitorRoutes, deps);
   await app.register(changeRoutes, deps);
+  await app.register(editMonitorRoutes, deps);
 }
 
 export const dashboard: FastifyPluginAsync<AppDeps> = async (app, deps) => {

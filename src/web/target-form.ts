@@ -10,6 +10,8 @@ import { field } from './form.ts';
 export const MAX_FORM_TARGETS = 3;
 
 export interface TargetInput {
+  /** the target's id when it is an existing monitor's; "" gives "t<n>" */
+  id: string;
   /** "" = not used, "page" = the whole page, "sel:<selector>" = one element of the preview */
   element: string;
   label: string;
@@ -30,7 +32,23 @@ export interface MonitorInput {
 }
 
 export function emptyTarget(element: string): TargetInput {
-  return { element, label: '', kind: 'text', rule: 'changed', phrase: '', currency: '', decimal: '.', threshold: '', match: '' };
+  return { id: '', element, label: '', kind: 'text', rule: 'changed', phrase: '', currency: '', decimal: '.', threshold: '', match: '' };
+}
+
+/** An existing target as the form shows it, so editing starts from what the monitor watches. */
+export function targetInput(t: Target): TargetInput {
+  return {
+    id: t.id,
+    element: t.selection.scope === 'page' ? 'page' : `sel:${t.selection.selector}`,
+    label: t.label ?? '',
+    kind: t.kind,
+    rule: t.rule ?? '',
+    phrase: t.phrase ?? '',
+    currency: t.currency ?? '',
+    decimal: t.decimal ?? '.',
+    threshold: t.threshold ?? '',
+    match: t.match ?? '',
+  };
 }
 
 export function readMonitorInput(request: FastifyRequest): MonitorInput {
@@ -38,6 +56,7 @@ export function readMonitorInput(request: FastifyRequest): MonitorInput {
   for (let n = 1; n <= MAX_FORM_TARGETS; n++) {
     const get = (name: string) => field(request, `t${n}_${name}`).trim();
     targets.push({
+      id: get('id'),
       element: get('element'), label: get('label'), kind: get('kind'), rule: get('rule'), phrase: get('phrase'),
       currency: get('currency').toUpperCase(), decimal: get('decimal') || '.', threshold: get('threshold'), match: get('match'),
     });
@@ -55,7 +74,7 @@ export function toTargets(input: MonitorInput): Target[] {
   input.targets.forEach((t, i) => {
     if (t.element === '') return;
     const target: Record<string, unknown> = {
-      id: `t${i + 1}`,
+      id: t.id || `t${i + 1}`,
       kind: t.kind,
       selection: t.element === 'page' ? { scope: 'page' } : { scope: 'selector', selector: t.element.replace(/^sel:/, '') },
     };

@@ -151,6 +151,16 @@ test('name, labels, status and notification flags change directly without touchi
   assert.equal(resumed.json().data.status, 'active');
 });
 
+test('PATCH with name null removes the name', async () => {
+  const { token } = await createAccountWithToken(t.app);
+  const id = await createMonitorFor(t.app, token, page());
+  assert.equal((await patch(token, id, { name: 'Espresso' })).json().data.name, 'Espresso');
+  const cleared = await patch(token, id, { name: null });
+  assert.equal(cleared.statusCode, 200);
+  assert.equal(cleared.json().data.name, null);
+  assert.equal((await get(token, id)).json().data.name, null);
+});
+
 test('changing targets needs a fresh preview and the current expected_version, and bumps config_version', async () => {
   const { token } = await createAccountWithToken(t.app);
   const url = page();

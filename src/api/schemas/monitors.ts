@@ -35,7 +35,7 @@ export const UpdateMonitorBody = Type.Object(
   {
     preview_id: Type.Optional(PreviewId),
     targets: Type.Optional(TargetListSchema),
-    name: Type.Optional(Name),
+    name: Type.Optional(Type.Union([Name, Type.Null()], { description: 'null removes the name' })),
     labels: Type.Optional(Labels),
     interval_minutes: Type.Optional(Interval),
     notifications: Type.Optional(NotificationsInputSchema),

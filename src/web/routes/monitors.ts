@@ -19,7 +19,7 @@ import { monitorBody, monitorListBody, monitorTitle } from '../views/monitors.ts
 // now" — through the monitor and manual-check services the API uses.
 
 const PAGE_SIZE = 50;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The list's filters from its query string; anything odd is simply no filter. */
 function listFilters(query: Record<string, unknown>): MonitorFilters {

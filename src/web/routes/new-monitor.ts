@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { ErrorObject } from 'ajv';
-import type { TSchema } from '@sinclair/typebox';
 import type { AppDeps } from '../../api/app-deps.ts';
-import { validationError, validatorCompiler } from '../../api/validation.ts';
-import { CreateMonitorBody } from '../../api/schemas/monitors.ts';
+import { bodyValidator } from '../validate-body.ts';
+import { CreateMonitorBody, UpdateMonitorBody } from '../../api/schemas/monitors.ts';
 import { CreatePreviewBody, EvaluateBody } from '../../api/schemas/previews.ts';
 import { AppError } from '../../errors.ts';
 import type { LoadMode } from '../../engine/loader/types.ts';
-import { createMonitor, type CreateMonitorInput } from '../../services/monitors.ts';
+import { changeMonitor, createMonitor, getMonitor, type CreateMonitorInput, type MonitorView, type UpdateMonitorInput } from '../../services/monitors.ts';
 import { createPreview, evaluatePreview, type TargetResult } from '../../services/previews.ts';
 import { getUsage } from '../../services/usage.ts';
 import { findValidPreview, type PreviewRow } from '../../store/previews-store.ts';
@@ -16,24 +14,22 @@ import type { PreviewElement } from '../../domain/extract/index.ts';
 import type { Target } from '../../domain/targets.ts';
 import { field } from '../form.ts';
 import { PageError } from '../page-error.ts';
-import { describeDetail, emptyTarget, readMonitorInput, toTargets, type MonitorInput } from '../target-form.ts';
+import { describeDetail, emptyTarget, MAX_FORM_TARGETS, readMonitorInput, targetInput, toTargets, type MonitorInput } from '../target-form.ts';
 import { layout, pageContext, seeOther, sendPage } from '../views/layout.ts';
 import { previewBody, urlFormBody } from '../views/new-monitor.ts';
+import { monitorTitle } from '../views/monitors.ts';
+import { UUID } from './monitors.ts';
 
 // New monitor: URL → preview → targets → evaluate → create, through the same
 // preview and monitor services as the API and validated by the API's own
 // request schemas, so limits, rules and validation are identical.
 
-/** Validates like the API's body validation, with the same error values. */
-function bodyValidator(schema: TSchema): (value: unknown) => void {
-  const validate = validatorCompiler({ schema, method: 'POST', url: '', httpPart: 'body' }) as ((value: unknown) => boolean) & { errors?: ErrorObject[] | null };
-  return (value) => {
-    if (!validate(value)) throw validationError(validate.errors ?? [], 'body');
-  };
-}
 const validatePreviewBody = bodyValidator(CreatePreviewBody);
 const validateEvaluateBody = bodyValidator(EvaluateBody);
 const validateCreateBody = bodyValidator(CreateMonitorBody);
+const validateUpdateBody = bodyValidator(UpdateMonitorBody);
+
+type Editing = { monitor: MonitorView; monitorId: string; title: string; expectedVersion: number };
 
 function problemText(err: AppError, targets: Target[]): string {
   const details = err.details?.map((d) => describeDetail(d, targets)) ?? [];
@@ -62,7 +58,24 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
     return preview;
   }
 
-  function previewPage(request: FastifyRequest, reply: FastifyReply, preview: PreviewRow, input: MonitorInput, extra: { results?: TargetResult[]; error?: string; status?: number } = {}) {
+  /** The monitor a preview reconfigures (`?monitor=` on the page, `monitor_id` in its form), or null when it creates one. */
+  async function editedMonitor(request: FastifyRequest, preview: PreviewRow, monitorId: string, expectedVersion?: number): Promise<Editing | null> {
+    if (monitorId === '') return null;
+    if (!UUID.test(monitorId)) throw new PageError(404, 'Not found', 'There is no such monitor in this account.');
+    const monitor = await getMonitor(deps, request.owner!.principal, monitorId);
+    if (monitor.url !== preview.url) {
+      throw new PageError(409, 'Another page', 'This preview is of another address than the monitor. Load a fresh preview from the monitor\'s edit page.');
+    }
+    return { monitor, monitorId, title: monitorTitle(monitor), expectedVersion: expectedVersion ?? monitor.config_version };
+  }
+
+  function previewPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    preview: PreviewRow,
+    input: MonitorInput,
+    extra: { results?: TargetResult[]; error?: string; status?: number; editing?: Editing | null } = {},
+  ) {
     const ctx = pageContext(request);
     const minInterval = Math.max(1, request.owner!.principal.plan.min_interval_minutes[preview.load_mode]);
     const body = previewBody(ctx, {
@@ -75,8 +88,10 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
       idempotencyKey: `dashboard-${randomUUID()}`,
       minInterval,
       results: extra.results ?? null,
+      editing: extra.editing ?? null,
     });
-    return sendPage(reply, layout(ctx, 'Choose what to watch', body, { error: extra.error }), extra.status);
+    const title = extra.editing ? 'Change targets and schedule' : 'Choose what to watch';
+    return sendPage(reply, layout(ctx, title, body, { error: extra.error }), extra.status);
   }
 
   app.get('/monitors/new', async (request, reply) => urlForm(request, reply));
@@ -95,9 +110,17 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
     }
   });
 
-  app.get<{ Params: { id: string } }>('/monitors/new/:id', async (request, reply) => {
+  app.get<{ Params: { id: string }; Querystring: { monitor?: string } }>('/monitors/new/:id', async (request, reply) => {
     const preview = await ownPreview(request);
     const minInterval = Math.max(1, request.owner!.principal.plan.min_interval_minutes[preview.load_mode]);
+    const editing = await editedMonitor(request, preview, typeof request.query.monitor === 'string' ? request.query.monitor : '');
+    if (editing) {
+      const { monitor } = editing;
+      const targets = monitor.targets.map(targetInput);
+      while (targets.length < MAX_FORM_TARGETS) targets.push(emptyTarget(''));
+      const interval = String(Math.max(minInterval, monitor.interval_minutes));
+      return previewPage(request, reply, preview, { name: '', interval, email: false, targets }, { editing });
+    }
     const input: MonitorInput = { name: '', interval: String(minInterval), email: true, targets: [emptyTarget('page'), emptyTarget(''), emptyTarget('')] };
     return previewPage(request, reply, preview, input);
   });
@@ -107,12 +130,19 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
     const { principal } = request.owner!;
     const input = readMonitorInput(request);
     const targets = toTargets(input);
+    const editing = await editedMonitor(request, preview, field(request, 'monitor_id'), Number(field(request, 'expected_version')) || undefined);
     try {
       if (targets.length === 0) throw new AppError('validation_failed', 'Choose at least one target');
       if (field(request, 'action') === 'evaluate') {
         validateEvaluateBody({ targets });
         const results = await evaluatePreview(deps, principal, preview.id, targets);
-        return previewPage(request, reply, preview, input, { results });
+        return previewPage(request, reply, preview, input, { results, editing });
+      }
+      if (editing) {
+        const change: UpdateMonitorInput = { preview_id: preview.id, targets, interval_minutes: Number(input.interval), expected_version: editing.expectedVersion };
+        validateUpdateBody(change);
+        await changeMonitor(deps, principal, editing.monitorId, change);
+        return seeOther(reply, `/monitors/${editing.monitorId}?notice=monitor-reconfigured`);
       }
       const body: CreateMonitorInput = {
         preview_id: preview.id,
@@ -128,7 +158,10 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
     } catch (err) {
       if (!(err instanceof AppError) || err.status >= 500) throw err;
       if (err.code === 'preview_invalid') throw previewGone();
-      return previewPage(request, reply, preview, input, { error: problemText(err, targets), status: err.status });
+      const error = err.code === 'version_conflict'
+        ? 'The monitor was changed elsewhere since this form was opened. Open its edit page again to start from its current settings.'
+        : problemText(err, targets);
+      return previewPage(request, reply, preview, input, { error, status: err.status, editing });
     }
   });
 };

@@ -32,6 +32,9 @@ const NOTICES: Record<string, string> = {
   'monitor-created': 'The monitor is created. Its first check records the baseline and sends no alert.',
   'monitor-paused': 'The monitor is paused.',
   'monitor-resumed': 'The monitor is active again.',
+  'monitor-saved': 'The settings are saved.',
+  'monitor-reconfigured': 'The targets and schedule are saved. Changed targets record a new baseline at the next check, with no alert.',
+  'monitor-deleted': 'The monitor and its history are deleted.',
 };
 
 export function csrfField(ctx: PageContext): SafeHtml {

@@ -97,7 +97,8 @@ export function monitorBody(ctx: PageContext, m: MonitorView, baselines: Map<str
   return html`<p class="crumbs"><a href="/">Monitors</a> /</p>
 <div class="title-row"><h1>${monitorTitle(m)}</h1>${statusBadge(m.status)}</div>
 <p class="url">${m.url}</p>
-<div class="actions">${statusForm(ctx, m, `/monitors/${m.id}`)}<a class="button secondary" href="/monitors/${m.id}/changes">Changes</a></div>
+<div class="actions">${statusForm(ctx, m, `/monitors/${m.id}`)}<a class="button secondary" href="/monitors/${m.id}/changes">Changes</a>
+<a class="button secondary" href="/monitors/${m.id}/edit">Edit</a><a class="button secondary" href="/monitors/${m.id}/delete">Delete</a></div>
 ${checkPanel}
 <dl class="facts">
 <dt>Load mode</dt><dd>${m.load_mode}</dd>
@@ -105,6 +106,7 @@ ${checkPanel}
 <dt>Last check</dt><dd>${when(m.last_checked_at)}</dd>
 <dt>Next check</dt><dd>${m.status === 'active' ? when(m.next_check_at) : html`<span class="muted">paused</span>`}</dd>
 <dt>Last change</dt><dd>${when(m.last_change_at)}</dd>
+<dt>Labels</dt><dd>${m.labels.length ? labelTags(m.labels) : html`<span class="muted">none</span>`}</dd>
 <dt>Notifications</dt><dd>email ${m.notifications.email_enabled ? 'on' : 'off'}, webhook ${m.notifications.webhook_enabled ? 'on' : 'off'}</dd>
 </dl>
 <h2>Targets</h2>

@@ -31,7 +31,9 @@ ${csrfField(ctx)}
 
 function elementOptions(elements: PreviewElement[], selected: string, optional: boolean): SafeHtml {
   const option = (value: string, label: string) => html`<option value="${value}"${value === selected ? html` selected` : ''}>${label}</option>`;
-  return html`${optional && option('', '— not used —')}${option('page', 'Whole page')}${elements.map((e) =>
+  // An existing target's selector the new preview does not list is still offered, so editing never drops it silently.
+  const known = selected === '' || selected === 'page' || elements.some((e) => `sel:${e.selector}` === selected);
+  return html`${optional && option('', '— not used —')}${option('page', 'Whole page')}${!known && option(selected, `current selector — ${selected.slice(4)}`)}${elements.map((e) =>
     option(`sel:${e.selector}`, `<${e.tag}> ${e.text.slice(0, 60) || '(no text)'}${e.hints.length ? ` [${e.hints.join(', ')}]` : ''} — ${e.selector}`),
   )}`;
 }
@@ -43,6 +45,7 @@ function targetFieldset(n: number, t: TargetInput, elements: PreviewElement[]): 
 <span class="help" id="${id(name)}-help">${help}</span></div>`;
   return html`<fieldset>
 <legend>Target ${n}${n > 1 ? ' (optional)' : ''}</legend>
+${t.id && html`<input type="hidden" name="${id('id')}" value="${t.id}">`}
 <label for="${id('element')}">Element</label>
 <select id="${id('element')}" name="${id('element')}">${elementOptions(elements, t.element, n > 1)}</select>
 <div class="field-row">
@@ -85,12 +88,36 @@ export interface PreviewPage {
   idempotencyKey: string;
   minInterval: number;
   results: TargetResult[] | null;
+  /** set when the preview reconfigures an existing monitor instead of creating one */
+  editing: { monitorId: string; title: string; expectedVersion: number } | null;
+}
+
+function monitorFieldset(page: PreviewPage): SafeHtml {
+  const { input } = page;
+  const interval = html`<div><label for="interval">Check every (minutes)</label><input id="interval" name="interval" type="number" min="${page.minInterval}" max="10080" required value="${input.interval}" aria-describedby="interval-help">
+<span class="help" id="interval-help">at least ${page.minInterval} on your plan</span></div>`;
+  if (page.editing) {
+    return html`<fieldset><legend>Schedule</legend><div class="field-row">${interval}</div>
+<input type="hidden" name="monitor_id" value="${page.editing.monitorId}"><input type="hidden" name="expected_version" value="${String(page.editing.expectedVersion)}">
+</fieldset>`;
+  }
+  return html`<fieldset><legend>Monitor</legend>
+<div class="field-row">
+<div><label for="name">Name (optional)</label><input id="name" name="name" maxlength="200" value="${input.name}"></div>
+${interval}
+</div>
+<div class="check"><input type="checkbox" id="email" name="email"${input.email ? html` checked` : ''}><label for="email">Email me when an alert rule matches</label></div>
+</fieldset>`;
 }
 
 export function previewBody(ctx: PageContext, page: PreviewPage): SafeHtml {
   const { preview, input } = page;
-  return html`<p class="crumbs"><a href="/monitors/new">New monitor</a> /</p>
-<h1>Choose what to watch</h1>
+  const { editing } = page;
+  return html`${editing
+    ? html`<p class="crumbs"><a href="/">Monitors</a> / <a href="/monitors/${editing.monitorId}">${editing.title}</a> / <a href="/monitors/${editing.monitorId}/edit">Edit</a> /</p>
+<h1>Change targets and schedule</h1>`
+    : html`<p class="crumbs"><a href="/monitors/new">New monitor</a> /</p>
+<h1>Choose what to watch</h1>`}
 <dl class="facts">
 <dt>Page</dt><dd class="url">${preview.url}</dd>
 ${preview.final_url !== preview.url && html`<dt>After redirects</dt><dd class="url">${preview.final_url}</dd>`}
@@ -102,17 +129,10 @@ ${page.results && resultRows(page.results)}
 <form method="post" action="/monitors/new/${preview.id}" class="stack targets-form">
 ${csrfField(ctx)}<input type="hidden" name="idempotency_key" value="${page.idempotencyKey}">
 ${input.targets.map((t, i) => targetFieldset(i + 1, t, preview.elements))}
-<fieldset><legend>Monitor</legend>
-<div class="field-row">
-<div><label for="name">Name (optional)</label><input id="name" name="name" maxlength="200" value="${input.name}"></div>
-<div><label for="interval">Check every (minutes)</label><input id="interval" name="interval" type="number" min="${page.minInterval}" max="10080" required value="${input.interval}" aria-describedby="interval-help">
-<span class="help" id="interval-help">at least ${page.minInterval} on your plan</span></div>
-</div>
-<div class="check"><input type="checkbox" id="email" name="email"${input.email ? html` checked` : ''}><label for="email">Email me when an alert rule matches</label></div>
-</fieldset>
+${monitorFieldset(page)}
 <div class="actions">
 <button type="submit" name="action" value="evaluate" class="secondary">Evaluate targets</button>
-<button type="submit" name="action" value="create">Create monitor</button>
+${editing ? html`<button type="submit" name="action" value="save">Save targets and schedule</button>` : html`<button type="submit" name="action" value="create">Create monitor</button>`}
 </div>
 </form>
 <details><summary>All ${preview.elements.length} elements of the preview</summary>

@@ -1,0 +1,91 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../../api/app-deps.ts';
+import { UpdateMonitorBody } from '../../api/schemas/monitors.ts';
+import { AppError } from '../../errors.ts';
+import type { LoadMode } from '../../engine/loader/types.ts';
+import { changeMonitor, getMonitor, removeMonitor, type MonitorView, type UpdateMonitorInput } from '../../services/monitors.ts';
+import { createPreview } from '../../services/previews.ts';
+import { field } from '../form.ts';
+import { bodyValidator } from '../validate-body.ts';
+import { deleteMonitorBody, editMonitorBody, settingsInput, type SettingsInput } from '../views/edit-monitor.ts';
+import { layout, pageContext, seeOther, sendPage } from '../views/layout.ts';
+import { monitorTitle } from '../views/monitors.ts';
+import { monitorIdParam } from './monitors.ts';
+
+// Managing a monitor from the dashboard: settings, a fresh preview for new
+// targets or schedule, and deletion — through the monitor and preview
+// services the API uses, validated by the API's own update schema.
+
+const validateUpdateBody = bodyValidator(UpdateMonitorBody);
+
+function readSettings(request: FastifyRequest): SettingsInput {
+  return { name: field(request, 'name').trim(), labels: field(request, 'labels'), email: field(request, 'email') === 'on', webhook: field(request, 'webhook') === 'on' };
+}
+
+/** "shop, kitchen ,shop" → ["shop", "kitchen"]: the form's comma list as the API's labels. */
+function labelList(text: string): string[] {
+  return [...new Set(text.split(',').map((l) => l.trim()).filter((l) => l !== ''))];
+}
+
+function problemText(err: AppError): string {
+  const details = err.details?.map((d) => `${d.field.replace(/^labels\[\d+\]/, 'labels')}: ${d.message}`) ?? [];
+  return [err.message, ...new Set(details)].join('. ');
+}
+
+export const editMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
+  function editPage(request: FastifyRequest, reply: FastifyReply, monitor: MonitorView, input: SettingsInput, extra: { error?: string; status?: number } = {}) {
+    const ctx = pageContext(request);
+    const body = editMonitorBody(ctx, monitor, input, { spacingSeconds: request.owner!.principal.plan.preview_spacing_seconds });
+    return sendPage(reply, layout(ctx, `Edit ${monitorTitle(monitor)}`, body, { error: extra.error }), extra.status);
+  }
+
+  app.get<{ Params: { id: string } }>('/monitors/:id/edit', async (request, reply) => {
+    const monitor = await getMonitor(deps, request.owner!.principal, monitorIdParam(request));
+    return editPage(request, reply, monitor, settingsInput(monitor));
+  });
+
+  app.post<{ Params: { id: string } }>('/monitors/:id/edit', async (request, reply) => {
+    const { principal } = request.owner!;
+    const id = monitorIdParam(request);
+    const input = readSettings(request);
+    const change: UpdateMonitorInput = {
+      name: input.name === '' ? null : input.name,
+      labels: labelList(input.labels),
+      notifications: { email_enabled: input.email, webhook_enabled: input.webhook },
+    };
+    try {
+      validateUpdateBody(change);
+      await changeMonitor(deps, principal, id, change);
+      return seeOther(reply, `/monitors/${id}?notice=monitor-saved`);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.status >= 500 || err.code === 'not_found') throw err;
+      return editPage(request, reply, await getMonitor(deps, principal, id), input, { error: problemText(err), status: err.status });
+    }
+  });
+
+  app.post<{ Params: { id: string } }>('/monitors/:id/reconfigure', async (request, reply) => {
+    const { principal } = request.owner!;
+    const monitor = await getMonitor(deps, principal, monitorIdParam(request));
+    const loadMode: LoadMode = field(request, 'load_mode') === 'browser' ? 'browser' : 'html';
+    try {
+      const preview = await createPreview(deps, principal, { url: monitor.url, load_mode: loadMode });
+      return seeOther(reply, `/monitors/new/${preview.id}?monitor=${monitor.id}`);
+    } catch (err) {
+      // Refusals (limits, a page that cannot be loaded now, a busy renderer) are shown on the edit page.
+      if (!(err instanceof AppError) || (err.status >= 500 && err.code !== 'renderer_busy')) throw err;
+      if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
+      return editPage(request, reply, monitor, settingsInput(monitor), { error: problemText(err), status: err.status });
+    }
+  });
+
+  app.get<{ Params: { id: string } }>('/monitors/:id/delete', async (request, reply) => {
+    const monitor = await getMonitor(deps, request.owner!.principal, monitorIdParam(request));
+    const ctx = pageContext(request);
+    return sendPage(reply, layout(ctx, `Delete ${monitorTitle(monitor)}`, deleteMonitorBody(ctx, monitor)));
+  });
+
+  app.post<{ Params: { id: string } }>('/monitors/:id/delete', async (request, reply) => {
+    await removeMonitor(deps, request.owner!.principal, monitorIdParam(request));
+    return seeOther(reply, '/?notice=monitor-deleted');
+  });
+};

@@ -1,0 +1,77 @@
+import type { MonitorView } from '../../services/monitors.ts';
+import { html, type SafeHtml } from '../html.ts';
+import { csrfField, type PageContext } from './layout.ts';
+import { monitorTitle } from './monitors.ts';
+
+// Editing a monitor: its settings (name, labels, notifications), the way to
+// new targets or a new interval (a fresh preview), and deleting it.
+
+export interface SettingsInput {
+  name: string;
+  labels: string;
+  email: boolean;
+  webhook: boolean;
+}
+
+export function settingsInput(m: MonitorView): SettingsInput {
+  return { name: m.name ?? '', labels: m.labels.join(', '), email: m.notifications.email_enabled, webhook: m.notifications.webhook_enabled };
+}
+
+function crumbs(m: MonitorView): SafeHtml {
+  return html`<p class="crumbs"><a href="/">Monitors</a> / <a href="/monitors/${m.id}">${monitorTitle(m)}</a> /</p>`;
+}
+
+export function editMonitorBody(ctx: PageContext, m: MonitorView, input: SettingsInput, preview: { spacingSeconds: number }): SafeHtml {
+  const checkbox = (name: 'email' | 'webhook', label: string) =>
+    html`<div class="check"><input type="checkbox" id="${name}" name="${name}"${input[name] ? html` checked` : ''}><label for="${name}">${label}</label></div>`;
+  return html`${crumbs(m)}
+<h1>Edit monitor</h1>
+<form method="post" action="/monitors/${m.id}/edit" class="stack card">
+${csrfField(ctx)}
+<h2>Settings</h2>
+<label for="name">Name</label>
+<input id="name" name="name" maxlength="200" value="${input.name}" aria-describedby="name-help">
+<span class="help" id="name-help">shown instead of the address; leave empty to show the address</span>
+<label for="labels">Labels</label>
+<input id="labels" name="labels" maxlength="1100" value="${input.labels}" aria-describedby="labels-help">
+<span class="help" id="labels-help">comma-separated, e.g. "shop, competitors"; the monitor list filters by them</span>
+<fieldset><legend>Notifications</legend>
+${checkbox('email', 'Email me when an alert rule matches')}
+${checkbox('webhook', 'Post to the account\u2019s webhook (set up by the operator)')}
+</fieldset>
+<button type="submit">Save settings</button>
+</form>
+<section class="card" aria-labelledby="config-title">
+<h2 id="config-title">Targets and schedule</h2>
+<p>Targets, the interval and the load mode are checked against a fresh preview of <span class="url">${m.url}</span>, as when the
+monitor was created. Loading it uses one preview credit${preview.spacingSeconds > 0 ? ` (previews are at least ${preview.spacingSeconds} seconds apart)` : ''};
+then you choose the targets and the interval, evaluate them, and save. A target whose element, kind or settings change
+records a new baseline at its next check, with no alert; unchanged targets keep theirs.</p>
+<form method="post" action="/monitors/${m.id}/reconfigure" class="actions">
+${csrfField(ctx)}
+<fieldset><legend>Load mode</legend>
+<div class="check"><input type="radio" id="mode-html" name="load_mode" value="html"${m.load_mode === 'html' ? html` checked` : ''}><label for="mode-html">HTML</label></div>
+<div class="check"><input type="radio" id="mode-browser" name="load_mode" value="browser"${m.load_mode === 'browser' ? html` checked` : ''}><label for="mode-browser">Browser</label></div>
+</fieldset>
+<button type="submit" class="secondary">Load a fresh preview</button>
+</form>
+</section>
+<section class="card warn" aria-labelledby="delete-title">
+<h2 id="delete-title">Delete</h2>
+<p>Deleting removes the monitor and all its history. <a class="button danger" href="/monitors/${m.id}/delete">Delete this monitor…</a></p>
+</section>`;
+}
+
+export function deleteMonitorBody(ctx: PageContext, m: MonitorView): SafeHtml {
+  return html`${crumbs(m)}
+<h1>Delete ${monitorTitle(m)}?</h1>
+<div class="card warn">
+<p>This deletes the monitor of <span class="url">${m.url}</span> with its captures, changes and baselines. It cannot be undone.
+Queued manual checks are cancelled.</p>
+<form method="post" action="/monitors/${m.id}/delete" class="actions">
+${csrfField(ctx)}
+<button type="submit" class="danger">Delete the monitor</button>
+<a href="/monitors/${m.id}">Keep it</a>
+</form>
+</div>`;
+}

@@ -1,0 +1,119 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Target } from '../../src/domain/targets.ts';
+import { type TestApp } from '../helpers/test-app.ts';
+import type { FixtureServer } from '../helpers/fixture-server.ts';
+import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
+import { insertMonitorRow } from '../helpers/monitor-rows.ts';
+import { createOwner, signedIn, type DashboardClient } from '../helpers/dashboard-client.ts';
+
+let t: TestApp, site: FixtureServer;
+useMonitoringWorld({}, (w) => ({ t, site } = w));
+
+const NAME: Target = { id: 'product', label: 'Product', kind: 'text', selection: { scope: 'selector', selector: '#product-title' }, rule: 'changed' };
+
+async function ownerWithMonitor(): Promise<{ client: DashboardClient; monitorId: string; accountId: string }> {
+  const owner = await createOwner(t.app);
+  const monitorId = await insertMonitorRow(t.db, {
+    accountId: owner.accountId, url: `${site.url}/shop/espresso.html?o=${owner.accountId}`, targets: [NAME], nextCheckAt: t.clock.now(), intervalMinutes: 60,
+  });
+  return { client: await signedIn(t.app, owner.email), monitorId, accountId: owner.accountId };
+}
+
+async function monitorRow(id: string) {
+  const rows = await t.db.query<{ name: string | null; labels: string[]; email_enabled: boolean; webhook_enabled: boolean; interval_minutes: number;
+    targets: Target[]; config_version: number }>('SELECT * FROM monitors WHERE id = $1', [id]);
+  return rows[0];
+}
+
+test('the edit page saves name, labels and notifications through the monitor service', async () => {
+  const { client, monitorId } = await ownerWithMonitor();
+  const page = await client.get(`/monitors/${monitorId}/edit`);
+  assert.equal(page.statusCode, 200);
+  assert.match(page.body, /<h1>Edit monitor<\/h1>/);
+  const saved = await client.post(`/monitors/${monitorId}/edit`, { name: 'Espresso', labels: 'shop, kitchen ,shop,', email: 'on', webhook: 'on' });
+  assert.equal(saved.statusCode, 303);
+  assert.equal(saved.headers.location, `/monitors/${monitorId}?notice=monitor-saved`);
+  const row = await monitorRow(monitorId);
+  assert.equal(row.name, 'Espresso');
+  assert.deepEqual(row.labels, ['shop', 'kitchen']);
+  assert.equal(row.email_enabled, true);
+  assert.equal(row.webhook_enabled, true);
+  assert.equal(row.config_version, 1, 'metadata changes keep the config version');
+
+  await client.get(`/monitors/${monitorId}/edit`);
+  await client.post(`/monitors/${monitorId}/edit`, { name: '', labels: '' });
+  const cleared = await monitorRow(monitorId);
+  assert.equal(cleared.name, null, 'an empty name removes it');
+  assert.deepEqual(cleared.labels, []);
+  assert.equal(cleared.email_enabled, false);
+});
+
+test('an invalid setting is explained once on the edit page and nothing is saved', async () => {
+  const { client, monitorId } = await ownerWithMonitor();
+  await client.get(`/monitors/${monitorId}/edit`);
+  const res = await client.post(`/monitors/${monitorId}/edit`, { name: 'ok', labels: `${'x'.repeat(51)}, ${'y'.repeat(51)}` });
+  assert.equal(res.statusCode, 422);
+  const error = /<p class="error" role="alert">([^<]*)<\/p>/.exec(res.body)![1];
+  assert.equal(error.match(/labels:/g)?.length, 1, error);
+  assert.doesNotMatch(error, /pattern|\^/);
+  assert.equal((await monitorRow(monitorId)).name, null);
+});
+
+test('new targets and interval go through a fresh preview that starts from the current targets', async () => {
+  const { client, monitorId } = await ownerWithMonitor();
+  await client.get(`/monitors/${monitorId}/edit`);
+  const loaded = await client.post(`/monitors/${monitorId}/reconfigure`, { load_mode: 'html' });
+  assert.equal(loaded.statusCode, 303, loaded.body.slice(0, 300));
+  const location = loaded.headers.location as string;
+  assert.match(location, new RegExp(`^/monitors/new/[0-9a-f-]{36}\\?monitor=${monitorId}$`));
+  const form = await client.get(location);
+  assert.match(form.body, /<h1>Change targets and schedule<\/h1>/);
+  assert.match(form.body, /<input type="hidden" name="t1_id" value="product">/);
+  assert.match(form.body, /<option value="sel:#product-title" selected>/);
+  assert.match(form.body, /name="interval" type="number" min="5" max="10080" required value="60"/);
+  assert.match(form.body, /name="expected_version" value="1"/);
+
+  const fields = {
+    monitor_id: monitorId, expected_version: '1', interval: '30', action: 'save',
+    t1_id: 'product', t1_element: 'sel:#product-title', t1_label: 'Product', t1_kind: 'text', t1_rule: 'changed',
+    t2_element: 'page', t2_label: 'Price', t2_kind: 'price', t2_rule: 'dropped', t2_currency: 'EUR', t2_decimal: ',',
+    t3_element: '', t3_kind: 'text', t3_rule: 'changed',
+  };
+  const previewPath = location.split('?')[0];
+  const saved = await client.post(previewPath, fields);
+  assert.equal(saved.statusCode, 303, saved.body.slice(0, 500));
+  assert.equal(saved.headers.location, `/monitors/${monitorId}?notice=monitor-reconfigured`);
+  const row = await monitorRow(monitorId);
+  assert.equal(row.interval_minutes, 30);
+  assert.equal(row.config_version, 2);
+  assert.deepEqual(row.targets.map((x) => x.id), ['product', 't2'], 'an existing target keeps its id, so its baseline stays');
+
+  const stale = await client.post(previewPath, { ...fields, interval: '45' });
+  assert.equal(stale.statusCode, 409);
+  assert.match(stale.body, /The monitor was changed elsewhere since this form was opened/);
+});
+
+test('deleting asks for confirmation, then removes the monitor', async () => {
+  const { client, monitorId } = await ownerWithMonitor();
+  const confirm = await client.get(`/monitors/${monitorId}/delete`);
+  assert.equal(confirm.statusCode, 200);
+  assert.match(confirm.body, /It cannot be undone/);
+  assert.equal((await monitorRow(monitorId)).config_version, 1, 'the confirmation page changes nothing');
+  const deleted = await client.post(`/monitors/${monitorId}/delete`, {});
+  assert.equal(deleted.statusCode, 303);
+  assert.equal(deleted.headers.location, '/?notice=monitor-deleted');
+  assert.equal(await monitorRow(monitorId), undefined);
+  assert.equal((await client.get(`/monitors/${monitorId}/edit`)).statusCode, 404);
+});
+
+test('another account\'s monitor cannot be edited, reconfigured or deleted', async () => {
+  const { monitorId } = await ownerWithMonitor();
+  const other = await ownerWithMonitor();
+  await other.client.get('/');
+  for (const [method, path] of [['GET', 'edit'], ['POST', 'edit'], ['POST', 'reconfigure'], ['GET', 'delete'], ['POST', 'delete']] as const) {
+    const res = method === 'GET' ? await other.client.get(`/monitors/${monitorId}/${path}`) : await other.client.post(`/monitors/${monitorId}/${path}`, { name: 'x' });
+    assert.equal(res.statusCode, 404, `${method} ${path}`);
+  }
+  assert.ok(await monitorRow(monitorId));
+});
