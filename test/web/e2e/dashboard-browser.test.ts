@@ -157,6 +157,46 @@ test('a change shows its diff, the price chart and usage bars; the layout fits a
   await page.setViewportSize({ width: 1200, height: 900 });
 });
 
+test('a monitor is edited, given new targets through a fresh preview, found by its label and deleted', async () => {
+  t.clock.advance(40_000); // previews are at least 35 s apart
+  const watched = await watchPage(t, site, engine, { accountId, targets: [{ ...TITLE, label: 'Title' }] });
+  await page.goto(`/monitors/${watched.monitorId}`);
+  await page.getByRole('link', { name: 'Edit' }).click();
+  await page.getByLabel('Name').fill('Watched shop page');
+  await page.getByLabel('Labels').fill('shop, e2e');
+  await page.getByLabel('Post to the account').check();
+  await shot('10-edit-monitor');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await page.waitForURL(/notice=monitor-saved/);
+  assert.match(await page.locator('main').innerText(), /Watched shop page/);
+
+  await page.getByRole('link', { name: 'Edit' }).click();
+  await page.getByRole('button', { name: 'Load a fresh preview' }).click();
+  await page.waitForURL(/\/monitors\/new\/[0-9a-f-]{36}\?monitor=/);
+  assert.equal(await page.locator('#t1_label').inputValue(), 'Title', 'the form starts from the current targets');
+  await page.locator('#interval').fill('90');
+  await shot('11-reconfigure-from-preview');
+  await page.getByRole('button', { name: 'Save targets and schedule' }).click();
+  await page.waitForURL(/notice=monitor-reconfigured/);
+  assert.match(await page.locator('.facts').innerText(), /every 90 minutes/);
+
+  await page.goto('/?label=e2e');
+  assert.equal(await page.locator('td.url-cell').count(), 1);
+  assert.match(await page.locator('td.url-cell').innerText(), /Watched shop page/);
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto(`/monitors/${watched.monitorId}/changes`);
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 375), 'the changes page fits a phone');
+  await shot('12-changes-phone');
+  await page.setViewportSize({ width: 1200, height: 900 });
+
+  await page.goto(`/monitors/${watched.monitorId}`);
+  await page.getByRole('link', { name: 'Delete' }).click();
+  await shot('13-delete-confirmation');
+  await page.getByRole('button', { name: 'Delete the monitor' }).click();
+  await page.waitForURL(/notice=monitor-deleted/);
+  assert.equal(await page.locator('td.url-cell', { hasText: 'Watched shop page' }).count(), 0);
+});
+
 test('a cross-origin form without the CSRF token is refused; after sign-out the session is gone', async () => {
   site.route('/attack.html', (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html' });
