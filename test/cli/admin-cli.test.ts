@@ -1,0 +1,53 @@
+import { after, before, mock, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type AddressInfo } from 'node:net';
+import { adminCommand } from '../../src/cli/admin-command.ts';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/test-app.ts';
+
+// `pagewatch admin` against a real listening server: what an operator reads
+// when the server refuses a request, or is not there at all.
+
+let t: TestApp;
+let base: string;
+before(async () => {
+  t = await startTestApp();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+after(() => t.close());
+
+async function admin(args: string[], url = base): Promise<{ code: number; stderr: string; stdout: string }> {
+  const error = mock.method(console, 'error', () => {});
+  const log = mock.method(console, 'log', () => {});
+  try {
+    const code = await adminCommand(args, { PAGEWATCH_URL: url, PAGEWATCH_ADMIN_TOKEN: ADMIN_TOKEN });
+    const text = (m: typeof error) => m.mock.calls.map((c) => c.arguments.join(' ')).join('\n');
+    return { code, stderr: text(error), stdout: text(log) };
+  } finally {
+    error.mock.restore();
+    log.mock.restore();
+  }
+}
+
+test('a refused request prints the server\'s details, one line each, not only the status', async () => {
+  const account = await admin(['accounts', 'create', '--email', 'cli@example.com', '--plan', 'pro', '--json']);
+  assert.equal(account.code, 0, account.stderr);
+  const id = JSON.parse(account.stdout).id as string;
+  const res = await admin(['tokens', 'create', '--account', id, '--name', 'n', '--scopes', 'monitors:read,everything', '--days', '30']);
+  assert.equal(res.code, 1);
+  assert.match(res.stderr, /^pagewatch admin: 422 validation_failed: /);
+  assert.match(res.stderr, /\n {2}scopes[^:\n]*: [^\n]+/, res.stderr);
+});
+
+test('an unreachable server is one clear line naming the address', async () => {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise((resolve) => probe.close(resolve));
+  const res = await admin(['api', 'status'], `http://127.0.0.1:${port}`);
+  assert.equal(res.code, 1);
+  assert.equal(
+    res.stderr,
+    `pagewatch admin: cannot reach the pagewatch server at http://127.0.0.1:${port} (ECONNREFUSED); is it running, and does PAGEWATCH_URL name it?`,
+  );
+});
