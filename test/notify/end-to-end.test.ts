@@ -2,7 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Target } from '../../src/domain/targets.ts';
 import type { Engine } from '../../src/engine/scheduler.ts';
-import { verifyWebhook } from '../../src/notify/verify-webhook.ts';
+import { verifyWebhook } from '../../packages/client/src/index.ts';
 import { admin, bearer, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
 import { startMailCatcher, type MailCatcher } from '../helpers/mail-catcher.ts';

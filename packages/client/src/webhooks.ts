@@ -1,15 +1,13 @@
-import { timingSafeEqual } from 'node:crypto';
-import { signatureOf, signingKey } from './webhook-signature.ts';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 
-// For receivers of pagewatch webhooks (README, "Webhooks"): checks that a
-// delivery was signed with the account's secret and is recent. The timestamp
-// tolerance stops an intercepted delivery from being replayed later; the
-// webhook-id lets a receiver drop the duplicates at-least-once delivery sends.
+// Standard Webhooks verification for pagewatch deliveries: the signature is
+// an HMAC-SHA256, keyed with the base64-decoded part of the secret after
+// "whsec_", over "<webhook-id>.<webhook-timestamp>.<body bytes>".
 
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
 
 export interface VerifyOptions {
-  /** how far webhook-timestamp may be from `now`; default 300 s */
+  /** how far webhook-timestamp may be from `now`, in seconds; default 300 */
   toleranceSeconds?: number;
   /** default the current time */
   now?: Date;
@@ -23,7 +21,17 @@ function header(headers: WebhookHeaders, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Verifies a delivery's signature over the exact body bytes received (not re-serialised JSON). */
+/** The v1 signature of a delivery, base64. */
+export function webhookSignature(secret: string, id: string, timestamp: number, body: string | Uint8Array): string {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  return createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest('base64');
+}
+
+/**
+ * Verifies a delivery over the exact body bytes received (not re-serialised
+ * JSON). The tolerance stops a captured delivery from being replayed later;
+ * keep `id` to drop the duplicates that at-least-once delivery sends.
+ */
 export function verifyWebhook(secret: string, headers: WebhookHeaders, body: string | Uint8Array, options: VerifyOptions = {}): VerifyResult {
   const id = header(headers, 'webhook-id');
   const timestampText = header(headers, 'webhook-timestamp');
@@ -34,7 +42,7 @@ export function verifyWebhook(secret: string, headers: WebhookHeaders, body: str
   const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
   if (Math.abs(now - timestamp) > (options.toleranceSeconds ?? 300)) return { ok: false, reason: 'webhook-timestamp is outside the tolerance' };
 
-  const expected = Buffer.from(signatureOf(signingKey(secret), id, timestamp, body), 'base64');
+  const expected = Buffer.from(webhookSignature(secret, id, timestamp, body), 'base64');
   // The header may list several space-separated signatures (e.g. during a secret rotation).
   for (const entry of signatures.split(' ')) {
     const [version, encoded] = entry.split(',', 2);

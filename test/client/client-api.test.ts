@@ -1,0 +1,133 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { PagewatchClient, PagewatchError, type Target } from '../../packages/client/src/index.ts';
+import type { Engine } from '../../src/engine/scheduler.ts';
+import { createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
+import type { FixtureServer } from '../helpers/fixture-server.ts';
+import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
+
+// @pagewatch/client against a real pagewatch server listening on loopback,
+// on the store the suite runs on. Waiting is done by moving the server's
+// clock instead of sleeping, so Retry-After is honoured without delay.
+
+let t: TestApp, site: FixtureServer, engine: Engine;
+useMonitoringWorld({ plans: { pro: { preview_spacing_seconds: 0, requests_per_minute: 1000 } } }, (w) => ({ t, site, engine } = w));
+let base: string | null = null;
+
+/** The app of the world, listening on loopback (once). */
+async function listening(): Promise<string> {
+  if (base === null) {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  }
+  return base;
+}
+
+const TITLE: Target = { id: 'title', label: 'Title', kind: 'text', selection: { scope: 'selector', selector: '#product-title' }, rule: 'changed' };
+let n = 0;
+const pageUrl = () => `${site.url}/shop/espresso.html?client=${++n}`;
+
+async function client(options: { sleep?: (ms: number) => Promise<void>; maxRetries?: number } = {}) {
+  const { token } = await createAccountWithToken(t.app);
+  const slept: number[] = [];
+  const sleep = options.sleep ?? (async (ms: number) => {
+    slept.push(ms);
+    t.clock.advance(ms);
+  });
+  return { pw: new PagewatchClient({ baseUrl: await listening(), token, sleep, maxRetries: options.maxRetries, now: () => t.clock.now().getTime() }), slept };
+}
+
+async function monitorOf(pw: PagewatchClient, url = pageUrl()): Promise<string> {
+  const preview = await pw.previews.create({ url, load_mode: 'html' });
+  return (await pw.monitors.create({ preview_id: preview.id, targets: [TITLE], interval_minutes: 5 })).data.id;
+}
+
+test('preview, evaluate and create: typed results, an automatic Idempotency-Key, the Location', async () => {
+  const { pw } = await client();
+  const preview = await pw.previews.create({ url: pageUrl(), load_mode: 'html' });
+  assert.ok(preview.elements.some((e) => e.selector === '#product-title'));
+  const [result] = await pw.previews.evaluate(preview.id, [TITLE]);
+  assert.equal(result?.ok, true);
+  assert.equal(result?.value, 'Espressomaschine Duo');
+  const created = await pw.monitors.create({ preview_id: preview.id, targets: [TITLE], interval_minutes: 5 });
+  assert.equal(created.location, `/api/v1/monitors/${created.data.id}`);
+  assert.equal(created.replayed, false);
+  assert.equal((await pw.monitors.get(created.data.id)).url, preview.url);
+});
+
+test('the same Idempotency-Key replays the first creation instead of making a second monitor', async () => {
+  const { pw } = await client();
+  const preview = await pw.previews.create({ url: pageUrl(), load_mode: 'html' });
+  const body = { preview_id: preview.id, targets: [TITLE], interval_minutes: 5 };
+  const first = await pw.monitors.create(body, { idempotencyKey: 'client-create-once-1' });
+  const again = await pw.monitors.create(body, { idempotencyKey: 'client-create-once-1' });
+  assert.equal(again.data.id, first.data.id);
+  assert.equal(again.replayed, true);
+});
+
+test('list iterates every page through next_cursor, with the filters kept', async () => {
+  const { pw } = await client();
+  const ids = [];
+  for (let i = 0; i < 5; i++) ids.push(await monitorOf(pw));
+  await pw.monitors.update(ids[0]!, { status: 'paused' });
+  const all = [];
+  for await (const m of pw.monitors.list({ limit: 2 })) all.push(m.id);
+  assert.deepEqual(all, [...ids].reverse());
+  const active = [];
+  for await (const m of pw.monitors.list({ limit: 2, status: 'active' })) active.push(m.id);
+  assert.deepEqual(active, ids.slice(1).reverse());
+});
+
+test('errors are values with status, code, request_id and details', async () => {
+  const { pw } = await client();
+  const missing = await pw.monitors.get('00000000-0000-4000-8000-000000000000').catch((err: unknown) => err);
+  assert.ok(missing instanceof PagewatchError);
+  assert.equal(missing.status, 404);
+  assert.equal(missing.code, 'not_found');
+  assert.match(missing.requestId ?? '', /^[0-9a-f-]{36}$/);
+
+  const preview = await pw.previews.create({ url: pageUrl(), load_mode: 'html' });
+  const invalid = await pw.monitors.create({ preview_id: preview.id, targets: [TITLE], interval_minutes: 1 }).catch((err: unknown) => err);
+  assert.ok(invalid instanceof PagewatchError);
+  assert.equal(invalid.status, 422);
+  assert.deepEqual(invalid.details.map((d) => d.field), ['interval_minutes']);
+});
+
+test('429 is retried after its Retry-After, and thrown once the retries are spent', async () => {
+  const { pw, slept } = await client();
+  const id = await monitorOf(pw);
+  // Use up the minute window (raised to 1,000 here) with requests the client sends itself.
+  const usage = await pw.usage();
+  for (let i = 0; i < usage.api.minute.remaining; i++) await pw.monitors.get(id).catch(() => undefined);
+  const monitor = await pw.monitors.get(id);
+  assert.equal(monitor.id, id, 'the request went through after waiting');
+  assert.equal(slept.length, 1);
+  assert.ok(slept[0]! >= 1000, `waited ${slept[0]} ms, the Retry-After at least`);
+
+  const { pw: impatient } = await client({ maxRetries: 0 });
+  const again = await impatient.usage();
+  for (let i = 0; i < again.api.minute.remaining; i++) await impatient.usage().catch(() => undefined);
+  const refused = await impatient.usage().catch((err: unknown) => err);
+  assert.ok(refused instanceof PagewatchError);
+  assert.equal(refused.code, 'rate_limited');
+  assert.ok((refused.retryAfter ?? 0) > 0);
+});
+
+test('a manual check is requested once per key and its receipt polled until it is terminal', async () => {
+  const { pw } = await client({
+    sleep: async (ms) => {
+      t.clock.advance(ms);
+      await engine.runCycle();
+    },
+  });
+  const id = await monitorOf(pw);
+  const accepted = await pw.checks.request(id, { idempotencyKey: 'client-check-once-1' });
+  assert.equal(accepted.data.status, 'queued');
+  assert.equal(accepted.location, `/api/v1/checks/${accepted.data.check_id}`);
+  const replay = await pw.checks.request(id, { idempotencyKey: 'client-check-once-1' });
+  assert.equal(replay.data.check_id, accepted.data.check_id);
+  assert.equal(replay.replayed, true);
+  const done = await pw.checks.wait(accepted.data.check_id);
+  assert.equal(done.status, 'succeeded');
+});
