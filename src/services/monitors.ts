@@ -10,6 +10,7 @@ import {
   type MonitorChanges, type MonitorFilters, type MonitorRow,
 } from '../store/monitors-store.ts';
 import { runIdempotent, type IdempotentOutcome } from './idempotency.ts';
+import { currentObservations, type Observation } from './observations.ts';
 import { cancelPendingChecks } from './manual-checks.ts';
 import { assertConfiguration, normaliseTargets, requirePreview } from './monitor-config.ts';
 import type { Principal } from './tokens.ts';
@@ -114,6 +115,12 @@ export async function getMonitor(deps: MonitorDeps, principal: Principal, id: st
   const row = await findMonitor(deps.db, principal.accountId, id);
   if (!row) throw monitorNotFound();
   return monitorView(row);
+}
+
+/** GET /monitors/{id}: the monitor with each target's current observation. */
+export async function getMonitorDetail(deps: MonitorDeps, principal: Principal, id: string): Promise<MonitorView & { observations: Observation[] }> {
+  const monitor = await getMonitor(deps, principal, id);
+  return { ...monitor, observations: await currentObservations(deps.db, monitor) };
 }
 
 export interface MonitorPage {

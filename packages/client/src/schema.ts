@@ -95,7 +95,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a monitor */
+        /**
+         * Read a monitor with its current values
+         * @description observations: per target, the value the next capture is compared with, since when it holds, and the latest check's issues.
+         */
         get: operations["getMonitor"];
         put?: never;
         post?: never;
@@ -894,6 +897,22 @@ export interface operations {
                                 /** @description e.g. selector_missing, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
                                 code: string;
                                 message: string;
+                            }[];
+                            /** @description each target's current observation, in target order */
+                            observations: {
+                                target_id: string;
+                                /** @description price: integer minor units; text: visible text (≤ 1,500 characters); availability: in_stock | out_of_stock; links: sorted URLs; null until captured */
+                                value: number | string | string[] | null;
+                                display: string | null;
+                                /** @description when this value was first seen; it has not changed since */
+                                since: string | null;
+                                /** @description the latest check's issues for this target; when any, value is the last one known */
+                                issues: {
+                                    target_id: string | null;
+                                    /** @description e.g. selector_missing, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
+                                    code: string;
+                                    message: string;
+                                }[];
                             }[];
                         };
                     };

@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../errors.ts';
-import { changeMonitor, createMonitor, getMonitor, listMonitorPage, removeMonitor } from '../../services/monitors.ts';
+import { changeMonitor, createMonitor, getMonitorDetail, listMonitorPage, removeMonitor } from '../../services/monitors.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { decodeCursor, encodeCursor } from '../cursor.ts';
 import { Data, ListOf } from '../schemas/common.ts';
-import { CreateMonitorBody, IdempotencyHeaders, ListMonitorsQuery, MonitorParams, MonitorSchema, UpdateMonitorBody } from '../schemas/monitors.ts';
+import {
+  CreateMonitorBody, IdempotencyHeaders, ListMonitorsQuery, MonitorDetailSchema, MonitorParams, MonitorSchema, UpdateMonitorBody,
+} from '../schemas/monitors.ts';
 
 const read = { scope: 'monitors:read' } as const;
 const write = { scope: 'monitors:write' } as const;
@@ -74,9 +76,16 @@ export const monitorRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
     '/monitors/:monitor_id',
     {
       config: read,
-      schema: { operationId: 'getMonitor', summary: 'Read a monitor', tags: ['monitors'], params: MonitorParams, response: { 200: Data(MonitorSchema) } },
+      schema: {
+        operationId: 'getMonitor',
+        summary: 'Read a monitor with its current values',
+        description: 'observations: per target, the value the next capture is compared with, since when it holds, and the latest check\'s issues.',
+        tags: ['monitors'],
+        params: MonitorParams,
+        response: { 200: Data(MonitorDetailSchema) },
+      },
     },
-    async (request) => ({ data: await getMonitor(deps, request.principal!, request.params.monitor_id) }),
+    async (request) => ({ data: await getMonitorDetail(deps, request.principal!, request.params.monitor_id) }),
   );
 
   app.patch(

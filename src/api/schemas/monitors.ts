@@ -64,6 +64,21 @@ export const MonitorSchema = Type.Object({
   last_issues: Type.Array(CheckIssueSchema, { description: "the latest capture's check issues" }),
 });
 
+export const ObservationSchema = Type.Object({
+  target_id: Type.String(),
+  value: Type.Union([Type.Integer(), Type.String(), Type.Array(Type.String()), Type.Null()], {
+    description: 'price: integer minor units; text: visible text (≤ 1,500 characters); availability: in_stock | out_of_stock; links: sorted URLs; null until captured',
+  }),
+  display: Type.Union([Type.String(), Type.Null()]),
+  since: Type.Union([Timestamp, Type.Null()], { description: 'when this value was first seen; it has not changed since' }),
+  issues: Type.Array(CheckIssueSchema, { description: "the latest check's issues for this target; when any, value is the last one known" }),
+});
+
+export const MonitorDetailSchema = Type.Composite([
+  MonitorSchema,
+  Type.Object({ observations: Type.Array(ObservationSchema, { description: "each target's current observation, in target order" }) }),
+]);
+
 export const ListMonitorsQuery = Type.Object(
   {
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),

@@ -5,9 +5,8 @@ import { decodeCursor, encodeCursor } from '../../api/cursor.ts';
 import { AppError } from '../../errors.ts';
 import { earliestRunAt } from '../../domain/manual-check.ts';
 import { getReceipt, requestManualCheck, type Receipt } from '../../services/manual-checks.ts';
-import { changeMonitor, getMonitor, listMonitorPage } from '../../services/monitors.ts';
+import { changeMonitor, getMonitorDetail, listMonitorPage } from '../../services/monitors.ts';
 import { getUsage } from '../../services/usage.ts';
-import { readBaselines } from '../../store/baselines-store.ts';
 import { countMonitors, type MonitorFilters } from '../../store/monitors-store.ts';
 import { field } from '../form.ts';
 import { PageError } from '../page-error.ts';
@@ -49,8 +48,7 @@ export const monitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
 
   async function monitorPage(request: FastifyRequest, reply: FastifyReply, id: string, extra: { checkId?: string; error?: string; status?: number } = {}) {
     const { principal } = request.owner!;
-    const monitor = await getMonitor(deps, principal, id);
-    const baselines = await readBaselines(deps.db, monitor.id);
+    const { observations, ...monitor } = await getMonitorDetail(deps, principal, id);
     let receipt: { receipt: Receipt; terminal: boolean } | null = null;
     if (extra.checkId && UUID.test(extra.checkId)) {
       receipt = await getReceipt(deps, principal, extra.checkId).catch((err: unknown) => {
@@ -72,7 +70,7 @@ export const monitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
       notBefore: earliest && earliest > deps.clock.now() ? earliest : null,
       minIntervalMinutes,
     });
-    return sendPage(reply, layout(ctx, monitorTitle(monitor), monitorBody(ctx, monitor, baselines, panel), { error: extra.error }), extra.status);
+    return sendPage(reply, layout(ctx, monitorTitle(monitor), monitorBody(ctx, monitor, observations, panel), { error: extra.error }), extra.status);
   }
 
   app.get<{ Params: { id: string }; Querystring: { check?: string } }>('/monitors/:id', async (request, reply) =>

@@ -1,5 +1,5 @@
-import type { BaselineRow } from '../../store/baselines-store.ts';
 import type { MonitorView } from '../../services/monitors.ts';
+import type { Observation } from '../../services/observations.ts';
 import type { MonitorFilters } from '../../store/monitors-store.ts';
 import type { Target } from '../../domain/targets.ts';
 import { html, type SafeHtml } from '../html.ts';
@@ -93,7 +93,16 @@ function selectionText(t: Target): SafeHtml {
   return t.selection.scope === 'page' ? html`whole page` : html`<code>${t.selection.selector}</code>`;
 }
 
-export function monitorBody(ctx: PageContext, m: MonitorView, baselines: Map<string, BaselineRow>, checkPanel: SafeHtml | null): SafeHtml {
+function currentValue(o: Observation | undefined): SafeHtml {
+  if (!o || o.since === null) {
+    return o?.issues.length ? html`<span class="stale">not captured: ${o.issues.map((i) => i.code).join(', ')}</span>` : html`<span class="muted">not captured yet</span>`;
+  }
+  const value = html`<span class="value">${o.display ?? ''}</span><div class="muted">since ${when(o.since)}</div>`;
+  if (o.issues.length === 0) return value;
+  return html`<div class="stale-value">${value}<div class="stale">stale — the latest check could not read it: ${o.issues.map((i) => i.code).join(', ')}</div></div>`;
+}
+
+export function monitorBody(ctx: PageContext, m: MonitorView, observations: Observation[], checkPanel: SafeHtml | null): SafeHtml {
   return html`<p class="crumbs"><a href="/">Monitors</a> /</p>
 <div class="title-row"><h1>${monitorTitle(m)}</h1>${statusBadge(m.status)}</div>
 <p class="url">${m.url}</p>
@@ -113,13 +122,12 @@ ${checkPanel}
 <div class="table-wrap"><table>
 <caption class="visually-hidden">Targets and their current values</caption>
 <thead><tr><th scope="col">Target</th><th scope="col">Kind</th><th scope="col">Selection</th><th scope="col">Rule</th><th scope="col">Current value</th></tr></thead>
-<tbody>${m.targets.map((t) => {
-    const baseline = baselines.get(t.id);
-    return html`<tr>
+<tbody>${m.targets.map(
+    (t) => html`<tr>
 <td>${t.label ?? t.id}</td><td>${t.kind}</td><td>${selectionText(t)}</td><td>${ruleText(t)}</td>
-<td>${baseline ? html`<span class="value">${baseline.display ?? ''}</span><div class="muted">since ${when(baseline.updated_at.toISOString())}</div>` : html`<span class="muted">not captured yet</span>`}</td>
-</tr>`;
-  })}</tbody></table></div>
+<td>${currentValue(observations.find((o) => o.target_id === t.id))}</td>
+</tr>`,
+  )}</tbody></table></div>
 <h2>Current issues</h2>
 ${issueList(m.last_issues)}`;
 }

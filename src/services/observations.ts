@@ -1,0 +1,38 @@
+import type { CheckIssue } from '../domain/issues.ts';
+import { isObservedValue, type ObservedValue } from '../domain/observed-value.ts';
+import { targetFingerprint } from '../domain/target-fingerprint.ts';
+import type { Queryable } from '../store/database.ts';
+import { readBaselines } from '../store/baselines-store.ts';
+import type { MonitorView } from './monitors.ts';
+
+// Each target's current observation: the value its baseline holds (what the
+// next capture is compared with), since when, and the latest check's issues
+// for it. A baseline made for another configuration of the target is not its
+// current value: the next capture seeds a new one.
+
+export interface Observation {
+  target_id: string;
+  /** null until a capture of the target's current configuration succeeded */
+  value: ObservedValue | null;
+  display: string | null;
+  /** when the value was first seen (it has not changed since) */
+  since: string | null;
+  /** the latest check's issues for this target: when any, the value is the last one known, not a fresh one */
+  issues: CheckIssue[];
+}
+
+export async function currentObservations(db: Queryable, monitor: MonitorView): Promise<Observation[]> {
+  const baselines = await readBaselines(db, monitor.id);
+  return monitor.targets.map((target) => {
+    const baseline = baselines.get(target.id);
+    const applies = baseline && baseline.fingerprint === targetFingerprint(target, monitor.load_mode) && isObservedValue(target.kind, baseline.value);
+    const current = applies ? baseline : null;
+    return {
+      target_id: target.id,
+      value: current ? (current.value as ObservedValue) : null,
+      display: current?.display ?? null,
+      since: current?.updated_at.toISOString() ?? null,
+      issues: monitor.last_issues.filter((issue) => issue.target_id === target.id || issue.target_id === null),
+    };
+  });
+}
