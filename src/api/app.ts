@@ -13,6 +13,7 @@ import { previewRoutes } from './routes/previews.ts';
 import { monitorRoutes } from './routes/monitors.ts';
 import { changeRoutes } from './routes/changes.ts';
 import { checkRoutes } from './routes/checks.ts';
+import { checkHistoryRoutes } from './routes/check-history.ts';
 import { adminRoutes } from './admin/admin-routes.ts';
 import { dashboard } from '../web/dashboard.ts';
 import { renderNotFoundPage } from '../web/error-page.ts';
@@ -77,6 +78,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       await api.register(monitorRoutes, deps);
       await api.register(changeRoutes, deps);
       await api.register(checkRoutes, deps);
+      await api.register(checkHistoryRoutes, deps);
       let document: object | null = null;
       api.get('/openapi.json', async () => (document ??= buildOpenApiDocument(apiRoutes, ErrorEnvelopeSchema)));
     },

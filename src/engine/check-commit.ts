@@ -19,6 +19,8 @@ import { recordTarget } from './target-outcome.ts';
 // check was taken over) has its results discarded, so a check is recorded once.
 
 export interface Observation {
+  /** when the check began loading the page */
+  startedAt: Date;
   load: LoadResult;
   /** per target, in the monitor's order; null when no page was loaded */
   extractions: TargetExtraction[] | null;
@@ -78,6 +80,12 @@ export async function commitCheck(tx: Queryable, item: WorkItem, observation: Ob
     const status = load.html === null ? 'failed' : 'succeeded';
     await finishManualCheck(tx, item.manualCheckId, { status, at, changes, issues });
   }
-  await recordCheckAndReleaseLease(tx, item.monitorId, item.token, { checkedAt: at, nextCheckAt, changed: changes.length > 0, issues });
+  const run = {
+    duration_ms: Math.max(0, at.getTime() - observation.startedAt.getTime()),
+    outcome: load.html === null ? 'failed' : issues.length > 0 ? 'issues' : 'ok',
+    http_status: load.status,
+    manual_check_id: item.manualCheckId,
+  } as const;
+  await recordCheckAndReleaseLease(tx, item.monitorId, item.token, { checkedAt: at, nextCheckAt, changes, issues, run });
   return { outcome: 'recorded', changes, issues };
 }

@@ -44,11 +44,12 @@ async function defer(deps: RunnerDeps, item: WorkItem): Promise<RunOutcome> {
 }
 
 export async function runCheck(deps: RunnerDeps, item: WorkItem, signal?: AbortSignal): Promise<RunOutcome> {
+  const startedAt = deps.clock.now();
   const result = await load(deps, item, signal);
   // Stopped mid-load (shutdown): the load proves nothing about the site, so the
   // check is handed back for the next cycle of any worker instead of recorded.
   if (result === 'deferred' || signal?.aborted) return defer(deps, item);
   const page = result.html === null ? null : parsePage(result.html, result.finalUrl);
   const extractions = page === null ? null : item.targets.map((target) => extractTarget(page, target));
-  return deps.db.transaction((tx) => commitCheck(tx, item, { load: result, extractions }, deps.clock.now()));
+  return deps.db.transaction((tx) => commitCheck(tx, item, { startedAt, load: result, extractions }, deps.clock.now()));
 }

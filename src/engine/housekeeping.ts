@@ -3,6 +3,7 @@ import type { Plans, PlanName } from '../domain/plans.ts';
 import type { Database } from '../store/database.ts';
 import { deleteExpiredChanges } from '../store/changes-store.ts';
 import { lockAbandonedLeases } from '../store/check-leases-store.ts';
+import { deleteExpiredCheckRuns } from '../store/check-runs-store.ts';
 import {
   cancelChecksWithoutPro, deleteOldManualChecks, expireQueuedChecks, failOrphanedChecks,
 } from '../store/manual-checks-store.ts';
@@ -39,18 +40,22 @@ export async function settleChecks(db: Database, plans: Plans, at: Date): Promis
 
 export interface CleanupReport {
   changes: number;
+  checkRuns: number;
   texts: number;
   receipts: number;
 }
 
-/** Deletes changes past their plan's retention, captured texts nothing refers to and receipts older than seven days. */
+/** Deletes changes and check history past their plan's retention, captured texts nothing refers to and receipts older than seven days. */
 export async function cleanupExpired(db: Database, plans: Plans, at: Date): Promise<CleanupReport> {
   let changes = 0;
+  let checkRuns = 0;
   for (const name of Object.keys(plans) as PlanName[]) {
-    changes += await deleteExpiredChanges(db, name, new Date(at.getTime() - plans[name].retention_days * DAY_MS));
+    const cutoff = new Date(at.getTime() - plans[name].retention_days * DAY_MS);
+    changes += await deleteExpiredChanges(db, name, cutoff);
+    checkRuns += await deleteExpiredCheckRuns(db, name, cutoff);
   }
   const texts = await deleteUnreferencedTexts(db, new Date(at.getTime() - TEXT_GRACE_MS));
   const receipts = await deleteOldManualChecks(db, new Date(at.getTime() - RECEIPT_DAYS * DAY_MS));
   await refreshPlannerStatistics(db);
-  return { changes, texts, receipts };
+  return { changes, checkRuns, texts, receipts };
 }

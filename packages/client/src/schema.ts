@@ -120,7 +120,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * A monitor's check history, newest first
+         * @description Every check the engine recorded (scheduled and manual), with its outcome, issues and the changes it made, kept for the plan's retention (90 days on Pro). Checks skipped for the site's backoff or an exhausted allowance are not checks and are not listed.
+         */
+        get: operations["listMonitorChecks"];
         put?: never;
         /**
          * Request a manual check of an active monitor
@@ -1180,6 +1184,109 @@ export interface operations {
                                 code: string;
                                 message: string;
                             }[];
+                        };
+                    };
+                };
+            };
+            /** @description malformed JSON, cursor or idempotency key; unknown field or parameter; invalid query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid, expired or revoked token (code unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Pro required (pro_required) or missing scope (insufficient_scope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource missing, owned by another account, deleted or expired */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request, preview, manual-check or idempotency limit; wait Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API closed, renderer busy or transient failure; respect Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMonitorChecks: {
+        parameters: {
+            query: {
+                limit: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                monitor_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            checked_at: string;
+                            /** @description from the start of the page load to the recorded result */
+                            duration_ms: number;
+                            /** @description ok: every target was read; issues: the page loaded but a target could not be read; failed: the page did not load */
+                            outcome: "ok" | "issues" | "failed";
+                            http_status: number | null;
+                            /** @description the receipt, when the check was requested */
+                            manual_check_id: string | null;
+                            issues: {
+                                target_id: string | null;
+                                /** @description e.g. selector_missing, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
+                                code: string;
+                                message: string;
+                            }[];
+                            /** @description ids of the changes this check recorded */
+                            changes: string[];
+                        }[];
+                        meta: {
+                            /** @description pass unchanged with the same filters; null at the end */
+                            next_cursor: string | null;
                         };
                     };
                 };

@@ -1,0 +1,57 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { AppError } from '../../errors.ts';
+import { listCheckHistory } from '../../services/check-history.ts';
+import type { AppDeps } from '../app-deps.ts';
+import { decodeCursor, encodeCursor, MAX_CURSOR_LENGTH } from '../cursor.ts';
+import { ListOf, Timestamp } from '../schemas/common.ts';
+import { MonitorParams } from '../schemas/monitors.ts';
+import { CheckIssueSchema } from '../schemas/previews.ts';
+
+const CheckRunSchema = Type.Object({
+  checked_at: Timestamp,
+  duration_ms: Type.Integer({ description: 'from the start of the page load to the recorded result' }),
+  outcome: Type.Union([Type.Literal('ok'), Type.Literal('issues'), Type.Literal('failed')], {
+    description: 'ok: every target was read; issues: the page loaded but a target could not be read; failed: the page did not load',
+  }),
+  http_status: Type.Union([Type.Integer(), Type.Null()]),
+  manual_check_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'the receipt, when the check was requested' }),
+  issues: Type.Array(CheckIssueSchema),
+  changes: Type.Array(Type.String({ format: 'uuid' }), { description: 'ids of the changes this check recorded' }),
+});
+
+const HistoryQuery = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_CURSOR_LENGTH, description: 'meta.next_cursor of the previous page' })),
+  },
+  { additionalProperties: false },
+);
+
+export const checkHistoryRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps) => {
+  app.get(
+    '/monitors/:monitor_id/checks',
+    {
+      config: { scope: 'monitors:read' },
+      schema: {
+        operationId: 'listMonitorChecks',
+        summary: "A monitor's check history, newest first",
+        description:
+          "Every check the engine recorded (scheduled and manual), with its outcome, issues and the changes it made, kept for the plan's " +
+          "retention (90 days on Pro). Checks skipped for the site's backoff or an exhausted allowance are not checks and are not listed.",
+        tags: ['monitors'],
+        params: MonitorParams,
+        querystring: HistoryQuery,
+        response: { 200: ListOf(CheckRunSchema) },
+      },
+    },
+    async (request) => {
+      const filters = { monitor_id: request.params.monitor_id };
+      const cursor = request.query.cursor;
+      const beforeSeq = cursor === undefined ? null : decodeCursor(cursor, filters, ['s']).s;
+      if (beforeSeq !== null && !/^\d{1,18}$/.test(beforeSeq)) throw new AppError('malformed_cursor', 'the cursor is malformed');
+      const page = await listCheckHistory(deps, request.principal!, request.params.monitor_id, { limit: request.query.limit, beforeSeq });
+      return { data: page.rows, meta: { next_cursor: page.next === null ? null : encodeCursor({ s: page.next }, filters) } };
+    },
+  );
+};

@@ -1,0 +1,43 @@
+import type { CheckIssue } from '../domain/issues.ts';
+import type { Queryable } from './database.ts';
+
+export type CheckRunOutcome = 'ok' | 'issues' | 'failed';
+
+export interface CheckRunRow {
+  seq: string;
+  monitor_id: string;
+  checked_at: Date;
+  duration_ms: number;
+  outcome: CheckRunOutcome;
+  http_status: number | null;
+  manual_check_id: string | null;
+  issues: CheckIssue[] | null;
+  changes: string[] | null;
+}
+
+/** What a check's history row records beyond its monitor, time, issues and changes. */
+export type CheckRunFacts = Pick<CheckRunRow, 'duration_ms' | 'outcome' | 'http_status' | 'manual_check_id'>;
+
+/** Newest first, checked after `retainedAfter`, strictly before the keyset position when given. */
+export async function listCheckRuns(
+  db: Queryable,
+  query: { monitorId: string; retainedAfter: Date; beforeSeq: string | null; limit: number },
+): Promise<CheckRunRow[]> {
+  return db.query<CheckRunRow>(
+    `SELECT seq::text AS seq, monitor_id, checked_at, duration_ms, outcome, http_status, manual_check_id, issues, changes
+     FROM check_runs
+     WHERE monitor_id = $1 AND checked_at > $2::timestamptz AND ($3::bigint IS NULL OR seq < $3::bigint)
+     ORDER BY seq DESC LIMIT $4`,
+    [query.monitorId, query.retainedAfter, query.beforeSeq, query.limit],
+  );
+}
+
+/** Deletes the check history of accounts on `plan` checked at or before `cutoff`. */
+export async function deleteExpiredCheckRuns(db: Queryable, plan: string, cutoff: Date): Promise<number> {
+  const rows = await db.query(
+    `DELETE FROM check_runs r USING monitors m, accounts a
+     WHERE m.id = r.monitor_id AND a.id = m.account_id AND a.plan = $1 AND r.checked_at <= $2::timestamptz RETURNING r.seq`,
+    [plan, cutoff],
+  );
+  return rows.length;
+}
