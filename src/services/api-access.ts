@@ -32,6 +32,8 @@ export class ApiAccess {
   /** bumped by every invalidation, so a lookup that raced one does not store what it read before it */
   private generation = 0;
   private unlisten: (() => Promise<void>) | null = null;
+  /** announcements name the schema of the changed table: this process's tables are in this one */
+  private schema = '';
   private readonly maxTokens: number;
   private readonly ttlMs: number;
   private readonly monotonicNow: () => number;
@@ -46,6 +48,7 @@ export class ApiAccess {
   }
 
   async start(): Promise<void> {
+    this.schema = (await this.db.query<{ schema: string }>('SELECT current_schema() AS schema'))[0].schema;
     this.unlisten = await this.db.listen(ACCESS_CHANNEL, (payload) => this.onAnnouncement(payload), () => this.clear());
   }
 
@@ -97,8 +100,11 @@ export class ApiAccess {
   }
 
   private onAnnouncement(payload: string): void {
-    if (payload === 'status') this.invalidateStatus();
-    else if (payload.startsWith('account:')) this.invalidateAccount(payload.slice('account:'.length));
+    const space = payload.lastIndexOf(' ');
+    if (payload.slice(0, space) !== this.schema) return;
+    const change = payload.slice(space + 1);
+    if (change === 'status') this.invalidateStatus();
+    else if (change.startsWith('account:')) this.invalidateAccount(change.slice('account:'.length));
     else this.clear();
   }
 

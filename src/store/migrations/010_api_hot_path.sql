@@ -2,18 +2,20 @@
 --
 -- 1. Every process caches tokens and the API status. A change to what a cached
 -- entry says is announced on the channel pagewatch_api_access, whoever makes it
--- (operator API, dashboard, or SQL by hand): 'account:<id>' when a token of that
--- account is revoked, re-dated, re-scoped or deleted, or when the account's plan
--- changes or it is deleted; 'status' when the API is opened or closed. NOTIFY
--- is delivered at commit. Recording last_used_at announces nothing.
+-- (operator API, dashboard, or SQL by hand): '<schema> account:<id>' when a token
+-- of that account is revoked, re-dated, re-scoped or deleted, or when the
+-- account's plan changes or it is deleted; '<schema> status' when the API is
+-- opened or closed. Channels are per database, so the schema tells apart
+-- installations that share one. NOTIFY is delivered at commit. Recording
+-- last_used_at announces nothing.
 CREATE FUNCTION announce_api_access_change() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_TABLE_NAME = 'api_status' THEN
-    PERFORM pg_notify('pagewatch_api_access', 'status');
+    PERFORM pg_notify('pagewatch_api_access', TG_TABLE_SCHEMA || ' status');
   ELSIF TG_TABLE_NAME = 'accounts' THEN
-    PERFORM pg_notify('pagewatch_api_access', 'account:' || OLD.id);
+    PERFORM pg_notify('pagewatch_api_access', TG_TABLE_SCHEMA || ' account:' || OLD.id);
   ELSE
-    PERFORM pg_notify('pagewatch_api_access', 'account:' || OLD.account_id);
+    PERFORM pg_notify('pagewatch_api_access', TG_TABLE_SCHEMA || ' account:' || OLD.account_id);
   END IF;
   RETURN NULL;
 END;
