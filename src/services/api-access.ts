@@ -29,6 +29,8 @@ interface Entry<T> {
 export class ApiAccess {
   private readonly tokens = new Map<string, Entry<TokenWithAccount>>();
   private apiStatus: Entry<ApiStatus> | null = null;
+  /** lookups under way by hash ('' for none): requests arriving together when an entry runs out share one query */
+  private readonly inflight = new Map<string, Promise<{ status: ApiStatus; token: TokenWithAccount | null }>>();
   /** bumped by every invalidation, so a lookup that raced one does not store what it read before it */
   private generation = 0;
   private unlisten: (() => Promise<void>) | null = null;
@@ -67,6 +69,19 @@ export class ApiAccess {
       if (hash !== null && token) this.touchRecency(hash);
       return { status: status.value, token: token?.value ?? null };
     }
+    const key = hash ?? '';
+    let pending = this.inflight.get(key);
+    if (!pending) {
+      const loading: Promise<{ status: ApiStatus; token: TokenWithAccount | null }> = this.load(hash, now).finally(() => {
+        if (this.inflight.get(key) === loading) this.inflight.delete(key);
+      });
+      this.inflight.set(key, loading);
+      pending = loading;
+    }
+    return pending;
+  }
+
+  private async load(hash: string | null, now: number): Promise<{ status: ApiStatus; token: TokenWithAccount | null }> {
     const generation = this.generation;
     const found = await findTokenWithApiStatus(this.db, hash);
     if (generation === this.generation) {
@@ -83,18 +98,23 @@ export class ApiAccess {
     if (entry) entry.value = { ...entry.value, last_used_at: at };
   }
 
+  // Each invalidation also forgets the lookups under way, which may have read
+  // what was there before: requests after it query afresh.
   invalidateAccount(accountId: string): void {
     this.generation++;
+    this.inflight.clear();
     for (const [hash, entry] of this.tokens) if (entry.value.account_id === accountId) this.tokens.delete(hash);
   }
 
   invalidateStatus(): void {
     this.generation++;
+    this.inflight.clear();
     this.apiStatus = null;
   }
 
   clear(): void {
     this.generation++;
+    this.inflight.clear();
     this.tokens.clear();
     this.apiStatus = null;
   }

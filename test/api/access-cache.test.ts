@@ -109,3 +109,14 @@ test('the cache keeps at most maxTokens tokens, dropping the least recently used
   await access.lookup(tokens[1]);
   assert.equal(queries, 4, 'least recently used: dropped');
 });
+
+test('requests arriving together for a token not cached share one lookup', async () => {
+  const { token } = await createAccountWithToken(t.app);
+  let queries = 0;
+  const counting = { ...t.db, query: (sql: string, params?: unknown[]) => (queries++, t.db.query(sql, params)) } as typeof t.db;
+  const access = new ApiAccess(counting);
+  const hash = hashTokenSecret(token);
+  const found = await Promise.all(Array.from({ length: 20 }, () => access.lookup(hash)));
+  assert.equal(queries, 1);
+  assert.ok(found.every((f) => f.token?.token_hash === hash));
+});
