@@ -92,7 +92,8 @@ export class EmbeddedLimiter implements RequestLimiter {
     let day = this.days.get(principal.accountId);
     if (!day) {
       // Forgotten while the response was made (its day ended): the charge is still written.
-      day = this.newDay(principal.accountId, periodStart(METRICS.readBytes, this.deps.clock.now()), 0, admitted.readBytesLimit - admitted.readBytesRemaining);
+      const today = periodStart(METRICS.readBytes, this.deps.clock.now());
+      day = this.newDay(principal.accountId, today, 0, admitted.readBytesLimit - admitted.readBytesRemaining);
       this.retired.push(day);
     }
     day.readBytes += bytes;
@@ -143,7 +144,8 @@ export class EmbeddedLimiter implements RequestLimiter {
     const previous = this.days.get(accountId);
     if (previous?.day.getTime() === today.getTime()) return;
     if (previous) this.retired.push(previous);
-    this.days.set(accountId, this.newDay(accountId, today, counters.get(METRICS.apiRequests.name) ?? 0, counters.get(METRICS.readBytes.name) ?? 0));
+    const requests = counters.get(METRICS.apiRequests.name) ?? 0;
+    this.days.set(accountId, this.newDay(accountId, today, requests, counters.get(METRICS.readBytes.name) ?? 0));
   }
 
   private newDay(accountId: string, day: Date, requests: number, readBytes: number): DayCounts {

@@ -61,10 +61,8 @@ export class SharedLimiter implements RequestLimiter {
       this.add(accountId, dayStart, charge);
       throw err;
     }
-    const counts = {
-      windowStart: row.window_started, windowUsed: row.window_used, dayUsed: row.day_used, readBytesUsed: row.read_bytes_used, counted: row.counted,
-    };
-    return judge(plan, counts, isRead, now);
+    const { window_started: windowStart, window_used: windowUsed, day_used: dayUsed, read_bytes_used: readBytesUsed, counted } = row;
+    return judge(plan, { windowStart, windowUsed, dayUsed, readBytesUsed, counted }, isRead, now);
   }
 
   async peek(principal: Principal): Promise<LimitSnapshot> {
@@ -123,7 +121,8 @@ export class SharedLimiter implements RequestLimiter {
     const taken = [...this.pending.values()];
     this.pending = new Map();
     try {
-      await addToCounters(this.db, taken.map((p) => ({ accountId: p.accountId, metric: METRICS.readBytes.name, periodStart: p.day, amount: p.bytes })));
+      const metric = METRICS.readBytes.name;
+      await addToCounters(this.db, taken.map((p) => ({ accountId: p.accountId, metric, periodStart: p.day, amount: p.bytes })));
     } catch (err) {
       this.log.error({ err }, 'charging read bytes failed; retrying');
       for (const p of taken) this.add(p.accountId, p.day, p.bytes);

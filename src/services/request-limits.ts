@@ -39,7 +39,10 @@ export interface LimitSnapshot {
 }
 
 export interface RequestLimiter {
-  /** Counts one request when it is under both request limits; refuses it (not counted) otherwise, and refuses reads once the day's bytes are spent. */
+  /**
+   * Counts one request when it is under both request limits; refuses it (not
+   * counted) otherwise, and refuses reads once the day's bytes are spent.
+   */
   admit(principal: Principal, isRead: boolean): Promise<Admission>;
   /** The limits without counting anything. */
   peek(principal: Principal): Promise<LimitSnapshot>;
@@ -107,7 +110,13 @@ export function judge(plan: Plan, counts: Counts, isRead: boolean, now: Date): A
 }
 
 /** The state of an account that is not making a request now (the window shown is the live one, if any). */
-export function snapshot(plan: Plan, window: { start: Date; count: number } | null, requestsUsed: number, readBytesUsed: number, now: Date): LimitSnapshot {
+export function snapshot(
+  plan: Plan,
+  window: { start: Date; count: number } | null,
+  requestsUsed: number,
+  readBytesUsed: number,
+  now: Date,
+): LimitSnapshot {
   const live = window && windowEnd(window.start) > now ? window : null;
   return {
     requestsUsed,

@@ -48,7 +48,9 @@ async function usage(node: PagewatchProcess, token: string): Promise<{ status: n
 }
 
 /** Asks `node` until the answer is not 200; returns it and how long after `since` it came. */
-async function refusal(node: PagewatchProcess, token: string, since: number): Promise<{ status: number; code: string | undefined; ms: number }> {
+type Refusal = { status: number; code: string | undefined; ms: number };
+
+async function refusal(node: PagewatchProcess, token: string, since: number): Promise<Refusal> {
   for (;;) {
     const answer = await usage(node, token);
     const ms = Date.now() - since;
@@ -74,7 +76,7 @@ test('a token revoked through one node: refused there at once, on the other node
   assert.ok(other.ms < 1000, `refused after ${other.ms} ms`);
 });
 
-test('a plan change to free through one node: 403 pro_required there at once, on the other node within a second', { skip: SKIP }, async () => {
+test('a plan change to free through one node: 403 pro_required there at once, on the other within a second', { skip: SKIP }, async () => {
   const { token, accountId } = await createAccount();
   await warm(token);
   assert.equal((await operator(a, 'PATCH', `/accounts/${accountId}`, { plan: 'free' })).status, 200);

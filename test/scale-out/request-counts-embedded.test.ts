@@ -16,9 +16,10 @@ after(() => group.killAll());
 
 async function newAccount(node: PagewatchProcess): Promise<string> {
   const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
-  const post = (path: string, body: unknown) => fetch(`${node.url}/admin/v1${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-  const accountId = (await (await post('/accounts', { email: 'counts@example.com', plan: 'pro' })).json()).data.id as string;
-  return (await (await post(`/accounts/${accountId}/tokens`, { name: 'counts', scopes: ALL_SCOPES, expires_in_days: 1 })).json()).data.token as string;
+  const post = async (path: string, body: unknown) =>
+    (await (await fetch(`${node.url}/admin/v1${path}`, { method: 'POST', headers, body: JSON.stringify(body) })).json()).data;
+  const accountId = (await post('/accounts', { email: 'counts@example.com', plan: 'pro' })).id as string;
+  return (await post(`/accounts/${accountId}/tokens`, { name: 'counts', scopes: ALL_SCOPES, expires_in_days: 1 })).token as string;
 }
 
 /** Makes `n` GET /api/v1/monitors requests one after the other; returns the body bytes served. */
@@ -37,7 +38,8 @@ async function usage(node: PagewatchProcess, token: string): Promise<{ requests:
   assert.equal(res.status, 200);
   const { api } = (await res.json()).data;
   // Without this request itself, which the counts include.
-  return { requests: api.day.used - 1, readBytes: api.read_bytes.used, minuteRemaining: Number(res.headers.get('x-ratelimit-remaining')) + 1 };
+  const minuteRemaining = Number(res.headers.get('x-ratelimit-remaining')) + 1;
+  return { requests: api.day.used - 1, readBytes: api.read_bytes.used, minuteRemaining };
 }
 
 test('request counts and read bytes survive a clean shutdown of serve on the embedded store', async () => {
