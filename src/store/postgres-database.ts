@@ -36,7 +36,8 @@ async function listenOn(
   let stopped = false;
   let retry: NodeJS.Timeout | null = null;
   const connect = async (): Promise<void> => {
-    const next = new pg.Client(clientConfig);
+    // Named, so an operator can tell it in pg_stat_activity.
+    const next = new pg.Client({ ...clientConfig, application_name: `pagewatch listener ${process.pid}` });
     next.on('notification', (message) => onMessage(message.payload ?? ''));
     next.on('error', () => undefined);
     next.on('end', () => {

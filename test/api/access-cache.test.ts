@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { ApiAccess } from '../../src/services/api-access.ts';
 import { hashTokenSecret } from '../../src/services/token-secrets.ts';
 import { admin, bearer, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { testDatabaseUrl } from '../helpers/test-database.ts';
 
 // Tokens and the API status come from a cache in the process (src/services/api-access.ts).
 // Every change that makes a token unusable is effective on the next request of the
@@ -119,4 +120,24 @@ test('requests arriving together for a token not cached share one lookup', async
   const found = await Promise.all(Array.from({ length: 20 }, () => access.lookup(hash)));
   assert.equal(queries, 1);
   assert.ok(found.every((f) => f.token?.token_hash === hash));
+});
+
+const POSTGRES_ONLY = testDatabaseUrl ? false : 'PostgreSQL only: PGlite notifies in the process';
+
+test('after its listening connection is lost and back, the cache hears changes again', { skip: POSTGRES_ONLY }, async () => {
+  const { token, tokenId } = await createAccountWithToken(t.app);
+  assert.equal((await usage(token)).statusCode, 200);
+  const listener = `pagewatch listener ${process.pid}`;
+  const backends = async () =>
+    (await t.db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [listener])).map((r) => r.pid);
+  const [lost] = await backends();
+  await t.db.query('SELECT pg_terminate_backend($1)', [lost]);
+  const deadline = Date.now() + 5000;
+  while (!(await backends()).some((pid) => pid !== lost)) {
+    assert.ok(Date.now() < deadline, 'listening again within 5 s');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.equal((await usage(token)).statusCode, 200);
+  await t.db.query('UPDATE api_tokens SET revoked_at = now() WHERE id = $1', [tokenId]);
+  assert.equal(await statusWithin(token, 1000), 401);
 });
