@@ -4,16 +4,25 @@ import type { Scope } from '../domain/scopes.ts';
 import type { Database } from '../store/database.ts';
 import type { Loaders } from '../engine/loaders.ts';
 import type { Metrics } from '../metrics.ts';
-import type { LimitState } from '../services/request-limits.ts';
+import type { ApiAccess } from '../services/api-access.ts';
+import type { LimitState, RequestLimiter } from '../services/request-limits.ts';
 import type { Principal } from '../services/tokens.ts';
 
-/** What the HTTP layer needs from the rest of the process, built once at start. */
-export interface AppDeps {
+/** What the process gives the HTTP layer. */
+export interface CoreDeps {
   config: Config;
   db: Database;
   clock: Clock;
   loaders: Loaders;
   metrics: Metrics;
+}
+
+/** What the HTTP layer's plugins use: the process's deps and the API hot path's state, built with the app. */
+export interface AppDeps extends CoreDeps {
+  /** tokens and the API status, cached in this process */
+  access: ApiAccess;
+  /** the accounts' request limits */
+  limiter: RequestLimiter;
 }
 
 declare module 'fastify' {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AppError } from '../errors.ts';
-import type { AppDeps } from './app-deps.ts';
+import type { AppDeps, CoreDeps } from './app-deps.ts';
 import { sendError } from './error-handler.ts';
 import { validatorCompiler } from './validation.ts';
 import { apiGate } from './plugins/api-gate.ts';
@@ -18,6 +18,8 @@ import { adminRoutes } from './admin/admin-routes.ts';
 import { dashboard } from '../web/dashboard.ts';
 import { renderNotFoundPage } from '../web/error-page.ts';
 import { operationsRoutes } from './routes/operations.ts';
+import { ApiAccess } from '../services/api-access.ts';
+import { createRequestLimiter } from '../services/request-limiter.ts';
 
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
@@ -27,14 +29,15 @@ export interface BuildAppOptions {
 }
 
 /** Builds the HTTP application without listening, so tests can use inject(). */
-export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(core: CoreDeps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    ...(options.logger ? { loggerInstance: options.logger } : { logger: { level: deps.config.logLevel } }),
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: { level: core.config.logLevel } }),
     genReqId: () => randomUUID(),
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
+  const deps = await hotPath(app, core);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(sendError);
@@ -93,4 +96,18 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   // The operator API exists only when the operator set a secret for it.
   if (deps.config.adminToken) await app.register(adminRoutes, { ...deps, prefix: '/admin/v1' });
   return app;
+}
+
+/**
+ * The API hot path's state: the token cache listens for changes from the
+ * start; at close (after the last request), counts kept in memory are written.
+ */
+async function hotPath(app: FastifyInstance, core: CoreDeps): Promise<AppDeps> {
+  const access = new ApiAccess(core.db);
+  await access.start();
+  const limiter = createRequestLimiter(core.db, core, app.log);
+  app.addHook('onClose', async () => {
+    await Promise.all([access.stop(), limiter.stop()]);
+  });
+  return { ...core, access, limiter };
 }

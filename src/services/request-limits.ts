@@ -1,12 +1,17 @@
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import { METRICS } from '../domain/metrics.ts';
-import type { Database } from '../store/database.ts';
-import { addToCounter, admitApiRequest, readCounters, readRateWindow } from '../store/counters-store.ts';
+import type { Plan } from '../domain/plans.ts';
 import type { Principal } from './tokens.ts';
-import { periodEnd, periodStart, secondsUntil } from './periods.ts';
+import { periodEnd, secondsUntil } from './periods.ts';
 
-const WINDOW_SECONDS = 60;
+// The account's API limits (specification "Limits"): 60 requests per window
+// that begins with the first request after the previous one expired, 5,000 per
+// UTC day, and the day's read bytes. How the counts are kept depends on the
+// store (request-limits-embedded.ts, request-limits-shared.ts); what a count
+// means, and the answer to a request, is decided here.
+
+export const WINDOW_SECONDS = 60;
 
 /** The values behind the X-RateLimit-* and X-Read-Bytes-* headers. */
 export interface LimitState {
@@ -26,36 +31,56 @@ export interface Admission {
   rejection: AppError | null;
 }
 
-interface LimitDeps {
-  db: Database;
+/** The limit state with the day's exact figures (GET /usage). */
+export interface LimitSnapshot {
+  state: LimitState;
+  requestsUsed: number;
+  readBytesUsed: number;
+}
+
+export interface RequestLimiter {
+  /**
+   * Counts one request when it is under both request limits; refuses it (not
+   * counted) otherwise, and refuses reads once the day's bytes are spent.
+   */
+  admit(principal: Principal, isRead: boolean): Promise<Admission>;
+  /** The limits without counting anything. */
+  peek(principal: Principal): Promise<LimitSnapshot>;
+  /** Charges the body of a successful GET admitted with `admitted`; returns the read bytes left today. */
+  chargeReadBytes(principal: Principal, bytes: number, admitted: LimitState): number;
+  /** Writes every count kept in this process to the store. */
+  flush(): Promise<void>;
+  /** Stops the background writer after a last flush. */
+  stop(): Promise<void>;
+}
+
+export interface LimiterDeps {
   clock: Clock;
 }
 
-function windowEnd(start: Date): Date {
+/** The counts an admission was judged on (before counting it). */
+export interface Counts {
+  windowStart: Date;
+  windowUsed: number;
+  dayUsed: number;
+  readBytesUsed: number;
+  /** whether this request was counted in the window and the day */
+  counted: boolean;
+}
+
+export function windowEnd(start: Date): Date {
   return new Date(start.getTime() + WINDOW_SECONDS * 1000);
 }
 
-/**
- * Counts one request against the account's minute window and UTC day, in one
- * statement so the limits are exact across concurrent requests and API nodes.
- * A request over either limit is refused and not counted; a read is also
- * refused once the day's read bytes are spent.
- */
-export async function admitRequest(deps: LimitDeps, principal: Principal, isRead: boolean): Promise<Admission> {
-  const now = deps.clock.now();
-  const { plan, accountId } = principal;
-  const admission = await admitApiRequest(deps.db, {
-    accountId,
-    at: now,
-    windowSeconds: WINDOW_SECONDS,
-    requestsMetric: METRICS.apiRequests.name,
-    readBytesMetric: METRICS.readBytes.name,
-    dayStart: periodStart(METRICS.apiRequests, now),
-    minuteLimit: plan.requests_per_minute,
-    dayLimit: plan.requests_per_day,
-  });
-  const { window_started: windowStart, window_used: windowUsed, day_used: dayUsed, read_bytes_used: readBytesUsed } = admission;
-  const counted = admission.counted ? 1 : 0;
+/** Whether a request at `now` is counted, given the counts before it. */
+export function underLimits(plan: Plan, windowUsed: number, dayUsed: number): boolean {
+  return windowUsed < plan.requests_per_minute && dayUsed < plan.requests_per_day;
+}
+
+/** The answer to a request: refused (429) over a limit, and the headers either way. */
+export function judge(plan: Plan, counts: Counts, isRead: boolean, now: Date): Admission {
+  const { windowStart, windowUsed, dayUsed, readBytesUsed } = counts;
+  const counted = counts.counted ? 1 : 0;
   let rejection: AppError | null = null;
   if (windowUsed >= plan.requests_per_minute) {
     rejection = new AppError('rate_limited', `at most ${plan.requests_per_minute} requests per ${WINDOW_SECONDS}-second window`, {
@@ -84,31 +109,26 @@ export async function admitRequest(deps: LimitDeps, principal: Principal, isRead
   };
 }
 
-/** The limit state without counting anything (for refused, uncounted requests). */
-export async function peekLimits(deps: LimitDeps, principal: Principal): Promise<LimitState> {
-  const now = deps.clock.now();
-  const { plan, accountId } = principal;
-  const dayStart = periodStart(METRICS.apiRequests, now);
-  const window = await readRateWindow(deps.db, accountId);
-  const live = window && windowEnd(window.window_start) > now ? window : null;
-  const counters = await readCounters(deps.db, accountId, [
-    { metric: METRICS.apiRequests.name, periodStart: dayStart },
-    { metric: METRICS.readBytes.name, periodStart: dayStart },
-  ]);
+/** The state of an account that is not making a request now (the window shown is the live one, if any). */
+export function snapshot(
+  plan: Plan,
+  window: { start: Date; count: number } | null,
+  requestsUsed: number,
+  readBytesUsed: number,
+  now: Date,
+): LimitSnapshot {
+  const live = window && windowEnd(window.start) > now ? window : null;
   return {
-    minuteLimit: plan.requests_per_minute,
-    minuteRemaining: Math.max(0, plan.requests_per_minute - (live?.count ?? 0)),
-    minuteReset: Math.ceil(windowEnd(live?.window_start ?? now).getTime() / 1000),
-    dayLimit: plan.requests_per_day,
-    dayRemaining: Math.max(0, plan.requests_per_day - (counters.get(METRICS.apiRequests.name) ?? 0)),
-    readBytesLimit: plan.read_bytes_per_day,
-    readBytesRemaining: Math.max(0, plan.read_bytes_per_day - (counters.get(METRICS.readBytes.name) ?? 0)),
+    requestsUsed,
+    readBytesUsed,
+    state: {
+      minuteLimit: plan.requests_per_minute,
+      minuteRemaining: Math.max(0, plan.requests_per_minute - (live?.count ?? 0)),
+      minuteReset: Math.ceil(windowEnd(live?.start ?? now).getTime() / 1000),
+      dayLimit: plan.requests_per_day,
+      dayRemaining: Math.max(0, plan.requests_per_day - requestsUsed),
+      readBytesLimit: plan.read_bytes_per_day,
+      readBytesRemaining: Math.max(0, plan.read_bytes_per_day - readBytesUsed),
+    },
   };
-}
-
-/** Charges the bytes of a successful GET body; returns the bytes left today. */
-export async function chargeReadBytes(deps: LimitDeps, principal: Principal, bytes: number): Promise<number> {
-  const now = deps.clock.now();
-  const used = await addToCounter(deps.db, principal.accountId, METRICS.readBytes.name, periodStart(METRICS.readBytes, now), bytes);
-  return Math.max(0, principal.plan.read_bytes_per_day - used);
 }

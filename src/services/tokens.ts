@@ -4,11 +4,12 @@ import { AppError } from '../errors.ts';
 import type { Plan, PlanName, Plans } from '../domain/plans.ts';
 import { isPlanName } from '../domain/plans.ts';
 import type { Scope } from '../domain/scopes.ts';
-import type { Database, Queryable } from '../store/database.ts';
+import type { Database } from '../store/database.ts';
 import { lockAccount } from '../store/accounts-store.ts';
 import {
-  countActiveTokens, findTokenWithApiStatus, insertToken, listTokens, revokeToken, touchToken, TOUCH_INTERVAL_SECONDS, type TokenRow,
+  countActiveTokens, insertToken, listTokens, revokeToken, touchToken, TOUCH_INTERVAL_SECONDS, type TokenRow,
 } from '../store/tokens-store.ts';
+import type { ApiAccess } from './api-access.ts';
 import { generateTokenSecret, hashTokenSecret, looksLikeToken, sameHash } from './token-secrets.ts';
 
 export type TokenState = 'valid' | 'expired' | 'revoked' | 'disabled';
@@ -38,6 +39,7 @@ export interface TokenDeps {
   db: Database;
   clock: Clock;
   config: { plans: Plans };
+  access: ApiAccess;
 }
 
 function stateOf(row: TokenRow, plan: Plan, at: Date): TokenState {
@@ -100,7 +102,10 @@ export async function listAccountTokens(deps: TokenDeps, accountId: string, plan
 }
 
 export async function revokeTokenById(deps: TokenDeps, tokenId: string): Promise<boolean> {
-  return revokeToken(deps.db, tokenId, deps.clock.now());
+  const accountId = await revokeToken(deps.db, tokenId, deps.clock.now());
+  // Refused at once here; other processes hear of it from the store (migration 010).
+  if (accountId) deps.access.invalidateAccount(accountId);
+  return accountId !== null;
 }
 
 const UNAUTHORIZED = 'missing, invalid, expired or revoked bearer token';
@@ -111,18 +116,20 @@ const UNAUTHORIZED = 'missing, invalid, expired or revoked bearer token';
  * for every token failure, so callers cannot tell a revoked token from a
  * made-up one.
  */
-export async function authenticate(db: Queryable, deps: Omit<TokenDeps, 'db'>, authorization: string | undefined): Promise<Principal> {
+export async function authenticate(deps: TokenDeps, authorization: string | undefined): Promise<Principal> {
   const match = /^Bearer ([^\s]+)$/i.exec(authorization?.trim() ?? '');
   const hash = match && looksLikeToken(match[1]) ? hashTokenSecret(match[1]) : null;
-  const { status, token: row } = await findTokenWithApiStatus(db, hash);
+  const { status, token: row } = await deps.access.lookup(hash);
   if (!status.open) throw new AppError('unavailable', 'the API is closed for maintenance', { retryAfter: status.retry_after_seconds });
   const now = deps.clock.now();
   if (!hash || !row || !sameHash(row.token_hash, hash) || row.revoked_at || row.expires_at <= now || !isPlanName(row.plan)) {
     throw new AppError('unauthorized', UNAUTHORIZED);
   }
-  // Most requests come well within the interval: skip the round trip, not just the write.
+  // Expiry above is judged on the cached expires_at with the app clock; last_used_at is written at most once a
+  // minute per token and process, so most requests skip the round trip, not just the write.
   if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > TOUCH_INTERVAL_SECONDS * 1000) {
-    await touchToken(db, row.id, now);
+    await touchToken(deps.db, row.id, now);
+    deps.access.noteUsed(hash, now);
   }
   return { accountId: row.account_id, tokenId: row.id, scopes: row.scopes, planName: row.plan, plan: deps.config.plans[row.plan] };
 }

@@ -1,10 +1,10 @@
 import type { Clock } from '../clock.ts';
+import type { RequestLimiter } from './request-limits.ts';
 import { METRICS, type Metric } from '../domain/metrics.ts';
 import type { Database } from '../store/database.ts';
 import { readCounters } from '../store/counters-store.ts';
 import { countActiveTokens } from '../store/tokens-store.ts';
 import { countMonitors } from '../store/monitors-store.ts';
-import { peekLimits } from './request-limits.ts';
 import { periodEnd, periodStart } from './periods.ts';
 import type { Principal } from './tokens.ts';
 
@@ -30,18 +30,21 @@ export interface Usage {
 }
 
 /** Allowances and current usage of the principal's account (GET /usage). */
-export async function getUsage(deps: { db: Database; clock: Clock }, principal: Principal): Promise<Usage> {
+export async function getUsage(deps: { db: Database; clock: Clock; limiter: RequestLimiter }, principal: Principal): Promise<Usage> {
   const now = deps.clock.now();
   const { plan, accountId } = principal;
+  // The API counters as the limiter counts them (some may not be in the store yet), the others from the store.
+  const { state: limits, requestsUsed, readBytesUsed } = await deps.limiter.peek(principal);
   const metrics = Object.values(METRICS);
   const values = await readCounters(deps.db, accountId, metrics.map((m) => ({ metric: m.name, periodStart: periodStart(m, now) })));
+  values.set(METRICS.apiRequests.name, requestsUsed);
+  values.set(METRICS.readBytes.name, readBytesUsed);
   const allowance = (metric: Metric, limit: number): Allowance => ({
     limit,
     used: values.get(metric.name) ?? 0,
     period_start: periodStart(metric, now).toISOString(),
     resets_at: periodEnd(metric, now).toISOString(),
   });
-  const limits = await peekLimits(deps, principal);
   return {
     api: {
       minute: { limit: limits.minuteLimit, remaining: limits.minuteRemaining, reset: limits.minuteReset },

@@ -17,23 +17,65 @@ export interface ApiAdmission {
 }
 
 /**
- * Starts or locks the account's request window and locks the day's request
- * counter, then counts one request in both when under both limits, all in one
- * statement (migration 008): the rows stay locked only while the server runs it.
+ * Adds the read bytes to charge, starts or locks the account's request window
+ * and locks the day's request counter, then counts one request in both when
+ * under both limits, all in one statement that commits without waiting for the
+ * WAL flush (migrations 008 and 010): the rows stay locked only while the
+ * server runs it.
  */
 export async function admitApiRequest(
   db: Queryable,
   input: {
     accountId: string; at: Date; windowSeconds: number; requestsMetric: string; readBytesMetric: string;
-    dayStart: Date; minuteLimit: number; dayLimit: number;
+    dayStart: Date; minuteLimit: number; dayLimit: number; chargeDay: Date; chargeBytes: number;
   },
 ): Promise<ApiAdmission> {
   const rows = await db.query<ApiAdmission>(
-    'SELECT window_started, window_used, day_used, read_bytes_used, counted FROM admit_api_request($1, $2, $3, $4, $5, $6, $7, $8)',
-    [input.accountId, input.at, input.windowSeconds, input.requestsMetric, input.readBytesMetric, input.dayStart, input.minuteLimit, input.dayLimit],
+    `SELECT window_started, window_used, day_used, read_bytes_used, counted
+     FROM admit_api_request($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [
+      input.accountId, input.at, input.windowSeconds, input.requestsMetric, input.readBytesMetric, input.dayStart, input.minuteLimit,
+      input.dayLimit, input.chargeDay, input.chargeBytes,
+    ],
   );
   const row = rows[0];
   return { ...row, day_used: Number(row.day_used), read_bytes_used: Number(row.read_bytes_used) };
+}
+
+/** Writes request windows as they are (the embedded store's write-behind); windows of deleted accounts are skipped. */
+export async function saveRateWindows(db: Queryable, windows: { accountId: string; windowStart: Date; count: number }[]): Promise<void> {
+  if (windows.length === 0) return;
+  await db.query(
+    `INSERT INTO rate_windows (account_id, window_start, count)
+     SELECT w.account_id, w.window_start, w.count
+     FROM unnest($1::uuid[], $2::timestamptz[], $3::int[]) AS w (account_id, window_start, count)
+     JOIN accounts a ON a.id = w.account_id
+     ORDER BY w.account_id
+     ON CONFLICT (account_id) DO UPDATE SET window_start = EXCLUDED.window_start, count = EXCLUDED.count`,
+    [windows.map((w) => w.accountId), windows.map((w) => w.windowStart), windows.map((w) => w.count)],
+  );
+}
+
+/**
+ * Adds amounts to several counters in one statement; counters of deleted
+ * accounts are skipped. Rows are locked in key order, so two batches never
+ * wait for each other in a cycle.
+ */
+export async function addToCounters(
+  db: Queryable,
+  amounts: { accountId: string; metric: string; periodStart: Date; amount: number }[],
+): Promise<void> {
+  if (amounts.length === 0) return;
+  await db.query(
+    `INSERT INTO usage_counters AS c (account_id, metric, period_start, used)
+     SELECT d.account_id, d.metric, d.period_start, sum(d.amount)
+     FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::bigint[]) AS d (account_id, metric, period_start, amount)
+     JOIN accounts a ON a.id = d.account_id
+     GROUP BY d.account_id, d.metric, d.period_start
+     ORDER BY d.account_id, d.metric, d.period_start
+     ON CONFLICT (account_id, metric, period_start) DO UPDATE SET used = c.used + EXCLUDED.used`,
+    [amounts.map((a) => a.accountId), amounts.map((a) => a.metric), amounts.map((a) => a.periodStart), amounts.map((a) => a.amount)],
+  );
 }
 
 /** Reads the current window without locking or starting one. */

@@ -12,5 +12,12 @@ export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs fn in one transaction: commits when it resolves, rolls back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Subscribes to NOTIFY on `channel` (a lower-case identifier), from every
+   * process using the store. `onReset` runs when notifications may have been
+   * missed (the listening connection was lost, and again once it is back).
+   * Resolves, once listening, to the unsubscribe function.
+   */
+  listen(channel: string, onMessage: (payload: string) => void, onReset: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }

@@ -36,6 +36,8 @@ export async function openPgliteDatabase(dataDir: string | null): Promise<Databa
     query: direct.query,
     exec: direct.exec,
     transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    // In-process: nothing can be missed, so onReset never runs.
+    listen: (channel, onMessage) => db.listen(channel, onMessage),
     async close() {
       await db.close();
       lock?.release();

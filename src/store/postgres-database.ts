@@ -17,13 +17,66 @@ const types = {
   },
 } as pg.CustomTypesConfig;
 
+const RELISTEN_DELAY_MS = 1000;
+
+/**
+ * LISTEN on a connection of its own (a pooled one would be handed to others).
+ * A lost connection is re-established every RELISTEN_DELAY_MS until it is
+ * back; onReset runs on the loss and on the return, as notifications sent in
+ * between are gone.
+ */
+async function listenOn(
+  clientConfig: pg.ClientConfig,
+  channel: string,
+  onMessage: (payload: string) => void,
+  onReset: () => void,
+): Promise<() => Promise<void>> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`invalid channel name ${channel}`);
+  let client: pg.Client | null = null;
+  let stopped = false;
+  let retry: NodeJS.Timeout | null = null;
+  const connect = async (): Promise<void> => {
+    // Named, so an operator can tell it in pg_stat_activity.
+    const next = new pg.Client({ ...clientConfig, application_name: `pagewatch listener ${process.pid}` });
+    next.on('notification', (message) => onMessage(message.payload ?? ''));
+    next.on('error', () => undefined);
+    next.on('end', () => {
+      if (stopped || client !== next) return;
+      client = null;
+      onReset();
+      retry = setTimeout(reconnect, RELISTEN_DELAY_MS);
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${channel}`);
+    } catch (err) {
+      await next.end().catch(() => undefined);
+      throw err;
+    }
+    client = next;
+  };
+  const reconnect = () => {
+    retry = null;
+    if (stopped) return;
+    connect().then(onReset, () => {
+      if (!stopped) retry = setTimeout(reconnect, RELISTEN_DELAY_MS);
+    });
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    await client?.end().catch(() => undefined);
+  };
+}
+
 export async function openPostgresDatabase(options: PostgresOptions): Promise<Database> {
-  const pool = new pg.Pool({
+  const clientConfig: pg.ClientConfig = {
     connectionString: options.connectionString,
-    max: options.max ?? 10,
     types,
     options: options.schema ? `-c search_path=${options.schema}` : undefined,
-  });
+  };
+  const pool = new pg.Pool({ ...clientConfig, max: options.max ?? 10 });
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it on next use.
   });
@@ -61,6 +114,7 @@ export async function openPostgresDatabase(options: PostgresOptions): Promise<Da
         client.release();
       }
     },
+    listen: (channel, onMessage, onReset) => listenOn(clientConfig, channel, onMessage, onReset),
     close: () => pool.end(),
   };
 }

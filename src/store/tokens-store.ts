@@ -41,7 +41,7 @@ export async function listTokens(db: Queryable, accountId: string): Promise<Toke
 
 /**
  * The token with this hash (null when none, or when hash is null) and the API
- * status, in one round trip: every API request needs both.
+ * status, in one round trip: every API request needs both (cached by src/services/api-access.ts).
  */
 export async function findTokenWithApiStatus(db: Queryable, hash: string | null): Promise<{ status: ApiStatus; token: TokenWithAccount | null }> {
   const rows = await db.query<TokenWithAccount & { api_open: boolean; api_retry_after_seconds: number }>(
@@ -55,9 +55,13 @@ export async function findTokenWithApiStatus(db: Queryable, hash: string | null)
   return { status: { open, retry_after_seconds: retryAfter }, token: token.id === null ? null : token };
 }
 
-export async function revokeToken(db: Queryable, id: string, at: Date): Promise<boolean> {
-  const rows = await db.query('UPDATE api_tokens SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING id', [id, at]);
-  return rows.length > 0;
+/** Revokes a token (again: no change); returns its account, or null when there is no such token. */
+export async function revokeToken(db: Queryable, id: string, at: Date): Promise<string | null> {
+  const rows = await db.query<{ account_id: string }>(
+    'UPDATE api_tokens SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING account_id',
+    [id, at],
+  );
+  return rows[0]?.account_id ?? null;
 }
 
 /** last_used_at is recorded at most this often per token, to keep the hot path light. */

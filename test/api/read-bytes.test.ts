@@ -43,3 +43,13 @@ test('once the daily read bytes are spent, GETs are refused with 429', async () 
   assert.equal(res.headers['x-read-bytes-day-remaining'], '0');
   assert.ok(Number(res.headers['retry-after']) > 0);
 });
+
+test('GET /usage reports every read byte served before it, at once', async () => {
+  t.clock.set('2026-05-04T10:00:00Z');
+  const { token } = await createAccountWithToken(t.app);
+  const monitors = await get(token, '/api/v1/monitors');
+  const first = await get(token);
+  assert.equal(first.json().data.api.read_bytes.used, Buffer.byteLength(monitors.body));
+  const second = await get(token);
+  assert.equal(second.json().data.api.read_bytes.used, Buffer.byteLength(monitors.body) + Buffer.byteLength(first.body));
+});

@@ -42,7 +42,10 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps)
     if (typeof webhookUrl === 'string' && !/^https?:\/\//i.test(webhookUrl)) {
       throw new AppError('validation_failed', 'webhook_url must be an http or https URL', { details: [{ field: 'webhook_url', message: 'must be http or https' }] });
     }
-    return { data: await changeAccount(deps, request.params.id, request.body) };
+    const changed = await changeAccount(deps, request.params.id, request.body);
+    // A plan change is effective at once in this process; others hear of it from the store (migration 010).
+    if (request.body.plan !== undefined) deps.access.invalidateAccount(changed.id);
+    return { data: changed };
   });
 
   // A one-time link (24 h) with which the owner sets the dashboard password; a newer link replaces it.
@@ -82,6 +85,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps)
     const current = await readApiStatus(deps.db);
     const next = { open: request.body.open, retry_after_seconds: request.body.retry_after_seconds ?? current.retry_after_seconds };
     await writeApiStatus(deps.db, next);
+    deps.access.invalidateStatus();
     return { data: next };
   });
 

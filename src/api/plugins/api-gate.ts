@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../errors.ts';
-import { admitRequest, chargeReadBytes, peekLimits, type LimitState } from '../../services/request-limits.ts';
+import type { LimitState } from '../../services/request-limits.ts';
 import { authenticate } from '../../services/tokens.ts';
 import type { AppDeps } from '../app-deps.ts';
 
@@ -41,18 +41,18 @@ async function gate(app: FastifyInstance, deps: AppDeps) {
     const scope = request.routeOptions.config.scope;
     const isPublic = request.routeOptions.url !== undefined && scope === undefined;
     if (isPublic) return;
-    // Also refuses every request while the API is closed (one round trip with the token lookup).
-    const principal = await authenticate(deps.db, deps, request.headers.authorization);
+    // Also refuses every request while the API is closed; both from this process's cache, normally without a query.
+    const principal = await authenticate(deps, request.headers.authorization);
     request.principal = principal;
     if (!principal.plan.api_access) {
-      setLimitHeaders(reply, await peekLimits(deps, principal));
+      setLimitHeaders(reply, (await deps.limiter.peek(principal)).state);
       throw new AppError('pro_required', 'API access requires the Pro plan');
     }
     if (scope !== undefined && !principal.scopes.includes(scope)) {
-      setLimitHeaders(reply, await peekLimits(deps, principal));
+      setLimitHeaders(reply, (await deps.limiter.peek(principal)).state);
       throw new AppError('insufficient_scope', `this token lacks the ${scope} scope`);
     }
-    const admission = await admitRequest(deps, principal, request.method === 'GET');
+    const admission = await deps.limiter.admit(principal, request.method === 'GET');
     request.limitState = admission.state;
     setLimitHeaders(reply, admission.state);
     if (admission.rejection) throw admission.rejection;
@@ -63,7 +63,7 @@ async function gate(app: FastifyInstance, deps: AppDeps) {
     const principal = request.principal;
     if (!principal || request.method !== 'GET' || reply.statusCode >= 300 || !request.limitState) return payload;
     const bytes = typeof payload === 'string' || Buffer.isBuffer(payload) ? Buffer.byteLength(payload) : 0;
-    const remaining = await chargeReadBytes(deps, principal, bytes);
+    const remaining = deps.limiter.chargeReadBytes(principal, bytes, request.limitState);
     reply.header('X-Read-Bytes-Day-Remaining', String(remaining));
     return payload;
   });

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppDeps } from '../app-deps.ts';
+import type { CoreDeps } from '../app-deps.ts';
 
 // Liveness, readiness and metrics for load balancers and Prometheus. They
 // carry no account data, so they need no token.
-export const operationsRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
+export const operationsRoutes: FastifyPluginAsync<CoreDeps> = async (app, deps) => {
   app.get('/healthz', async () => ({ data: { ok: true } }));
 
   app.get('/readyz', async (_request, reply) => {

@@ -1,0 +1,110 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import pino from 'pino';
+import { METRICS } from '../../src/domain/metrics.ts';
+import { DEFAULT_PLANS } from '../../src/domain/plans.ts';
+import { periodStart } from '../../src/services/periods.ts';
+import { EmbeddedLimiter } from '../../src/services/request-limits-embedded.ts';
+import { SharedLimiter } from '../../src/services/request-limits-shared.ts';
+import type { Principal } from '../../src/services/tokens.ts';
+import type { Database } from '../../src/store/database.ts';
+import { insertAccount } from '../../src/store/accounts-store.ts';
+import { readCounters } from '../../src/store/counters-store.ts';
+import { ManualClock } from '../helpers/manual-clock.ts';
+import { openTestDatabase } from '../helpers/test-database.ts';
+
+// What an admission costs the store. Both limiters run on either store here
+// (the app picks EmbeddedLimiter for PGlite and SharedLimiter for PostgreSQL).
+
+let db: Database;
+before(async () => {
+  db = await openTestDatabase();
+});
+after(() => db.close());
+
+const log = pino({ level: 'silent' });
+const clock = new ManualClock('2026-06-01T12:00:00Z');
+
+async function principal(): Promise<Principal> {
+  const id = randomUUID();
+  const at = clock.now();
+  await insertAccount(db, { id, email: `${id}@example.com`, plan: 'pro', created_at: at, updated_at: at });
+  return { accountId: id, tokenId: randomUUID(), scopes: [], planName: 'pro', plan: DEFAULT_PLANS.pro };
+}
+
+/** The database, counting the statements sent through it. */
+function counting(): { db: Database; statements: () => number } {
+  let n = 0;
+  return {
+    db: { ...db, query: (sql, params) => (n++, db.query(sql, params)), transaction: (fn) => (n++, db.transaction(fn)) },
+    statements: () => n,
+  };
+}
+
+async function storedReadBytes(accountId: string): Promise<number> {
+  const day = periodStart(METRICS.readBytes, clock.now());
+  return (await readCounters(db, accountId, [{ metric: METRICS.readBytes.name, periodStart: day }])).get(METRICS.readBytes.name)!;
+}
+
+test('shared counts: an admission is one statement and carries the read bytes served since the previous one', async () => {
+  const who = await principal();
+  const store = counting();
+  const limiter = new SharedLimiter(store.db, { clock }, log);
+  try {
+    const first = await limiter.admit(who, true);
+    assert.equal(store.statements(), 1);
+    limiter.chargeReadBytes(who, 500, first.state);
+    assert.equal(store.statements(), 1, 'charging waits for the next statement');
+    const second = await limiter.admit(who, true);
+    assert.equal(store.statements(), 2);
+    assert.equal(second.state.readBytesRemaining, DEFAULT_PLANS.pro.read_bytes_per_day - 500);
+    assert.equal(await storedReadBytes(who.accountId), 500);
+  } finally {
+    await limiter.stop();
+  }
+});
+
+test('shared counts: read bytes of an account that makes no further request are written within a second', async () => {
+  const who = await principal();
+  const limiter = new SharedLimiter(db, { clock }, log);
+  try {
+    const admission = await limiter.admit(who, true);
+    limiter.chargeReadBytes(who, 700, admission.state);
+    await new Promise((r) => setTimeout(r, 1200));
+    assert.equal(await storedReadBytes(who.accountId), 700);
+  } finally {
+    await limiter.stop();
+  }
+});
+
+test('shared counts: the admission commits without waiting for the WAL flush', async () => {
+  const who = await principal();
+  const day = periodStart(METRICS.apiRequests, clock.now());
+  const setting = await db.transaction(async (tx) => {
+    await tx.query('SELECT * FROM admit_api_request($1, $2, 60, $3, $4, $5, 60, 5000, $5, 0)', [
+      who.accountId, clock.now(), METRICS.apiRequests.name, METRICS.readBytes.name, day,
+    ]);
+    return (await tx.query<{ synchronous_commit: string }>('SHOW synchronous_commit'))[0].synchronous_commit;
+  });
+  assert.equal(setting, 'off');
+  const outside = (await db.query<{ synchronous_commit: string }>('SHOW synchronous_commit'))[0].synchronous_commit;
+  assert.equal(outside, 'on', 'for that transaction only');
+});
+
+test('embedded counts: once an account is in memory, admissions and charges send no statement until the write-behind', async () => {
+  const who = await principal();
+  const store = counting();
+  const limiter = new EmbeddedLimiter(store.db, { clock }, log);
+  try {
+    const first = await limiter.admit(who, true);
+    const loaded = store.statements();
+    limiter.chargeReadBytes(who, 300, first.state);
+    for (let i = 0; i < 10; i++) await limiter.admit(who, true);
+    assert.equal(store.statements(), loaded);
+    await limiter.flush();
+    assert.equal(await storedReadBytes(who.accountId), 300);
+  } finally {
+    await limiter.stop();
+  }
+});
