@@ -37,7 +37,13 @@ export async function openPgliteDatabase(dataDir: string | null): Promise<Databa
     exec: direct.exec,
     transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
     // In-process: nothing can be missed, so onReset never runs.
-    listen: (channel, onMessage) => db.listen(channel, onMessage),
+    async listen(channel, onMessage) {
+      const unlisten = await db.listen(channel, onMessage);
+      // A closed database has no subscriptions left to end.
+      return async () => {
+        if (!db.closed) await unlisten();
+      };
+    },
     async close() {
       await db.close();
       lock?.release();
