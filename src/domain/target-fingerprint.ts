@@ -5,7 +5,7 @@ import type { Target } from './targets.ts';
 /**
  * What makes two observed values of a target comparable: its kind, what it
  * selects, how prices are read, which links count, and how the page is
- * loaded. A baseline stored under another fingerprint no longer applies and
+ * loaded, and what is ignored. A baseline stored under another fingerprint no longer applies and
  * the next capture seeds a new one. Label, rule, phrase and threshold are left
  * out on purpose: editing them changes what alerts, not what is observed.
  */
@@ -17,6 +17,8 @@ export function targetFingerprint(target: Target, loadMode: LoadMode): string {
     target.currency ?? '',
     target.kind === 'price' ? (target.decimal ?? '.') : '',
     target.match ?? '',
+    // Appended only when set, so targets without ignore patterns keep the fingerprints they always had.
+    ...(target.ignore?.length ? [JSON.stringify(target.ignore)] : []),
   ];
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
 }

@@ -1,5 +1,6 @@
 import type { FieldDetail } from '../errors.ts';
 import { currencyExponent, isPriceCurrency } from './extract/money.ts';
+import { ignorePatternProblems } from './noise.ts';
 import { RULES_BY_KIND, type Target, type TargetKind } from './targets.ts';
 
 // Per-kind rules of a target that its schema cannot express because they
@@ -8,13 +9,13 @@ import { RULES_BY_KIND, type Target, type TargetKind } from './targets.ts';
 // Field paths name the request's fields: targets[1].currency.
 
 const FIELDS_BY_KIND: Readonly<Record<TargetKind, readonly string[]>> = {
-  text: ['phrase'],
+  text: ['phrase', 'ignore'],
   price: ['currency', 'decimal', 'threshold'],
   availability: [],
-  links: ['match'],
+  links: ['match', 'ignore'],
 };
 
-const KIND_FIELDS = ['phrase', 'currency', 'decimal', 'threshold', 'match'] as const;
+const KIND_FIELDS = ['phrase', 'currency', 'decimal', 'threshold', 'match', 'ignore'] as const;
 
 const MAX_TARGETS = 3;
 
@@ -40,6 +41,8 @@ export function validateTarget(target: Target, index: number): FieldDetail[] {
       details.push({ field: at('phrase'), message: 'phrase is only used by the appears and disappears rules' });
     }
   }
+
+  if (target.ignore !== undefined && FIELDS_BY_KIND[target.kind].includes('ignore')) details.push(...ignorePatternProblems(target.ignore, at('ignore')));
 
   if (target.kind === 'price') {
     if (target.currency === undefined) {

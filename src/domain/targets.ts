@@ -48,6 +48,30 @@ export const TargetSchema = Type.Object(
     decimal: Type.Optional(Type.Union([Type.Literal('.'), Type.Literal(',')], { description: 'price targets: decimal separator of the page, default "."' })),
     threshold: Type.Optional(Type.String({ pattern: '^[0-9]{1,12}(\\.[0-9]{1,4})?$', description: 'price targets with rule below: dot-decimal amount such as 30.00' })),
     match: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'links targets: substring a link URL must contain' })),
+    ignore: Type.Optional(
+      Type.Array(
+        Type.Union([
+          Type.Object({ text: Type.String({ minLength: 1, maxLength: 200, description: 'literal text, matched case-sensitively' }) }, { additionalProperties: false }),
+          Type.Object(
+            { regex: Type.String({ minLength: 1, maxLength: 200, description: 'a JavaScript regular expression, matched case-insensitively' }) },
+            { additionalProperties: false },
+          ),
+        ]),
+        {
+          maxItems: 10,
+          description:
+            'text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; ' +
+            'expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused',
+        },
+      ),
+    ),
+    confirm: Type.Optional(
+      Type.Boolean({
+        description:
+          'alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. ' +
+          'The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

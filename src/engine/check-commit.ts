@@ -1,5 +1,6 @@
 import type { TargetExtraction } from '../domain/extract/index.ts';
 import type { CheckIssue } from '../domain/issues.ts';
+import { CONFIRM_RECHECK_SECONDS } from '../domain/noise.ts';
 import { nextDueAt, stableOffsetSeconds } from '../domain/schedule.ts';
 import type { Queryable } from '../store/database.ts';
 import { deleteOtherBaselines, readBaselines } from '../store/baselines-store.ts';
@@ -56,11 +57,14 @@ export async function commitCheck(tx: Queryable, item: WorkItem, observation: Ob
 
   const baselines = await readBaselines(tx, item.monitorId);
   const changes: string[] = [];
+  let awaitingConfirmation = false;
   const context = { monitorId: item.monitorId, accountId: item.accountId, loadMode: item.loadMode, at };
   for (const [index, target] of item.targets.entries()) {
     const extraction = extractions?.[index] ?? null;
     if (extraction) issues.push(...extraction.issues);
-    const change = await recordTarget(tx, context, target, extraction, baselines.get(target.id));
+    const record = await recordTarget(tx, context, target, extraction, baselines.get(target.id));
+    awaitingConfirmation ||= record.awaitingConfirmation;
+    const { change } = record;
     if (change === null) continue;
     changes.push(change.id);
     if (!change.notify) continue;
@@ -74,6 +78,8 @@ export async function commitCheck(tx: Queryable, item: WorkItem, observation: Ob
   const nextCheckAt = item.scheduled
     ? nextDueAt(item.dueAt ?? at, item.intervalMinutes, stableOffsetSeconds(item.monitorId, item.intervalMinutes), at)
     : null;
+  // A value seen once by a confirm target is looked at again soon, whatever the interval.
+  const recheckAt = awaitingConfirmation ? new Date(at.getTime() + CONFIRM_RECHECK_SECONDS * 1000) : null;
   if (item.manualCheckId !== null) {
     // A capture whose page could not be loaded is a failed check; a loaded page
     // with undetermined targets is a successful check with issues.
@@ -86,6 +92,6 @@ export async function commitCheck(tx: Queryable, item: WorkItem, observation: Ob
     http_status: load.status,
     manual_check_id: item.manualCheckId,
   } as const;
-  await recordCheckAndReleaseLease(tx, item.monitorId, item.token, { checkedAt: at, nextCheckAt, changes, issues, run });
+  await recordCheckAndReleaseLease(tx, item.monitorId, item.token, { checkedAt: at, nextCheckAt, recheckAt, changes, issues, run });
   return { outcome: 'recorded', changes, issues };
 }

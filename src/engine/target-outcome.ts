@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { currencyExponent } from '../domain/extract/index.ts';
 import type { TargetExtraction } from '../domain/extract/index.ts';
-import { isObservedValue, type ObservedValue } from '../domain/observed-value.ts';
+import { isObservedValue, valuesEqual, type ObservedValue } from '../domain/observed-value.ts';
 import { detectChange } from '../domain/rules.ts';
 import { targetFingerprint } from '../domain/target-fingerprint.ts';
 import type { Target } from '../domain/targets.ts';
 import type { Queryable } from '../store/database.ts';
-import { writeBaseline, type BaselineRow } from '../store/baselines-store.ts';
+import { setPendingValue, writeBaseline, type BaselineRow } from '../store/baselines-store.ts';
 import { insertChange } from '../store/changes-store.ts';
 import { saveText, textHash } from '../store/texts-store.ts';
 import type { LoadMode } from './loader/types.ts';
@@ -34,6 +34,19 @@ export interface RecordedChange {
   notify: boolean;
 }
 
+export interface TargetRecord {
+  change: RecordedChange | null;
+  /** a confirm target saw a new value for the first time: it becomes a change only if the re-check sees it again */
+  awaitingConfirmation: boolean;
+}
+
+const NOTHING: TargetRecord = { change: null, awaitingConfirmation: false };
+
+/** Whether the re-check of a confirm target sees the value its previous check saw first. */
+function confirms(target: Target, stored: BaselineRow, value: ObservedValue): boolean {
+  return stored.pending_value !== null && isObservedValue(target.kind, stored.pending_value) && valuesEqual(target.kind, stored.pending_value, value);
+}
+
 /** The stored baseline if it still applies to the target as configured now. */
 function applicableBaseline(target: Target, row: BaselineRow | undefined, fingerprint: string): { value: ObservedValue; row: BaselineRow } | null {
   if (!row || row.fingerprint !== fingerprint || !isObservedValue(target.kind, row.value)) return null;
@@ -45,7 +58,7 @@ function sameBaseline(stored: BaselineRow | undefined, next: Omit<BaselineRow, '
   if (!stored) return false;
   // The stored value went through jsonb: compare with what the new one will read back as.
   const value = JSON.parse(JSON.stringify(next.value)) as unknown;
-  return stored.fingerprint === next.fingerprint && stored.display === next.display && stored.text_hash === next.text_hash
+  return stored.pending_value === null && stored.fingerprint === next.fingerprint && stored.display === next.display && stored.text_hash === next.text_hash
     && isDeepStrictEqual(stored.value, value) && isDeepStrictEqual(stored.seen_links, next.seen_links);
 }
 
@@ -62,7 +75,7 @@ export async function recordTarget(
   target: Target,
   extraction: TargetExtraction | null,
   stored: BaselineRow | undefined,
-): Promise<RecordedChange | null> {
+): Promise<TargetRecord> {
   const fingerprint = targetFingerprint(target, context.loadMode);
   const baseline = applicableBaseline(target, stored, fingerprint);
   const current = extraction?.ok ? (extraction.value as ObservedValue) : null;
@@ -70,7 +83,11 @@ export async function recordTarget(
     seenLinks: new Set(baseline?.row.seen_links ?? []),
     currencyExponent: target.currency ? (currencyExponent(target.currency) ?? undefined) : undefined,
   });
-  if (decision.outcome === 'undetermined' || extraction === null) return null;
+  if (decision.outcome === 'undetermined' || extraction === null) return NOTHING;
+  if (target.confirm && decision.outcome === 'changed' && baseline && !confirms(target, baseline.row, decision.after)) {
+    await setPendingValue(tx, context.monitorId, target.id, { value: decision.after, since: context.at });
+    return { change: null, awaitingConfirmation: true };
+  }
 
   const previousHash = baseline?.row.text_hash ?? null;
   const afterHash = await storeText(tx, extraction.text, previousHash, context.at);
@@ -83,9 +100,15 @@ export async function recordTarget(
     display: extraction.display,
     text_hash: afterHash,
     seen_links: seen,
+    pending_value: null,
+    pending_since: null,
   };
-  if (!sameBaseline(stored, next)) await writeBaseline(tx, { ...next, updated_at: context.at });
-  if (decision.outcome !== 'changed') return null;
+  if (!sameBaseline(stored, next)) {
+    // Dropping a value that flipped back is no change of the baseline: it keeps its time.
+    const onlyPendingDropped = stored !== undefined && sameBaseline({ ...stored, pending_value: null }, next);
+    await writeBaseline(tx, { ...next, updated_at: onlyPendingDropped ? stored.updated_at : context.at });
+  }
+  if (decision.outcome !== 'changed') return NOTHING;
 
   const id = randomUUID();
   const notify = decision.ruleMatches === null || decision.ruleMatches.length > 0;
@@ -105,5 +128,5 @@ export async function recordTarget(
     before_text_hash: previousHash,
     after_text_hash: afterHash,
   });
-  return { id, notify };
+  return { change: { id, notify }, awaitingConfirmation: false };
 }

@@ -24,7 +24,16 @@ export async function recordCheckAndReleaseLease(
   db: Queryable,
   id: string,
   token: string,
-  outcome: { checkedAt: Date; nextCheckAt: Date | null; changes: string[]; issues: CheckIssue[]; run: CheckRunFacts },
+  outcome: {
+    checkedAt: Date;
+    /** the next scheduled check; null keeps the current one */
+    nextCheckAt: Date | null;
+    /** an earlier check wanted (a confirmation re-check), or null */
+    recheckAt: Date | null;
+    changes: string[];
+    issues: CheckIssue[];
+    run: CheckRunFacts;
+  },
 ): Promise<void> {
   const { run } = outcome;
   await db.query(
@@ -34,13 +43,14 @@ export async function recordCheckAndReleaseLease(
        VALUES ($1, $2::timestamptz, $7, $8, $9, $10, NULLIF($5::jsonb, '[]'::jsonb), $11::jsonb)
      )
      UPDATE monitors SET last_checked_at = $2::timestamptz,
-       next_check_at = COALESCE($3::timestamptz, next_check_at),
+       next_check_at = LEAST(COALESCE($3::timestamptz, next_check_at), $12::timestamptz),
        last_change_at = CASE WHEN $4 THEN $2::timestamptz ELSE last_change_at END,
        last_issues = $5::jsonb
      WHERE id = $1`,
     [
       id, outcome.checkedAt, outcome.nextCheckAt, outcome.changes.length > 0, JSON.stringify(outcome.issues), token,
       run.duration_ms, run.outcome, run.http_status, run.manual_check_id, outcome.changes.length > 0 ? JSON.stringify(outcome.changes) : null,
+      outcome.recheckAt,
     ],
   );
 }

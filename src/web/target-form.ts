@@ -22,6 +22,9 @@ export interface TargetInput {
   decimal: string;
   threshold: string;
   match: string;
+  /** one ignore pattern a line; /…/ is a regular expression */
+  ignore: string;
+  confirm: boolean;
 }
 
 export interface MonitorInput {
@@ -32,7 +35,7 @@ export interface MonitorInput {
 }
 
 export function emptyTarget(element: string): TargetInput {
-  return { id: '', element, label: '', kind: 'text', rule: 'changed', phrase: '', currency: '', decimal: '.', threshold: '', match: '' };
+  return { id: '', element, label: '', kind: 'text', rule: 'changed', phrase: '', currency: '', decimal: '.', threshold: '', match: '', ignore: '', confirm: false };
 }
 
 /** An existing target as the form shows it, so editing starts from what the monitor watches. */
@@ -48,7 +51,19 @@ export function targetInput(t: Target): TargetInput {
     decimal: t.decimal ?? '.',
     threshold: t.threshold ?? '',
     match: t.match ?? '',
+    ignore: (t.ignore ?? []).map((p) => ('regex' in p ? `/${p.regex}/` : p.text)).join('\n'),
+    confirm: t.confirm === true,
   };
+}
+
+/** The form's ignore lines as patterns: "/…/" is a regular expression, anything else literal text. */
+function ignorePatterns(lines: string): Target['ignore'] {
+  const patterns = lines
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .map((line) => (line.length > 2 && line.startsWith('/') && line.endsWith('/') ? { regex: line.slice(1, -1) } : { text: line }));
+  return patterns.length ? patterns : undefined;
 }
 
 export function readMonitorInput(request: FastifyRequest): MonitorInput {
@@ -59,6 +74,7 @@ export function readMonitorInput(request: FastifyRequest): MonitorInput {
       id: get('id'),
       element: get('element'), label: get('label'), kind: get('kind'), rule: get('rule'), phrase: get('phrase'),
       currency: get('currency').toUpperCase(), decimal: get('decimal') || '.', threshold: get('threshold'), match: get('match'),
+      ignore: field(request, `t${n}_ignore`), confirm: get('confirm') === 'on',
     });
   }
   return { name: field(request, 'name').trim(), interval: field(request, 'interval').trim(), email: field(request, 'email') === 'on', targets };
@@ -88,7 +104,9 @@ export function toTargets(input: MonitorInput): Target[] {
         if (t.rule === 'below') target.threshold = t.threshold || undefined;
       }
       if (t.kind === 'links' && t.match) target.match = t.match;
+      if (t.kind === 'text' || t.kind === 'links') target.ignore = ignorePatterns(t.ignore);
     }
+    if (t.confirm) target.confirm = true;
     for (const key of Object.keys(target)) if (target[key] === undefined) delete target[key];
     targets.push(target);
   });

@@ -117,3 +117,26 @@ test('another account\'s monitor cannot be edited, reconfigured or deleted', asy
   }
   assert.ok(await monitorRow(monitorId));
 });
+
+test('ignore patterns and confirmation are shown in the target form and kept when targets are saved', async () => {
+  const owner = await createOwner(t.app);
+  const target: Target = { ...NAME, ignore: [{ text: 'Sale' }, { regex: '\\d+ left' }], confirm: true };
+  const monitorId = await insertMonitorRow(t.db, {
+    accountId: owner.accountId, url: `${site.url}/shop/espresso.html?o=${owner.accountId}`, targets: [target], nextCheckAt: t.clock.now(), intervalMinutes: 60,
+  });
+  const client = await signedIn(t.app, owner.email);
+  await client.get(`/monitors/${monitorId}/edit`);
+  const location = (await client.post(`/monitors/${monitorId}/reconfigure`, { load_mode: 'html' })).headers.location as string;
+  const form = await client.get(location);
+  assert.match(form.body, /<textarea id="t1_ignore" name="t1_ignore" rows="2" aria-describedby="t1_ignore-help">Sale\n\/\\d\+ left\/<\/textarea>/);
+  assert.match(form.body, /<input type="checkbox" id="t1_confirm" name="t1_confirm" checked>/);
+  const saved = await client.post(location.split('?')[0], {
+    monitor_id: monitorId, expected_version: '1', interval: '60', action: 'save',
+    t1_id: 'product', t1_element: 'sel:#product-title', t1_label: 'Product', t1_kind: 'text', t1_rule: 'changed',
+    t1_ignore: 'Sale\n/\\d+ left/\n', t1_confirm: 'on', t2_element: '', t3_element: '',
+  });
+  assert.equal(saved.statusCode, 303, saved.body.slice(0, 500));
+  const [row] = await t.db.query<{ targets: Target[] }>('SELECT targets FROM monitors WHERE id = $1', [monitorId]);
+  assert.deepEqual(row?.targets[0]?.ignore, [{ text: 'Sale' }, { regex: '\\d+ left' }]);
+  assert.equal(row?.targets[0]?.confirm, true);
+});

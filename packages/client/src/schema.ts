@@ -608,6 +608,16 @@ export interface operations {
                                 threshold?: string;
                                 /** @description links targets: substring a link URL must contain */
                                 match?: string;
+                                /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused */
+                                ignore?: ({
+                                    /** @description literal text, matched case-sensitively */
+                                    text: string;
+                                } | {
+                                    /** @description a JavaScript regular expression, matched case-insensitively */
+                                    regex: string;
+                                })[];
+                                /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
+                                confirm?: boolean;
                             }[];
                             notifications: {
                                 email_enabled: boolean;
@@ -738,6 +748,16 @@ export interface operations {
                         threshold?: string;
                         /** @description links targets: substring a link URL must contain */
                         match?: string;
+                        /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused */
+                        ignore?: ({
+                            /** @description literal text, matched case-sensitively */
+                            text: string;
+                        } | {
+                            /** @description a JavaScript regular expression, matched case-insensitively */
+                            regex: string;
+                        })[];
+                        /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
+                        confirm?: boolean;
                     }[];
                     name?: string;
                     /** @description free-form tags, e.g. "shop" or "competitor"; filter lists with ?label= */
@@ -881,6 +901,16 @@ export interface operations {
                                 threshold?: string;
                                 /** @description links targets: substring a link URL must contain */
                                 match?: string;
+                                /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused */
+                                ignore?: ({
+                                    /** @description literal text, matched case-sensitively */
+                                    text: string;
+                                } | {
+                                    /** @description a JavaScript regular expression, matched case-insensitively */
+                                    regex: string;
+                                })[];
+                                /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
+                                confirm?: boolean;
                             }[];
                             notifications: {
                                 email_enabled: boolean;
@@ -1097,6 +1127,16 @@ export interface operations {
                         threshold?: string;
                         /** @description links targets: substring a link URL must contain */
                         match?: string;
+                        /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused */
+                        ignore?: ({
+                            /** @description literal text, matched case-sensitively */
+                            text: string;
+                        } | {
+                            /** @description a JavaScript regular expression, matched case-insensitively */
+                            regex: string;
+                        })[];
+                        /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
+                        confirm?: boolean;
                     }[];
                     /** @description null removes the name */
                     name?: string | null;
@@ -1163,6 +1203,16 @@ export interface operations {
                                 threshold?: string;
                                 /** @description links targets: substring a link URL must contain */
                                 match?: string;
+                                /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused */
+                                ignore?: ({
+                                    /** @description literal text, matched case-sensitively */
+                                    text: string;
+                                } | {
+                                    /** @description a JavaScript regular expression, matched case-insensitively */
+                                    regex: string;
+                                })[];
+                                /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
+                                confirm?: boolean;
                             }[];
                             notifications: {
                                 email_enabled: boolean;
@@ -1595,6 +1645,16 @@ export interface operations {
                         threshold?: string;
                         /** @description links targets: substring a link URL must contain */
                         match?: string;
+                        /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused */
+                        ignore?: ({
+                            /** @description literal text, matched case-sensitively */
+                            text: string;
+                        } | {
+                            /** @description a JavaScript regular expression, matched case-insensitively */
+                            regex: string;
+                        })[];
+                        /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
+                        confirm?: boolean;
                     }[];
                 };
             };

@@ -1,5 +1,6 @@
 import type { AnyNode } from 'domhandler';
 import type { CheckIssue, IssueCode } from '../issues.ts';
+import { linksNotIgnored, withoutIgnored } from '../noise.ts';
 import { normaliseText } from '../observed-value.ts';
 import type { Target } from '../targets.ts';
 import { extractAvailability } from './availability.ts';
@@ -85,8 +86,9 @@ export function extractTarget(page: ParsedPage, target: Target): TargetExtractio
 
   switch (target.kind) {
     case 'text': {
-      const value = capString(normaliseText(text));
-      return succeeded(target, value, value, text);
+      const observed = withoutIgnored(text, target.ignore);
+      const value = capString(normaliseText(observed));
+      return succeeded(target, value, value, observed);
     }
     case 'price': {
       const price = extractPrice(page, roots, target.currency, target.decimal ?? '.');
@@ -101,7 +103,7 @@ export function extractTarget(page: ParsedPage, target: Target): TargetExtractio
       return succeeded(target, availability, availability === 'in_stock' ? 'In stock' : 'Out of stock', text);
     }
     case 'links': {
-      const all = collectLinks(page, roots ?? page.document.children, target.match);
+      const all = linksNotIgnored(collectLinks(page, roots ?? page.document.children, target.match), target.ignore);
       if (all.length === 0) {
         const matching = target.match === undefined ? '' : ` containing "${target.match}"`;
         return failed(target, 'links_missing', `no http(s) links${matching} found`, text);

@@ -69,6 +69,11 @@ ${text('currency', 'Currency', 'price: ISO code such as EUR', html` maxlength="3
 ${text('threshold', 'Threshold', 'price, "below": e.g. 30.00', html` inputmode="decimal"`)}
 ${text('match', 'Link filter', 'links: a URL must contain this')}
 </div>
+<div class="field-row">
+<div><label for="${id('ignore')}">Ignore</label><textarea id="${id('ignore')}" name="${id('ignore')}" rows="2" aria-describedby="${id('ignore')}-help">${t.ignore}</textarea>
+<span class="help" id="${id('ignore')}-help">text and links: one per line, removed before comparing (a timestamp, "12 people viewing"); /…/ for a regular expression</span></div>
+<div class="check"><input type="checkbox" id="${id('confirm')}" name="${id('confirm')}"${t.confirm ? html` checked` : ''}><label for="${id('confirm')}">Confirm changes: alert only if a re-check two minutes later still sees the new value</label></div>
+</div>
 </fieldset>`;
 }
 
