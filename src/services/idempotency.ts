@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import type { Database, Queryable } from '../store/database.ts';
+import { lockAccount } from '../store/accounts-store.ts';
 import { claimIdempotencyKey, findIdempotencyKey, recentIdempotencyKeys, storeIdempotentResponse } from '../store/idempotency-store.ts';
 import { secondsUntil } from './periods.ts';
 import type { Principal } from './tokens.ts';
@@ -61,6 +62,9 @@ export async function runIdempotent(
       }
       return { status: existing.response_status, body: existing.response_body, location: existing.response_location, replayed: true };
     }
+    // Idempotent writes of one account are serialised from here: the retained-key count below and the per-account
+    // rules of `perform` (slots, one monitor per URL, one outstanding check) are exact across processes.
+    await lockAccount(tx, principal.accountId);
     const since = new Date(now.getTime() - RETAIN_SECONDS * 1000);
     const recent = await recentIdempotencyKeys(tx, principal.accountId, since);
     // The claimed row counts itself, hence ">".

@@ -4,7 +4,6 @@ import { AppError } from '../errors.ts';
 import type { Target } from '../domain/targets.ts';
 import { initialDueAt } from '../domain/schedule.ts';
 import type { Database } from '../store/database.ts';
-import { lockAccount } from '../store/accounts-store.ts';
 import {
   countMonitors, deleteMonitor, findMonitor, insertMonitor, listMonitors, lockMonitor, monitorIdForUrl, updateMonitor,
   type MonitorChanges, type MonitorFilters, type MonitorRow,
@@ -80,8 +79,7 @@ export async function createMonitor(
 ): Promise<IdempotentOutcome> {
   return runIdempotent(deps, principal, 'create_monitor', idempotencyKey, input, async (tx) => {
     const now = deps.clock.now();
-    // The account lock makes the slot count and the one-monitor-per-URL rule exact.
-    await lockAccount(tx, principal.accountId);
+    // runIdempotent holds the account lock: the slot count and the one-monitor-per-URL rule are exact.
     const preview = await requirePreview(tx, principal.accountId, input.preview_id, now);
     const targets = normaliseTargets(input.targets);
     assertConfiguration(principal.plan, preview, targets, input.interval_minutes);

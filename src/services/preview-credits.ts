@@ -24,10 +24,12 @@ interface CreditDeps {
  * Over a limit: 429 preview_limited with Retry-After.
  */
 export async function spendPreviewCredit(deps: CreditDeps, principal: Principal): Promise<PreviewCredit> {
-  const now = deps.clock.now();
   const { plan, accountId } = principal;
   return deps.db.transaction(async (tx) => {
     await lockAccount(tx, accountId);
+    // The time is read once the account is ours: a request that held the lock before may have spent a credit "later" than
+    // a time read before waiting, and spacing is measured in the order the credits are spent.
+    const now = deps.clock.now();
     const month = await lockCounter(tx, accountId, METRICS.previewsMonth.name, periodStart(METRICS.previewsMonth, now));
     const day = await lockCounter(tx, accountId, METRICS.previewsDay.name, periodStart(METRICS.previewsDay, now));
     const lastAt = await lockPreviewSpacing(tx, accountId);

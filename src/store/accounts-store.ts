@@ -24,9 +24,13 @@ export async function findAccount(db: Queryable, id: string): Promise<AccountRow
   return rows[0] ?? null;
 }
 
-/** Locks the account row for the rest of the transaction (serialises per-account limits). */
+/**
+ * Locks the account row for the rest of the transaction (serialises per-account limits). NO KEY UPDATE, not UPDATE:
+ * it still excludes every other locker, but not the key-share lock a foreign key takes when a row referring to the
+ * account is inserted, so a transaction that inserted such a row first (an idempotency key) cannot deadlock with another.
+ */
 export async function lockAccount(db: Queryable, id: string): Promise<AccountRow | null> {
-  const rows = await db.query<AccountRow>('SELECT * FROM accounts WHERE id = $1 FOR UPDATE', [id]);
+  const rows = await db.query<AccountRow>('SELECT * FROM accounts WHERE id = $1 FOR NO KEY UPDATE', [id]);
   return rows[0] ?? null;
 }
 
