@@ -94,6 +94,10 @@ export class ChromiumSource {
       chromiumSandbox: false,
       args: chromiumArgs(proxyServer),
       timeout: startTimeoutMs,
+      // pagewatch's own drain handles these signals; Playwright's handlers would end the process first (exit 130).
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
     });
   }
 }
