@@ -49,9 +49,15 @@ export async function main(args: string[]): Promise<number> {
       case 'openapi':
         await printOpenApi(loadConfig(process.env));
         return 0;
+      case 'help':
+      case '--help':
+      case '-h':
+        console.log(USAGE);
+        return 0;
       default:
-        console.error(USAGE);
-        return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
+        // No command, or an unknown one, is a usage error.
+        console.error(command === undefined ? USAGE : `pagewatch: unknown command "${command}"\n\n${USAGE}`);
+        return 2;
     }
   } catch (err) {
     if (err instanceof ConfigError) console.error(`pagewatch: configuration error: ${err.message}`);

@@ -1,0 +1,24 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+
+const BIN = new URL('../../bin/pagewatch.js', import.meta.url).pathname;
+const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, DATABASE_URL: '' } });
+
+test('pagewatch with no command prints the usage and exits 2', () => {
+  const result = run();
+  assert.equal(result.status, 2);
+  assert.match(result.stderr, /^usage: pagewatch <command>/);
+});
+
+test('an unknown command is named, with the usage, and exits 2', () => {
+  const result = run('serv');
+  assert.equal(result.status, 2);
+  assert.match(result.stderr, /^pagewatch: unknown command "serv"\n\nusage: pagewatch <command>/);
+});
+
+test('pagewatch help prints the usage on stdout and exits 0', () => {
+  const result = run('help');
+  assert.equal(result.status, 0);
+  assert.match(result.stdout, /^usage: pagewatch <command>/);
+});
