@@ -124,13 +124,23 @@ export function createBrowserLoader(options: BrowserLoaderOptions): PageLoader {
     };
     const cancelled = (): LoadResult => failure(request.url, 'fetch_failed', 'the load was cancelled');
     request.signal?.addEventListener('abort', abort, { once: true });
-    try {
-      context = await browser.newContext({
+    const newContext = (on: Browser) =>
+      on.newContext({
         // '<-loopback>' stops Chromium from sending loopback addresses around the proxy.
         proxy: { server: proxyServer, bypass: '<-loopback>', username: session.username, password: session.password },
         serviceWorkers: 'block',
         acceptDownloads: false,
       });
+    try {
+      try {
+        context = await newContext(browser);
+      } catch (err) {
+        // A Chromium that died since the last load (before its exit was noticed) is replaced once, not blamed on the page.
+        if (browser.isConnected()) throw err;
+        await parts.chromium.discard();
+        browser = await parts.chromium.get();
+        context = await newContext(browser);
+      }
       await confine(context);
       const page = await context.newPage();
       if (request.signal?.aborted) return cancelled();
