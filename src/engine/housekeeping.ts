@@ -7,7 +7,9 @@ import { deleteExpiredCheckRuns } from '../store/check-runs-store.ts';
 import {
   cancelChecksWithoutPro, deleteOldManualChecks, expireQueuedChecks, failOrphanedChecks,
 } from '../store/manual-checks-store.ts';
+import { deleteExpiredPasswordLinks, deleteExpiredSessions } from '../store/dashboard-store.ts';
 import { refreshPlannerStatistics } from '../store/planner-statistics.ts';
+import { deleteExpiredPreviews } from '../store/previews-store.ts';
 import { deleteUnreferencedTexts } from '../store/texts-store.ts';
 import { monitoredPlans } from './check-claims.ts';
 import { abandonLease } from './lease-settlement.ts';
@@ -43,9 +45,17 @@ export interface CleanupReport {
   checkRuns: number;
   texts: number;
   receipts: number;
+  /** expired previews, with their page captures */
+  previews: number;
+  /** expired dashboard sessions and set-password links */
+  sessions: number;
+  passwordLinks: number;
 }
 
-/** Deletes changes and check history past their plan's retention, captured texts nothing refers to and receipts older than seven days. */
+/**
+ * Deletes changes and check history past their plan's retention, captured texts nothing refers to, receipts older
+ * than seven days, expired previews (their page captures with them), and expired dashboard sessions and password links.
+ */
 export async function cleanupExpired(db: Database, plans: Plans, at: Date): Promise<CleanupReport> {
   let changes = 0;
   let checkRuns = 0;
@@ -56,6 +66,9 @@ export async function cleanupExpired(db: Database, plans: Plans, at: Date): Prom
   }
   const texts = await deleteUnreferencedTexts(db, new Date(at.getTime() - TEXT_GRACE_MS));
   const receipts = await deleteOldManualChecks(db, new Date(at.getTime() - RECEIPT_DAYS * DAY_MS));
+  const previews = await deleteExpiredPreviews(db, at);
+  const sessions = await deleteExpiredSessions(db, at);
+  const passwordLinks = await deleteExpiredPasswordLinks(db, at);
   await refreshPlannerStatistics(db);
-  return { changes, checkRuns, texts, receipts };
+  return { changes, checkRuns, texts, receipts, previews, sessions, passwordLinks };
 }

@@ -66,8 +66,12 @@ export async function deleteAccountSessions(db: Queryable, accountId: string): P
   await db.query('DELETE FROM dashboard_sessions WHERE account_id = $1', [accountId]);
 }
 
-export async function deleteExpiredSessions(db: Queryable, at: Date): Promise<void> {
-  await db.query('DELETE FROM dashboard_sessions WHERE expires_at <= $1', [at]);
+export async function deleteExpiredSessions(db: Queryable, at: Date): Promise<number> {
+  return (await db.query('DELETE FROM dashboard_sessions WHERE expires_at <= $1 RETURNING account_id', [at])).length;
+}
+
+export async function deleteExpiredPasswordLinks(db: Queryable, at: Date): Promise<number> {
+  return (await db.query('DELETE FROM password_links WHERE expires_at <= $1 RETURNING account_id', [at])).length;
 }
 
 /** Stores a new link and withdraws the account's earlier unused ones: only the newest link works. */
