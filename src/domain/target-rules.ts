@@ -17,8 +17,6 @@ const FIELDS_BY_KIND: Readonly<Record<TargetKind, readonly string[]>> = {
 
 const KIND_FIELDS = ['phrase', 'currency', 'decimal', 'threshold', 'match', 'ignore'] as const;
 
-const MAX_TARGETS = 3;
-
 export function validateTarget(target: Target, index: number): FieldDetail[] {
   const at = (field: string) => `targets[${index}].${field}`;
   const details: FieldDetail[] = [];
@@ -66,11 +64,11 @@ export function validateTarget(target: Target, index: number): FieldDetail[] {
   return details;
 }
 
-/** The whole targets list: 1 to 3 targets, ids unique, each target valid. */
-export function validateTargetList(targets: readonly Target[]): FieldDetail[] {
+/** The whole targets list: 1 to `maxTargets` (the plan's targets_per_monitor), ids unique, each target valid. */
+export function validateTargetList(targets: readonly Target[], maxTargets: number): FieldDetail[] {
   const details: FieldDetail[] = [];
-  if (targets.length < 1 || targets.length > MAX_TARGETS) {
-    details.push({ field: 'targets', message: `a monitor has 1 to ${MAX_TARGETS} targets, not ${targets.length}` });
+  if (targets.length < 1 || targets.length > maxTargets) {
+    details.push({ field: 'targets', message: `a monitor has 1 to ${maxTargets} targets on this plan, not ${targets.length}` });
   }
   const seen = new Set<string>();
   targets.forEach((target, index) => {

@@ -77,4 +77,10 @@ export const TargetSchema = Type.Object(
 );
 export type Target = Static<typeof TargetSchema>;
 
-export const TargetListSchema = Type.Array(TargetSchema, { minItems: 1, maxItems: 3 });
+// The effective limit is the plan's targets_per_monitor (3 on Pro), checked by validateTargetList; this bound only keeps requests sane.
+export const MAX_TARGETS_PER_REQUEST = 20;
+export const TargetListSchema = Type.Array(TargetSchema, {
+  minItems: 1,
+  maxItems: MAX_TARGETS_PER_REQUEST,
+  description: "1 to the plan's targets_per_monitor targets (3 on Pro)",
+});

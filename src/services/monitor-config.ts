@@ -25,12 +25,7 @@ export function normaliseTargets(targets: Target[]): Target[] {
 }
 
 export function assertConfiguration(plan: Plan, preview: PreviewRow, targets: Target[], intervalMinutes: number): void {
-  assertTargetsConfigured(targets);
-  if (targets.length > plan.targets_per_monitor) {
-    throw new AppError('target_invalid', `at most ${plan.targets_per_monitor} targets per monitor`, {
-      details: [{ field: 'targets', message: `at most ${plan.targets_per_monitor}` }],
-    });
-  }
+  assertTargetsConfigured(targets, plan);
   const minimum = Math.max(1, plan.min_interval_minutes[preview.load_mode]);
   if (intervalMinutes < minimum) {
     throw new AppError('validation_failed', `interval_minutes must be at least ${minimum} for ${preview.load_mode} monitors`, {

@@ -3,7 +3,8 @@ import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import type { CheckIssue } from '../domain/issues.ts';
 import type { Target } from '../domain/targets.ts';
-import { validateTarget, validateTargetList } from '../domain/target-rules.ts';
+import { validateTargetList } from '../domain/target-rules.ts';
+import type { Plan } from '../domain/plans.ts';
 import { extractTarget, listElements, pageTitle, parsePage, type PreviewElement, type TargetExtraction } from '../domain/extract/index.ts';
 import type { Loaders } from '../engine/loaders.ts';
 import { vetUrl } from '../engine/ssrf/guard.ts';
@@ -101,9 +102,9 @@ export async function createPreview(deps: PreviewDeps, principal: Principal, inp
   return view(row);
 }
 
-/** Per-kind rules of the targets (unique ids, rule fits kind, required fields): 422 target_invalid. */
-export function assertTargetsConfigured(targets: Target[]): void {
-  const details = [...validateTargetList(targets), ...targets.flatMap((t, i) => validateTarget(t, i))];
+/** How many targets, and per-kind rules of each (unique ids, rule fits kind, required fields): 422 target_invalid. */
+export function assertTargetsConfigured(targets: Target[], plan: Plan): void {
+  const details = validateTargetList(targets, plan.targets_per_monitor);
   if (details.length > 0) throw new AppError('target_invalid', 'one or more targets are not configured correctly', { details });
 }
 
@@ -117,6 +118,6 @@ export function evaluateTargets(preview: PreviewRow, targets: Target[]): TargetE
 export async function evaluatePreview(deps: Omit<PreviewDeps, 'loaders'>, principal: Principal, previewId: string, targets: Target[]): Promise<TargetResult[]> {
   const preview = await findValidPreview(deps.db, principal.accountId, previewId, deps.clock.now());
   if (!preview) throw new AppError('not_found', 'preview not found, expired or discarded');
-  assertTargetsConfigured(targets);
+  assertTargetsConfigured(targets, principal.plan);
   return evaluateTargets(preview, targets).map(({ text: _text, ...result }) => result);
 }

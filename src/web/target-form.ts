@@ -7,8 +7,6 @@ import { field } from './form.ts';
 // objects built from it (only the fields the kind and rule use, so a value
 // left in a hidden field never makes a valid target invalid).
 
-export const MAX_FORM_TARGETS = 3;
-
 export interface TargetInput {
   /** the target's id when it is an existing monitor's; "" gives "t<n>" */
   id: string;
@@ -66,9 +64,10 @@ function ignorePatterns(lines: string): Target['ignore'] {
   return patterns.length ? patterns : undefined;
 }
 
-export function readMonitorInput(request: FastifyRequest): MonitorInput {
+/** The form's fields; `targetCount` is the plan's targets_per_monitor, one fieldset each. */
+export function readMonitorInput(request: FastifyRequest, targetCount: number): MonitorInput {
   const targets: TargetInput[] = [];
-  for (let n = 1; n <= MAX_FORM_TARGETS; n++) {
+  for (let n = 1; n <= targetCount; n++) {
     const get = (name: string) => field(request, `t${n}_${name}`).trim();
     targets.push({
       id: get('id'),

@@ -106,9 +106,17 @@ test('a misconfigured target is 422 target_invalid naming the field', async () =
   const res = await evaluate(token, created.json().data.id, [{ id: 'p', kind: 'price', selection: { scope: 'page' }, rule: 'below' }]);
   assert.equal(res.statusCode, 422);
   assert.equal(res.json().error.code, 'target_invalid');
-  const fields = res.json().error.details.map((d: { field: string }) => d.field);
-  assert.ok(fields.includes('targets[0].currency'), fields.join());
-  assert.ok(fields.includes('targets[0].threshold'), fields.join());
+  assert.deepEqual(res.json().error.details, [
+    { field: 'targets[0].currency', message: 'currency (an ISO 4217 code) is required for price targets' },
+    { field: 'targets[0].threshold', message: 'threshold is required for the below rule' },
+  ], 'each problem once');
+});
+
+test('an appears target without a phrase is reported once', async () => {
+  const { token } = await createAccountWithToken(t.app);
+  const created = await preview(token, `${site.url}/shop/espresso.html`);
+  const res = await evaluate(token, created.json().data.id, [{ id: 't', kind: 'text', selection: { scope: 'page' }, rule: 'appears' }]);
+  assert.deepEqual(res.json().error.details, [{ field: 'targets[0].phrase', message: 'phrase is required for the appears rule' }]);
 });
 
 test('an unknown target field is 400 unknown_field', async () => {

@@ -62,10 +62,12 @@ test('decimal is only allowed on price targets', () => {
   assert.deepEqual(fields(validateTarget({ id: 'a', kind: 'availability', selection: page, decimal: ',' }, 0)), ['targets[0].decimal']);
 });
 
-test('a target list has one to three targets', () => {
-  assert.deepEqual(fields(validateTargetList([])), ['targets']);
+test('a target list has one to the plan\'s number of targets', () => {
+  assert.deepEqual(fields(validateTargetList([], 3)), ['targets']);
   const four = ['a', 'b', 'c', 'd'].map((id): Target => ({ id, kind: 'text', selection: page }));
-  assert.deepEqual(fields(validateTargetList(four)), ['targets']);
+  assert.deepEqual(fields(validateTargetList(four, 3)), ['targets']);
+  assert.deepEqual(fields(validateTargetList(four, 4)), []);
+  assert.deepEqual(fields(validateTargetList(four.slice(0, 2), 1)), ['targets']);
 });
 
 test('target ids are unique within the list', () => {
@@ -73,10 +75,10 @@ test('target ids are unique within the list', () => {
     { id: 'a', kind: 'text', selection: page },
     { id: 'a', kind: 'availability', selection: page },
   ];
-  assert.deepEqual(fields(validateTargetList(list)), ['targets[1].id']);
+  assert.deepEqual(fields(validateTargetList(list, 3)), ['targets[1].id']);
 });
 
-test('the list check includes each target check', () => {
+test('the list check includes each target check, once', () => {
   const list: Target[] = [{ id: 'p', kind: 'price', selection: page }];
-  assert.deepEqual(fields(validateTargetList(list)), ['targets[0].currency']);
+  assert.deepEqual(validateTargetList(list, 3), [{ field: 'targets[0].currency', message: 'currency (an ISO 4217 code) is required for price targets' }]);
 });

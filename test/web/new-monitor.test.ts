@@ -122,3 +122,16 @@ test('pause and resume from the list and the monitor page', async () => {
   assert.equal((await stranger.post(`/monitors/${id}/status`, { status: 'paused' })).statusCode, 404);
   assert.equal((await stranger.get(`/monitors/${id}`)).statusCode, 404);
 });
+
+test('a page address the SSRF guard refuses is explained once, with no credit spent', async () => {
+  const { email } = await createOwner(t.app);
+  const client = await signedIn(t.app, email);
+  t.clock.advance(40_000);
+  await client.get('/monitors/new');
+  const res = await client.post('/monitors/new', { url: 'http://10.0.0.1/internal', load_mode: 'html' });
+  assert.equal(res.statusCode, 422);
+  const error = /<p class="error" role="alert">([^<]*)<\/p>/.exec(res.body)![1]!;
+  assert.match(error, /^url is not a public web address: /);
+  const reason = error.slice('url is not a public web address: '.length);
+  assert.equal(error.split(reason).length - 1, 1, `the reason appears once: ${error}`);
+});

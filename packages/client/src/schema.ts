@@ -720,6 +720,7 @@ export interface operations {
                      * @description a valid preview of this account (POST /previews), at most 15 minutes old
                      */
                     preview_id: string;
+                    /** @description 1 to the plan's targets_per_monitor targets (3 on Pro) */
                     targets: {
                         /** @description identifier chosen by the caller, unique within the monitor */
                         id: string;
@@ -1099,6 +1100,7 @@ export interface operations {
                      * @description a valid preview of this account (POST /previews), at most 15 minutes old
                      */
                     preview_id?: string;
+                    /** @description 1 to the plan's targets_per_monitor targets (3 on Pro) */
                     targets?: {
                         /** @description identifier chosen by the caller, unique within the monitor */
                         id: string;
@@ -1617,6 +1619,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description 1 to the plan's targets_per_monitor targets (3 on Pro) */
                     targets: {
                         /** @description identifier chosen by the caller, unique within the monitor */
                         id: string;

@@ -14,7 +14,7 @@ import type { PreviewElement } from '../../domain/extract/index.ts';
 import type { Target } from '../../domain/targets.ts';
 import { field } from '../form.ts';
 import { PageError } from '../page-error.ts';
-import { describeDetail, emptyTarget, MAX_FORM_TARGETS, readMonitorInput, targetInput, toTargets, type MonitorInput } from '../target-form.ts';
+import { describeDetail, emptyTarget, readMonitorInput, targetInput, toTargets, type MonitorInput } from '../target-form.ts';
 import { layout, pageContext, seeOther, sendPage } from '../views/layout.ts';
 import { previewBody, urlFormBody } from '../views/new-monitor.ts';
 import { monitorTitle } from '../views/monitors.ts';
@@ -31,9 +31,11 @@ const validateUpdateBody = bodyValidator(UpdateMonitorBody);
 
 type Editing = { monitor: MonitorView; monitorId: string; title: string; expectedVersion: number };
 
+/** The refusal in one sentence per problem: a detail the message already says is not said again. */
 function problemText(err: AppError, targets: Target[]): string {
-  const details = err.details?.map((d) => describeDetail(d, targets)) ?? [];
-  return details.length ? `${err.message}. ${details.join('. ')}.` : err.message;
+  const details = (err.details ?? []).filter((d) => !err.message.includes(d.message)).map((d) => describeDetail(d, targets));
+  const unique = [...new Set(details)];
+  return unique.length ? `${err.message}. ${unique.join('. ')}.` : err.message;
 }
 
 const previewGone = () =>
@@ -117,18 +119,20 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
     if (editing) {
       const { monitor } = editing;
       const targets = monitor.targets.map(targetInput);
-      while (targets.length < MAX_FORM_TARGETS) targets.push(emptyTarget(''));
+      while (targets.length < request.owner!.principal.plan.targets_per_monitor) targets.push(emptyTarget(''));
       const interval = String(Math.max(minInterval, monitor.interval_minutes));
       return previewPage(request, reply, preview, { name: '', interval, email: false, targets }, { editing });
     }
-    const input: MonitorInput = { name: '', interval: String(minInterval), email: true, targets: [emptyTarget('page'), emptyTarget(''), emptyTarget('')] };
+    const slots = request.owner!.principal.plan.targets_per_monitor;
+    const targets = Array.from({ length: slots }, (_, i) => emptyTarget(i === 0 ? 'page' : ''));
+    const input: MonitorInput = { name: '', interval: String(minInterval), email: true, targets };
     return previewPage(request, reply, preview, input);
   });
 
   app.post<{ Params: { id: string } }>('/monitors/new/:id', async (request, reply) => {
     const preview = await ownPreview(request);
     const { principal } = request.owner!;
-    const input = readMonitorInput(request);
+    const input = readMonitorInput(request, principal.plan.targets_per_monitor);
     const targets = toTargets(input);
     const editing = await editedMonitor(request, preview, field(request, 'monitor_id'), Number(field(request, 'expected_version')) || undefined);
     try {
