@@ -1,6 +1,8 @@
 // A check issue: a value that could not be determined, recorded instead of a guess.
 export type IssueCode =
   | 'selector_missing'
+  | 'selector_invalid'
+  | 'selector_too_costly'
   | 'selector_ambiguous'
   | 'price_not_found'
   | 'price_ambiguous'

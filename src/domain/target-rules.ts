@@ -1,5 +1,6 @@
 import type { FieldDetail } from '../errors.ts';
 import { currencyExponent, isPriceCurrency } from './extract/money.ts';
+import { selectorProblem } from './extract/select.ts';
 import { ignorePatternProblems } from './noise.ts';
 import { RULES_BY_KIND, type Target, type TargetKind } from './targets.ts';
 
@@ -38,6 +39,11 @@ export function validateTarget(target: Target, index: number): FieldDetail[] {
     } else if (!needsPhrase && target.phrase !== undefined) {
       details.push({ field: at('phrase'), message: 'phrase is only used by the appears and disappears rules' });
     }
+  }
+
+  if (target.selection.scope === 'selector') {
+    const problem = selectorProblem(target.selection.selector);
+    if (problem) details.push({ field: at('selection.selector'), message: `${problem.code}: ${problem.message}` });
   }
 
   if (target.ignore !== undefined && FIELDS_BY_KIND[target.kind].includes('ignore')) details.push(...ignorePatternProblems(target.ignore, at('ignore')));

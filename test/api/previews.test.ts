@@ -213,3 +213,21 @@ test('browser mode sees content inserted by JavaScript; html mode does not', asy
   assert.equal(raw.json().data.targets[0].ok, false);
   assert.equal(raw.json().data.targets[0].issues[0].code, 'price_not_found');
 });
+
+test('an invalid selector is 422 selector_invalid and a costly one 422 selector_too_costly, answered at once', async () => {
+  const { token } = await createAccountWithToken(t.app);
+  site.route('/deep.html', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(`<html><body><main>${'<div>'.repeat(60)}${'<span class="s">x</span>'.repeat(5)}${'</div>'.repeat(60)}</main></body></html>`);
+  });
+  const created = await preview(token, `${site.url}/deep.html`);
+  for (const [selector, code] of [['p[[[', 'selector_invalid'], ['section div div div div div div span', 'selector_too_costly']]) {
+    const started = Date.now();
+    const res = await evaluate(token, created.json().data.id, [{ id: 't', kind: 'text', selection: { scope: 'selector', selector } }]);
+    assert.ok(Date.now() - started < 2000, `${selector} answered within 2 s`);
+    assert.equal(res.statusCode, 422);
+    assert.equal(res.json().error.code, 'target_invalid');
+    assert.equal(res.json().error.details[0].field, 'targets[0].selection.selector');
+    assert.match(res.json().error.details[0].message, new RegExp(`^${code}: `));
+  }
+});

@@ -58,7 +58,7 @@ function resolveScope(page: ParsedPage, target: Target): Scope {
   if (target.selection.scope === 'page') return { ok: true, roots: null };
   const { selector } = target.selection;
   const selected = selectElements(page, selector);
-  if (!selected.ok) return { ok: false, code: 'selector_missing', message: `the selector is not valid CSS: ${selected.error}` };
+  if (!selected.ok) return { ok: false, code: selected.code, message: selected.message };
   const count = selected.elements.length;
   if (count === 0) return { ok: false, code: 'selector_missing', message: `the selector ${selector} matches no element` };
   if (count > 1 && target.kind !== 'links') {
