@@ -1,4 +1,5 @@
 import type { RouteOptions } from 'fastify';
+import { WEBHOOK_EVENTS, WEBHOOK_HEADERS, webhookEnvelope } from './schemas/webhooks.ts';
 
 // The OpenAPI 3.1 document is generated from the route schemas that validate
 // requests, so the two cannot drift apart.
@@ -64,6 +65,28 @@ function operation(route: RouteOptions) {
   };
 }
 
+/** Each webhook event as an OpenAPI 3.1 `webhooks` entry: the POST pagewatch makes, with its signed headers. */
+function webhooks(): Record<string, object> {
+  return Object.fromEntries(
+    WEBHOOK_EVENTS.map((event) => [
+      event.type,
+      {
+        post: {
+          operationId: `webhook_${event.type.replace('.', '_')}`,
+          summary: event.summary,
+          description:
+            `${event.description} Delivered at least once from a durable outbox; answer 2xx within 15 s. Other answers and timeouts are ` +
+            'retried with exponential backoff for about a day, honouring Retry-After; 410 stops the retries; redirects are not followed.',
+          tags: ['webhooks'],
+          parameters: WEBHOOK_HEADERS.map((h) => ({ name: h.name, in: 'header', required: true, description: h.description, schema: { type: 'string' } })),
+          requestBody: { required: true, content: { 'application/json': { schema: plain(webhookEnvelope(event)) } } },
+          responses: { '2XX': { description: 'delivered' }, '410': { description: 'gone: pagewatch stops retrying this delivery' } },
+        },
+      },
+    ]),
+  );
+}
+
 export function buildOpenApiDocument(routes: RouteOptions[], errorSchema: object): object {
   const paths: Record<string, Record<string, object>> = {};
   for (const route of routes) {
@@ -90,6 +113,7 @@ export function buildOpenApiDocument(routes: RouteOptions[], errorSchema: object
     },
     servers: [{ url: API_PREFIX }],
     paths: sortedPaths,
+    webhooks: webhooks(),
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API token (pwk_…) created by the account owner' } },
       schemas: { Error: error },

@@ -198,7 +198,28 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "change.detected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A change matched an alert rule (or its target has no rule)
+         * @description One event per change whose rule_matches is non-empty or null, on monitors with notifications.webhook_enabled. data.change is the Change summary of GET /changes. Delivered at least once from a durable outbox; answer 2xx within 15 s. Other answers and timeouts are retried with exponential backoff for about a day, honouring Retry-After; 410 stops the retries; redirects are not followed.
+         */
+        post: operations["webhook_change_detected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Error: {
@@ -484,7 +505,7 @@ export interface operations {
                             changes: string[];
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
                                 code: string;
                                 message: string;
                             }[];
@@ -635,7 +656,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
                                 code: string;
                                 message: string;
                             }[];
@@ -929,7 +950,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
                                 code: string;
                                 message: string;
                             }[];
@@ -944,7 +965,7 @@ export interface operations {
                                 /** @description the latest check's issues for this target; when any, value is the last one known */
                                 issues: {
                                     target_id: string | null;
-                                    /** @description e.g. selector_missing, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
+                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
                                     code: string;
                                     message: string;
                                 }[];
@@ -1232,7 +1253,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
                                 code: string;
                                 message: string;
                             }[];
@@ -1329,7 +1350,7 @@ export interface operations {
                             manual_check_id: string | null;
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
                                 code: string;
                                 message: string;
                             }[];
@@ -1438,7 +1459,7 @@ export interface operations {
                             changes: string[];
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
                                 code: string;
                                 message: string;
                             }[];
@@ -1680,7 +1701,7 @@ export interface operations {
                                 links: string[] | null;
                                 issues: {
                                     target_id: string | null;
-                                    /** @description e.g. selector_missing, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
+                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
                                     code: string;
                                     message: string;
                                 }[];
@@ -1967,6 +1988,82 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    webhook_change_detected: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the delivery id; the same on every retry of the delivery, so receivers can drop duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse deliveries far from your clock (e.g. 5 minutes) */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> keyed with the base64-decoded part of the account's secret after "whsec_", over "<webhook-id>.<webhook-timestamp>.<body bytes>"; several space-separated signatures may be sent */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "change.detected";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        change: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            monitor_id: string;
+                            target_id: string;
+                            kind: "text" | "price" | "availability" | "links";
+                            /** Format: date-time */
+                            detected_at: string;
+                            /** @description [] : the value changed but no alert rule matched; null : the target has no rule (legacy any-change, always notifies) */
+                            rule_matches: {
+                                target_id: string;
+                                rule: string;
+                            }[] | null;
+                            before: {
+                                /** @description text: normalised text; price: integer minor units of the target currency; availability: in_stock | out_of_stock; links: sorted absolute URLs */
+                                value: string | number | string[];
+                                /** @description the value as shown to people, e.g. "24.00 EUR" */
+                                display: string | null;
+                            };
+                            after: {
+                                /** @description text: normalised text; price: integer minor units of the target currency; availability: in_stock | out_of_stock; links: sorted absolute URLs */
+                                value: string | number | string[];
+                                /** @description the value as shown to people, e.g. "24.00 EUR" */
+                                display: string | null;
+                            };
+                        };
+                        monitor: {
+                            /** Format: uuid */
+                            id: string;
+                            url: string;
+                            name: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description gone: pagewatch stops retrying this delivery */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description delivered */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

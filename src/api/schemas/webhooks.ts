@@ -1,0 +1,46 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import { ChangeSchema } from './changes.ts';
+import { Timestamp } from './common.ts';
+
+// The events pagewatch posts to an account's webhook endpoint (Standard
+// Webhooks), described in the OpenAPI document's `webhooks` section.
+
+export const WebhookMonitorSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  url: Type.String(),
+  name: Type.Union([Type.String(), Type.Null()]),
+});
+
+export interface WebhookEvent {
+  type: string;
+  summary: string;
+  description: string;
+  data: TSchema;
+}
+
+export const WEBHOOK_EVENTS: WebhookEvent[] = [
+  {
+    type: 'change.detected',
+    summary: 'A change matched an alert rule (or its target has no rule)',
+    description:
+      'One event per change whose rule_matches is non-empty or null, on monitors with notifications.webhook_enabled. ' +
+      'data.change is the Change summary of GET /changes.',
+    data: Type.Object({ change: ChangeSchema, monitor: WebhookMonitorSchema }),
+  },
+];
+
+/** The signed headers of every delivery. */
+export const WEBHOOK_HEADERS = [
+  { name: 'webhook-id', description: 'the delivery id; the same on every retry of the delivery, so receivers can drop duplicates' },
+  { name: 'webhook-timestamp', description: 'Unix seconds of this attempt; refuse deliveries far from your clock (e.g. 5 minutes)' },
+  {
+    name: 'webhook-signature',
+    description:
+      'v1,<base64 HMAC-SHA256> keyed with the base64-decoded part of the account\'s secret after "whsec_", over ' +
+      '"<webhook-id>.<webhook-timestamp>.<body bytes>"; several space-separated signatures may be sent',
+  },
+];
+
+export function webhookEnvelope(event: WebhookEvent): TSchema {
+  return Type.Object({ type: Type.Literal(event.type), timestamp: Timestamp, data: event.data });
+}
