@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../errors.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Scope } from '../domain/scopes.ts';
@@ -29,6 +30,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** the token scope an /api/v1 route requires; routes without one need no token */
     scope?: Scope;
+    /** error codes particular to the route, beyond those its schema implies (listed in the OpenAPI document) */
+    errors?: ErrorCode[];
   }
   interface FastifyRequest {
     principal: Principal | null;

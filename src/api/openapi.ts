@@ -1,4 +1,5 @@
 import type { RouteOptions } from 'fastify';
+import { ERROR_STATUS, type ErrorCode } from '../errors.ts';
 import { WEBHOOK_EVENTS, WEBHOOK_HEADERS, webhookEnvelope } from './schemas/webhooks.ts';
 
 // The OpenAPI 3.1 document is generated from the route schemas that validate
@@ -6,14 +7,42 @@ import { WEBHOOK_EVENTS, WEBHOOK_HEADERS, webhookEnvelope } from './schemas/webh
 
 export const API_PREFIX = '/api/v1';
 
-const ERROR_RESPONSES: Record<string, string> = {
-  '400': 'malformed JSON, cursor or idempotency key; unknown field or parameter; invalid query value',
-  '401': 'invalid, expired or revoked token (code unauthorized)',
-  '403': 'Pro required (pro_required) or missing scope (insufficient_scope)',
-  '404': 'resource missing, owned by another account, deleted or expired',
-  '429': 'request, preview, manual-check or idempotency limit; wait Retry-After seconds',
-  '503': 'API closed, renderer busy or transient failure; respect Retry-After',
+// What each status means to a client, before the codes a route can return under it.
+const STATUS_MEANING: Record<number, string> = {
+  400: 'malformed request',
+  401: 'invalid, expired or revoked token',
+  403: 'Pro required, or the token lacks the scope',
+  404: 'resource missing, owned by another account, deleted or expired',
+  409: 'conflict',
+  413: 'body over 16 KiB',
+  415: 'JSON content type required',
+  422: 'invalid configuration',
+  429: 'a limit was reached; wait Retry-After seconds',
+  503: 'API closed or no capacity; respect Retry-After',
 };
+
+/** The error codes a route can answer: those every request can meet, those its schema implies, and its own. */
+function errorCodes(schema: SchemaParts, own: readonly ErrorCode[]): ErrorCode[] {
+  const codes: ErrorCode[] = ['unauthorized', 'pro_required', 'insufficient_scope', 'rate_limited', 'unavailable', 'unknown_parameter', 'invalid_request'];
+  if (schema.params) codes.push('not_found');
+  if (schema.querystring?.properties?.cursor) codes.push('malformed_cursor');
+  if (schema.body) codes.push('malformed_json', 'unknown_field', 'payload_too_large', 'unsupported_media_type', 'validation_failed');
+  if (schema.headers?.properties?.['idempotency-key']) {
+    codes.push('idempotency_key_missing', 'idempotency_key_invalid', 'idempotency_key_reused', 'idempotency_request_in_progress', 'idempotency_limited');
+  }
+  return [...new Set([...codes, ...own])];
+}
+
+function errorResponses(codes: ErrorCode[]): Record<string, object> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  return Object.fromEntries(
+    [...byStatus].sort(([a], [b]) => a - b).map(([status, list]) => [
+      String(status),
+      { description: `${STATUS_MEANING[status]}: ${list.join(', ')}`, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+    ]),
+  );
+}
 
 interface SchemaParts {
   operationId?: string;
@@ -40,15 +69,13 @@ function parameters(part: SchemaParts['params'], location: 'path' | 'query' | 'h
 
 function operation(route: RouteOptions) {
   const schema = (route.schema ?? {}) as SchemaParts;
-  const scope = (route.config as { scope?: string } | undefined)?.scope;
+  const { scope, errors = [] } = (route.config ?? {}) as { scope?: string; errors?: ErrorCode[] };
   const responses: Record<string, object> = {};
   for (const [status, body] of Object.entries(schema.response ?? {})) {
     const isEmpty = status === '204';
     responses[status] = isEmpty ? { description: 'no content' } : { description: 'success', content: { 'application/json': { schema: plain(body) } } };
   }
-  for (const [status, description] of Object.entries(ERROR_RESPONSES)) {
-    responses[status] ??= { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
-  }
+  Object.assign(responses, errorResponses(errorCodes(schema, errors)));
   return {
     operationId: schema.operationId,
     summary: schema.summary,

@@ -59,3 +59,17 @@ test('the committed openapi.json is the generated document', () => {
   const committed = JSON.parse(readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8'));
   assert.deepEqual(committed, doc, 'run `npm run openapi` to regenerate openapi.json');
 });
+
+test('each operation documents the error statuses and codes it can answer', () => {
+  const codes = (path: string, method: string, status: string) =>
+    ((doc.paths[path]?.[method]?.responses as Record<string, { description: string }>)[status]?.description ?? '').split(': ')[1]?.split(', ') ?? [];
+  assert.deepEqual(codes('/monitors', 'post', '409').sort(), ['allowance_exhausted', 'idempotency_key_reused', 'idempotency_request_in_progress', 'monitor_exists']);
+  assert.deepEqual(codes('/monitors/{monitor_id}', 'patch', '409'), ['version_conflict']);
+  for (const [path, method] of [['/monitors', 'post'], ['/previews', 'post'], ['/previews/{preview_id}/evaluate', 'post'], ['/monitors/{monitor_id}', 'patch']]) {
+    assert.deepEqual(codes(path!, method!, '413'), ['payload_too_large'], `${method} ${path}`);
+    assert.deepEqual(codes(path!, method!, '415'), ['unsupported_media_type'], `${method} ${path}`);
+    assert.ok(codes(path!, method!, '422').includes('validation_failed'), `${method} ${path}`);
+  }
+  assert.deepEqual(codes('/previews', 'post', '503').sort(), ['renderer_busy', 'unavailable']);
+  assert.equal(codes('/usage', 'get', '404').length, 0, 'no path parameter, no 404');
+});

@@ -306,7 +306,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description malformed JSON, cursor or idempotency key; unknown field or parameter; invalid query value */
+            /** @description malformed request: unknown_parameter, invalid_request, malformed_cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -315,7 +315,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description invalid, expired or revoked token (code unauthorized) */
+            /** @description invalid, expired or revoked token: unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -324,7 +324,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Pro required (pro_required) or missing scope (insufficient_scope) */
+            /** @description Pro required, or the token lacks the scope: pro_required, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -333,16 +333,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description resource missing, owned by another account, deleted or expired */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description request, preview, manual-check or idempotency limit; wait Retry-After seconds */
+            /** @description a limit was reached; wait Retry-After seconds: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -351,7 +342,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed, renderer busy or transient failure; respect Retry-After */
+            /** @description API closed or no capacity; respect Retry-After: unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -416,7 +407,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description malformed JSON, cursor or idempotency key; unknown field or parameter; invalid query value */
+            /** @description malformed request: unknown_parameter, invalid_request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -425,7 +416,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description invalid, expired or revoked token (code unauthorized) */
+            /** @description invalid, expired or revoked token: unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -434,7 +425,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Pro required (pro_required) or missing scope (insufficient_scope) */
+            /** @description Pro required, or the token lacks the scope: pro_required, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -443,7 +434,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description resource missing, owned by another account, deleted or expired */
+            /** @description resource missing, owned by another account, deleted or expired: not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -452,7 +443,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description request, preview, manual-check or idempotency limit; wait Retry-After seconds */
+            /** @description a limit was reached; wait Retry-After seconds: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -461,7 +452,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed, renderer busy or transient failure; respect Retry-After */
+            /** @description API closed or no capacity; respect Retry-After: unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -513,7 +504,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description malformed JSON, cursor or idempotency key; unknown field or parameter; invalid query value */
+            /** @description malformed request: unknown_parameter, invalid_request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -522,7 +513,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description invalid, expired or revoked token (code unauthorized) */
+            /** @description invalid, expired or revoked token: unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -531,7 +522,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Pro required (pro_required) or missing scope (insufficient_scope) */
+            /** @description Pro required, or the token lacks the scope: pro_required, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -540,7 +531,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description resource missing, owned by another account, deleted or expired */
+            /** @description resource missing, owned by another account, deleted or expired: not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -549,7 +540,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description request, preview, manual-check or idempotency limit; wait Retry-After seconds */
+            /** @description a limit was reached; wait Retry-After seconds: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -558,7 +549,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed, renderer busy or transient failure; respect Retry-After */
+            /** @description API closed or no capacity; respect Retry-After: unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -668,7 +659,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description malformed JSON, cursor or idempotency key; unknown field or parameter; invalid query value */
+            /** @description malformed request: unknown_parameter, invalid_request, malformed_cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -677,7 +668,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description invalid, expired or revoked token (code unauthorized) */
+            /** @description invalid, expired or revoked token: unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -686,7 +677,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Pro required (pro_required) or missing scope (insufficient_scope) */
+            /** @description Pro required, or the token lacks the scope: pro_required, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -695,16 +686,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description resource missing, owned by another account, deleted or expired */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description request, preview, manual-check or idempotency limit; wait Retry-After seconds */
+            /** @description a limit was reached; wait Retry-After seconds: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -713,7 +695,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed, renderer busy or transient failure; respect Retry-After */
+            /** @description API closed or no capacity; respect Retry-After: unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -810,7 +792,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description malformed JSON, cursor or idempotency key; unknown field or parameter; invalid query value */
+            /** @description malformed request: unknown_parameter, invalid_request, malformed_json, unknown_field, idempotency_key_missing, idempotency_key_invalid */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -819,7 +801,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description invalid, expired or revoked token (code unauthorized) */
+            /** @description invalid, expired or revoked token: unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -828,7 +810,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Pro required (pro_required) or missing scope (insufficient_scope) */
+            /** @description Pro required, or the token lacks the scope: pro_required, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -837,8 +819,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description resource missing, owned by another account, deleted or expired */
-            404: {
+            /** @description conflict: idempotency_key_reused, idempotency_request_in_progress, monitor_exists, allowance_exhausted */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -846,7 +828,34 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description request, preview, manual-check or idempotency limit; wait Retry-After seconds */
+            /** @description body over 16 KiB: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON content type required: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid configuration: validation_failed, preview_invalid, target_invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a limit was reached; wait Retry-After seconds: rate_limited, idempotency_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -855,7 +864,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed, renderer busy or transient failure; respect Retry-After */
+            /** @description API closed or no capacity; respect Retry-After: unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -974,7 +983,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description malformed JSON, cursor or idempotency key; unknown field or parameter; invalid query value */
+            /** @description malformed request: unknown_parameter, invalid_request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -983,7 +992,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description invalid, expired or revoked token (code unauthorized) */
+            /** @description invalid, expired or revoked token: unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -992,7 +1001,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Pro required (pro_required) or missing scope (insufficient_scope) */
+            /** @description Pro required, or the token lacks the scope: pro_required, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1001,7 +1010,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description resource missing, owned by another account, deleted or expired */
+            /** @description resource missing, owned by another account, deleted or expired: not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1010,7 +1019,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description request, preview, manual-check or idempotency limit; wait Retry-After seconds */
+            /** @description a limit was reached; wait Retry-After seconds: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1019,7 +1028,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed, renderer busy or transient failure; respect Retry-After */
+            /** @description API closed or no capacity; respect Retry-After: unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1048,7 +1057,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description malformed JSON, cursor or idempotency key; unknown field or parameter; invalid query value */
+            /** @description malformed request: unknown_parameter, invalid_request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1057,7 +1066,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description invalid, expired or revoked token (code unauthorized) */
+            /** @description invalid, expired or revoked token: unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1066,7 +1075,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Pro required (pro_required) or missing scope (insufficient_scope) */
+            /** @description Pro required, or the token lacks the scope: pro_required, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1075,7 +1084,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description resource missing, owned by another account, deleted or expired */
+            /** @description resource missing, owned by another account, deleted or expired: not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1084,7 +1093,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description request, preview, manual-check or idempotency limit; wait Retry-After seconds */
+            /** @description a limit was reached; wait Retry-After seconds: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1093,7 +1102,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed, renderer busy or transient failure; respect Retry-After */
+            /** @description API closed or no capacity; respect Retry-After: unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1261,7 +1270,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description malformed JSON, cursor or idempotency key; unknown field or parameter; invalid query value */
+            /** @description malformed request: unknown_parameter, invalid_request, malformed_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1270,7 +1279,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description invalid, expired or revoked token (code unauthorized) */
+            /** @description invalid, expired or revoked token: unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1279,7 +1288,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Pro required (pro_required) or missing scope (insufficient_scope) */
+            /** @description Pro required, or the token lacks the scope: pro_required, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1288,7 +1297,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description resource missing, owned by another account, deleted or expired */
+            /** @description resource missing, owned by another account, deleted or expired: not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1297,7 +1306,43 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description request, preview, manual-check or idempotency limit; wait Retry-After seconds */
+            /** @description conflict: version_conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body over 16 KiB: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON content type required: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid configuration: validation_failed, preview_invalid, target_invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a limit was reached; wait Retry-After seconds: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1306,7 +1351,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed, renderer busy or transient failure; respect Retry-After */
+            /** @description API closed or no capacity; respect Retry-After: unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1364,7 +1409,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description malformed JSON, cursor or idempotency key; unknown field or parameter; invalid query value */
+            /** @description malformed request: unknown_parameter, invalid_request, malformed_cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1373,7 +1418,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description invalid, expired or revoked token (code unauthorized) */
+            /** @description invalid, expired or revoked token: unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1382,7 +1427,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Pro required (pro_required) or missing scope (insufficient_scope) */
+            /** @description Pro required, or the token lacks the scope: pro_required, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1391,7 +1436,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description resource missing, owned by another account, deleted or expired */
+            /** @description resource missing, owned by another account, deleted or expired: not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1400,7 +1445,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description request, preview, manual-check or idempotency limit; wait Retry-After seconds */
+            /** @description a limit was reached; wait Retry-After seconds: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1409,7 +1454,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed, renderer busy or transient failure; respect Retry-After */
+            /** @description API closed or no capacity; respect Retry-After: unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1467,7 +1512,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description malformed JSON, cursor or idempotency key; unknown field or parameter; invalid query value */
+            /** @description malformed request: unknown_parameter, invalid_request, malformed_json, unknown_field, idempotency_key_missing, idempotency_key_invalid */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1476,7 +1521,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description invalid, expired or revoked token (code unauthorized) */
+            /** @description invalid, expired or revoked token: unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1485,7 +1530,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Pro required (pro_required) or missing scope (insufficient_scope) */
+            /** @description Pro required, or the token lacks the scope: pro_required, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1494,7 +1539,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description resource missing, owned by another account, deleted or expired */
+            /** @description resource missing, owned by another account, deleted or expired: not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1503,7 +1548,43 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description request, preview, manual-check or idempotency limit; wait Retry-After seconds */
+            /** @description conflict: idempotency_key_reused, idempotency_request_in_progress, check_not_allowed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body over 16 KiB: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON content type required: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid configuration: validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a limit was reached; wait Retry-After seconds: rate_limited, idempotency_limited, check_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1512,7 +1593,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed, renderer busy or transient failure; respect Retry-After */
+            /** @description API closed or no capacity; respect Retry-After: unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1572,7 +1653,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description malformed JSON, cursor or idempotency key; unknown field or parameter; invalid query value */
+            /** @description malformed request: unknown_parameter, invalid_request, malformed_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1581,7 +1662,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description invalid, expired or revoked token (code unauthorized) */
+            /** @description invalid, expired or revoked token: unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1590,7 +1671,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Pro required (pro_required) or missing scope (insufficient_scope) */
+            /** @description Pro required, or the token lacks the scope: pro_required, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1599,8 +1680,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description resource missing, owned by another account, deleted or expired */
-            404: {
+            /** @description body over 16 KiB: payload_too_large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1608,7 +1689,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description request, preview, manual-check or idempotency limit; wait Retry-After seconds */
+            /** @description JSON content type required: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid configuration: validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a limit was reached; wait Retry-After seconds: rate_limited, preview_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1617,7 +1716,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed, renderer busy or transient failure; respect Retry-After */
+            /** @description API closed or no capacity; respect Retry-After: unavailable, renderer_busy */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1710,7 +1809,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description malformed JSON, cursor or idempotency key; unknown field or parameter; invalid query value */
+            /** @description malformed request: unknown_parameter, invalid_request, malformed_json, unknown_field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1719,7 +1818,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description invalid, expired or revoked token (code unauthorized) */
+            /** @description invalid, expired or revoked token: unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1728,7 +1827,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Pro required (pro_required) or missing scope (insufficient_scope) */
+            /** @description Pro required, or the token lacks the scope: pro_required, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1737,7 +1836,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description resource missing, owned by another account, deleted or expired */
+            /** @description resource missing, owned by another account, deleted or expired: not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1746,7 +1845,34 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description request, preview, manual-check or idempotency limit; wait Retry-After seconds */
+            /** @description body over 16 KiB: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON content type required: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid configuration: validation_failed, target_invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a limit was reached; wait Retry-After seconds: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1755,7 +1881,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed, renderer busy or transient failure; respect Retry-After */
+            /** @description API closed or no capacity; respect Retry-After: unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1935,7 +2061,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description malformed JSON, cursor or idempotency key; unknown field or parameter; invalid query value */
+            /** @description malformed request: unknown_parameter, invalid_request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1944,7 +2070,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description invalid, expired or revoked token (code unauthorized) */
+            /** @description invalid, expired or revoked token: unauthorized */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1953,7 +2079,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Pro required (pro_required) or missing scope (insufficient_scope) */
+            /** @description Pro required, or the token lacks the scope: pro_required, insufficient_scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1962,16 +2088,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description resource missing, owned by another account, deleted or expired */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description request, preview, manual-check or idempotency limit; wait Retry-After seconds */
+            /** @description a limit was reached; wait Retry-After seconds: rate_limited */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1980,7 +2097,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed, renderer busy or transient failure; respect Retry-After */
+            /** @description API closed or no capacity; respect Retry-After: unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -11,7 +11,7 @@ export const checkRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps)
   app.post(
     '/monitors/:monitor_id/checks',
     {
-      config: write,
+      config: { ...write, errors: ['check_limited', 'check_not_allowed'] },
       schema: {
         operationId: 'requestCheck',
         summary: 'Request a manual check of an active monitor',

@@ -50,7 +50,7 @@ export const monitorRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
   app.post(
     '/monitors',
     {
-      config: write,
+      config: { ...write, errors: ['preview_invalid', 'target_invalid', 'monitor_exists', 'allowance_exhausted'] },
       schema: {
         operationId: 'createMonitor',
         summary: 'Create a monitor from a confirmed preview',
@@ -91,7 +91,7 @@ export const monitorRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
   app.patch(
     '/monitors/:monitor_id',
     {
-      config: write,
+      config: { ...write, errors: ['version_conflict', 'preview_invalid', 'target_invalid'] },
       schema: {
         operationId: 'updateMonitor',
         summary: 'Update, pause or resume a monitor',

@@ -8,7 +8,7 @@ export const previewRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
   app.post(
     '/previews',
     {
-      config: { scope: 'monitors:write' },
+      config: { scope: 'monitors:write', errors: ['preview_limited', 'renderer_busy'] },
       schema: {
         operationId: 'createPreview',
         summary: 'Load a cloud text preview of a page',
@@ -31,7 +31,7 @@ export const previewRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
   app.post(
     '/previews/:preview_id/evaluate',
     {
-      config: { scope: 'monitors:write' },
+      config: { scope: 'monitors:write', errors: ['target_invalid'] },
       schema: {
         operationId: 'evaluatePreview',
         summary: 'Extract targets from a saved preview',
