@@ -18,6 +18,7 @@ import { adminRoutes } from './admin/admin-routes.ts';
 import { dashboard } from '../web/dashboard.ts';
 import { renderNotFoundPage } from '../web/error-page.ts';
 import { operationsRoutes } from './routes/operations.ts';
+import { createLogger } from './logger.ts';
 import { ApiAccess } from '../services/api-access.ts';
 import { createRequestLimiter } from '../services/request-limiter.ts';
 
@@ -31,7 +32,7 @@ export interface BuildAppOptions {
 /** Builds the HTTP application without listening, so tests can use inject(). */
 export async function buildApp(core: CoreDeps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    ...(options.logger ? { loggerInstance: options.logger } : { logger: { level: core.config.logLevel } }),
+    loggerInstance: options.logger ?? createLogger(core.config.logLevel),
     genReqId: () => randomUUID(),
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,

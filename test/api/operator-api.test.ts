@@ -88,6 +88,17 @@ test('setting a webhook URL returns a whsec_ secret once; null removes the endpo
   assert.equal(removed.json().data.webhook_url, null);
 });
 
+test('a webhook URL the SSRF guard would refuse at delivery is refused at once with 422, and nothing is changed', async () => {
+  const { accountId } = await createAccountWithToken(t.app);
+  for (const url of ['http://10.0.0.5/hook', 'http://169.254.169.254/latest', 'https://user:pw@hooks.example.com/', 'http://93.184.216.34:8443/', 'ftp://hooks.example.com/']) {
+    const res = await admin(t.app, 'PATCH', `/accounts/${accountId}`, { webhook_url: url });
+    assert.equal(res.statusCode, 422, url);
+    assert.equal(res.json().error.code, 'validation_failed');
+    assert.equal(res.json().error.details[0].field, 'webhook_url');
+  }
+  assert.equal((await admin(t.app, 'GET', `/accounts/${accountId}`)).json().data.webhook_url, null);
+});
+
 test('closing the API answers 503 unavailable with Retry-After and charges nothing', async () => {
   const { token } = await createAccountWithToken(t.app);
   assert.equal((await admin(t.app, 'PUT', '/api-status', { open: false, retry_after_seconds: 120 })).statusCode, 200);

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../errors.ts';
+import { vetUrl } from '../../engine/ssrf/guard.ts';
 import { isPlanName } from '../../domain/plans.ts';
 import { changeAccount, createAccount, getAccount } from '../../services/accounts.ts';
 import { createPasswordLink } from '../../services/owner-auth.ts';
@@ -39,8 +40,11 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps)
 
   app.patch('/accounts/:id', { schema: { params: IdParams, body: PatchAccountBody, response: { 200: Data(AccountSchema) } } }, async (request) => {
     const webhookUrl = request.body.webhook_url;
-    if (typeof webhookUrl === 'string' && !/^https?:\/\//i.test(webhookUrl)) {
-      throw new AppError('validation_failed', 'webhook_url must be an http or https URL', { details: [{ field: 'webhook_url', message: 'must be http or https' }] });
+    // Refused now what the guard would refuse at every delivery (scheme, port, userinfo, literal private or metadata
+    // addresses); a host name is resolved and vetted at delivery.
+    const vetted = typeof webhookUrl === 'string' ? vetUrl(webhookUrl, deps.loaders.policy) : null;
+    if (vetted && !vetted.ok) {
+      throw new AppError('validation_failed', `webhook_url is not allowed: ${vetted.reason}`, { details: [{ field: 'webhook_url', message: vetted.reason }] });
     }
     const changed = await changeAccount(deps, request.params.id, request.body);
     // A plan change is effective at once in this process; others hear of it from the store (migration 010).

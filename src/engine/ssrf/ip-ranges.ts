@@ -105,6 +105,18 @@ export function inCidr(addr: IP, cidr: Cidr): boolean {
   return addr.kind() === cidr[0].kind() && addr.match(cidr);
 }
 
+const IPV4_MAPPED = ipaddr.parseCIDR('::ffff:0:0/96');
+
+/**
+ * The IPv4 host an IPv4-mapped address (::ffff:a.b.c.d) reaches: a dual-stack
+ * socket connects to that very IPv4 address. Other embedding forms (NAT64,
+ * 6to4, compat) are routed to a translator or relay elsewhere on a real
+ * network, so they never count as their embedded address.
+ */
+export function mappedIPv4(addr: IP): ipaddr.IPv4 | null {
+  return addr.kind() === 'ipv6' && inCidr(addr, IPV4_MAPPED) ? low32(addr as ipaddr.IPv6) : null;
+}
+
 /** The IPv4 address an IPv6 address embeds (mapped, NAT64, 6to4, compat), if any. */
 export function embeddedIPv4(addr: IP): ipaddr.IPv4 | null {
   if (addr.kind() !== 'ipv6') return null;

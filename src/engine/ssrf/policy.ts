@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js';
-import { embeddedIPv4, inCidr } from './ip-ranges.ts';
+import { inCidr, mappedIPv4 } from './ip-ranges.ts';
 
 /**
  * What the operator allows beyond the guard's defaults.
@@ -36,11 +36,13 @@ export function guardPolicy(input: { allowPorts?: number[]; trustedCidrs?: strin
 }
 
 /**
- * Whether the operator trusts this address (or the IPv4 address it embeds).
- * A malformed CIDR trusts nothing: the guard fails closed.
+ * Whether the operator trusts this address: exactly the ranges named, and an
+ * IPv4-mapped address of a trusted IPv4 host (the same host). A NAT64, 6to4
+ * or compat address embedding a trusted IPv4 address is not trusted: on a real
+ * network it leads elsewhere. A malformed CIDR trusts nothing: the guard fails closed.
  */
 export function isTrusted(addr: ipaddr.IPv4 | ipaddr.IPv6, policy: GuardPolicy): boolean {
-  const embedded = embeddedIPv4(addr);
+  const embedded = mappedIPv4(addr);
   return policy.trustedCidrs.some((text) => {
     if (!ipaddr.isValidCIDR(text)) return false;
     const cidr = ipaddr.parseCIDR(text);

@@ -90,10 +90,14 @@ test('a trusted network is allowed on any port', () => {
   assert.deepEqual(isAddressAllowed('10.9.8.7', 8080, trusting), { ok: true });
 });
 
-test('trust extends to the IPv4 address a mapped or NAT64 address embeds', () => {
-  const trusting = guardPolicy({ trustedCidrs: ['127.0.0.0/8'] });
-  assert.deepEqual(isAddressAllowed('::ffff:127.0.0.1', 3000, trusting), { ok: true });
-  assert.deepEqual(isAddressAllowed('64:ff9b::7f00:1', 3000, trusting), { ok: true });
+test('trust extends to the IPv4-mapped form of a trusted address (the same host), and to nothing else', () => {
+  const trusting = guardPolicy({ trustedCidrs: ['127.0.0.2/32'] });
+  assert.deepEqual(isAddressAllowed('127.0.0.2', 3000, trusting), { ok: true });
+  assert.deepEqual(isAddressAllowed('::ffff:127.0.0.2', 3000, trusting), { ok: true });
+  // NAT64, 6to4 and compat forms reach a translator or relay on a real network, not this host.
+  for (const address of ['64:ff9b::7f00:2', '2002:7f00:2::', '::7f00:2', '127.0.0.3']) {
+    assert.equal(isAddressAllowed(address, 3000, trusting).ok, false, address);
+  }
 });
 
 test('a public address on a port outside the allow list is refused', () => {
