@@ -21,6 +21,7 @@ export const ERROR_STATUS = {
   check_not_allowed: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  uri_too_long: 414,
   validation_failed: 422,
   preview_invalid: 422,
   target_invalid: 422,

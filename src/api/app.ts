@@ -3,7 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOption
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AppError } from '../errors.ts';
 import type { AppDeps, CoreDeps } from './app-deps.ts';
-import { sendError } from './error-handler.ts';
+import { sendError, sendFrameworkError } from './error-handler.ts';
 import { validatorCompiler } from './validation.ts';
 import { apiGate } from './plugins/api-gate.ts';
 import { API_PREFIX, buildOpenApiDocument } from './openapi.ts';
@@ -35,6 +35,7 @@ export async function buildApp(core: CoreDeps, options: BuildAppOptions = {}): P
     loggerInstance: options.logger ?? createLogger(core.config.logLevel),
     genReqId: () => randomUUID(),
     bodyLimit: BODY_LIMIT_BYTES,
+    frameworkErrors: sendFrameworkError,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();

@@ -9,6 +9,10 @@ function toAppError(err: FastifyError & { validationContext?: string }): AppErro
   if (err instanceof AppError) return err;
   if (err.validation) return validationError(err.validation as unknown as ErrorObject[], err.validationContext);
   switch (err.code) {
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError('uri_too_long', 'a path segment is longer than 100 characters; no resource has such an id');
+    case 'FST_ERR_BAD_URL':
+      return new AppError('invalid_request', 'the path is not a valid URL (bad percent-encoding)');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new AppError('payload_too_large', 'the request body exceeds 16 KiB');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -21,6 +25,15 @@ function toAppError(err: FastifyError & { validationContext?: string }): AppErro
   if (err.statusCode === 404) return new AppError('not_found', 'resource not found');
   if (err.statusCode === 400) return new AppError('invalid_request', 'invalid request');
   return new AppError('internal_error', 'internal error; quote the request_id when contacting support');
+}
+
+/**
+ * Errors found before routing (a bad or over-long path): they reach no hook,
+ * so the headers every response carries are set here.
+ */
+export function sendFrameworkError(err: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  reply.header('X-Request-Id', request.id).header('Cache-Control', 'no-store');
+  return sendError(err, request, reply);
 }
 
 export function sendError(err: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {

@@ -75,3 +75,18 @@ test('server errors are 500 internal_error and never leak internals', async () =
     await broken.app.close();
   }
 });
+
+test('a path segment over 100 characters is 414 uri_too_long, and a bad percent-encoding 400, both in the envelope with the usual headers', async () => {
+  for (const [url, status, code] of [
+    [`/api/v1/monitors/${'a'.repeat(120)}`, 414, 'uri_too_long'],
+    ['/api/v1/monitors/%zz', 400, 'invalid_request'],
+    [`/admin/v1/accounts/${'b'.repeat(120)}`, 414, 'uri_too_long'],
+  ] as const) {
+    const res = await t.app.inject({ method: 'GET', url });
+    assert.equal(res.statusCode, status, url);
+    assert.equal(res.json().error.code, code, url);
+    assert.match(res.headers['x-request-id'] as string, /^[0-9a-f-]{36}$/);
+    assert.equal(res.json().error.request_id, res.headers['x-request-id']);
+    assert.equal(res.headers['cache-control'], 'no-store');
+  }
+});
