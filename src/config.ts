@@ -43,6 +43,10 @@ export interface Config {
   plans: Plans;
   /** LOG_LEVEL, default info */
   logLevel: string;
+  /** PAGEWATCH_REQUEST_TIMEOUT_SECONDS, default 30: how long a client may take to send a whole request (headers within 10 s) */
+  requestTimeoutSeconds: number;
+  /** PAGEWATCH_MAX_CONNECTIONS_PER_ADDRESS, default 64: open connections one client address may hold; 0 = no cap (behind a proxy) */
+  maxConnectionsPerAddress: number;
 }
 
 export class ConfigError extends Error {
@@ -149,5 +153,7 @@ export function loadConfig(env: Env): Config {
     smtpFrom: text(env, 'PAGEWATCH_SMTP_FROM') ?? `pagewatch@${new URL(publicUrl).hostname}`,
     plans: plansFromFile(env),
     logLevel,
+    requestTimeoutSeconds: integer(env, 'PAGEWATCH_REQUEST_TIMEOUT_SECONDS', 30, 1, 600),
+    maxConnectionsPerAddress: integer(env, 'PAGEWATCH_MAX_CONNECTIONS_PER_ADDRESS', 64, 0, 100_000),
   };
 }

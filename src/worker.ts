@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createLogger } from './api/logger.ts';
+import { serverTimeouts } from './api/connection-limits.ts';
 import { operationsRoutes } from './api/routes/operations.ts';
 import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -59,7 +60,7 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const loaders = createLoaders(config);
   const metrics = createMetrics({ processMetrics: true });
-  const app = Fastify({ loggerInstance: createLogger(config.logLevel), return503OnClosing: true, forceCloseConnections: 'idle' });
+  const app = Fastify({ loggerInstance: createLogger(config.logLevel), return503OnClosing: true, forceCloseConnections: 'idle', ...serverTimeouts(config) });
   await app.register(operationsRoutes, { config, db, clock: systemClock, loaders, metrics });
   try {
     await app.listen({ port: config.port, host: config.host });

@@ -19,6 +19,7 @@ import { dashboard } from '../web/dashboard.ts';
 import { renderNotFoundPage } from '../web/error-page.ts';
 import { operationsRoutes } from './routes/operations.ts';
 import { createLogger } from './logger.ts';
+import { capConnectionsPerAddress, serverTimeouts } from './connection-limits.ts';
 import { ApiAccess } from '../services/api-access.ts';
 import { createRequestLimiter } from '../services/request-limiter.ts';
 
@@ -36,9 +37,11 @@ export async function buildApp(core: CoreDeps, options: BuildAppOptions = {}): P
     genReqId: () => randomUUID(),
     bodyLimit: BODY_LIMIT_BYTES,
     frameworkErrors: sendFrameworkError,
+    ...serverTimeouts(core.config),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
+  capConnectionsPerAddress(app.server, core.config.maxConnectionsPerAddress);
   const deps = await hotPath(app, core);
 
   app.setValidatorCompiler(validatorCompiler);
