@@ -1,3 +1,4 @@
+import type { Cursors } from './cursor.ts';
 import type { ErrorCode } from '../errors.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
@@ -24,6 +25,8 @@ export interface AppDeps extends CoreDeps {
   access: ApiAccess;
   /** the accounts' request limits */
   limiter: RequestLimiter;
+  /** list cursors, sealed with the store's key */
+  cursors: Cursors;
 }
 
 declare module 'fastify' {

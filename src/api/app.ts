@@ -19,6 +19,8 @@ import { dashboard } from '../web/dashboard.ts';
 import { renderNotFoundPage } from '../web/error-page.ts';
 import { operationsRoutes } from './routes/operations.ts';
 import { createLogger } from './logger.ts';
+import { Cursors } from './cursor.ts';
+import { serverSecret } from '../store/server-secrets-store.ts';
 import { capConnectionsPerAddress, serverTimeouts } from './connection-limits.ts';
 import { ApiAccess } from '../services/api-access.ts';
 import { createRequestLimiter } from '../services/request-limiter.ts';
@@ -114,5 +116,6 @@ async function hotPath(app: FastifyInstance, core: CoreDeps): Promise<AppDeps> {
   app.addHook('onClose', async () => {
     await Promise.all([access.stop(), limiter.stop()]);
   });
-  return { ...core, access, limiter };
+  const cursors = new Cursors(await serverSecret(core.db, 'cursor_seal'));
+  return { ...core, access, limiter, cursors };
 }

@@ -2,16 +2,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../../errors.ts';
 import { getChangeDetail, listChangePage } from '../../services/changes.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { decodeCursor, encodeCursor } from '../cursor.ts';
+import type { Cursors } from '../cursor.ts';
 import { Data, ListOf } from '../schemas/common.ts';
 import { ChangeDetailSchema, ChangeParams, ChangeSchema, ListChangesQuery } from '../schemas/changes.ts';
 
 const read = { scope: 'changes:read' } as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-function cursorPosition(raw: string | undefined, filters: Record<string, unknown>) {
+function cursorPosition(cursors: Cursors, raw: string | undefined, filters: Record<string, unknown>) {
   if (raw === undefined) return null;
-  const position = decodeCursor(raw, filters, ['d', 'i']);
+  const position = cursors.decode(raw, filters, ['d', 'i']);
   const detectedAt = new Date(position.d);
   if (Number.isNaN(detectedAt.getTime()) || !UUID.test(position.i)) throw new AppError('malformed_cursor', 'the cursor is malformed');
   return { detectedAt, id: position.i };
@@ -55,9 +55,9 @@ export const changeRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps
         until,
         matched: q.matched,
         limit: q.limit,
-        after: cursorPosition(q.cursor, filters),
+        after: cursorPosition(deps.cursors, q.cursor, filters),
       });
-      const next = page.next ? encodeCursor({ d: page.next.detectedAt.toISOString(), i: page.next.id }, filters) : null;
+      const next = page.next ? deps.cursors.encode({ d: page.next.detectedAt.toISOString(), i: page.next.id }, filters) : null;
       return { data: page.rows, meta: { next_cursor: next } };
     },
   );

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { AppError } from '../../errors.ts';
 import { listCheckHistory } from '../../services/check-history.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { decodeCursor, encodeCursor, MAX_CURSOR_LENGTH } from '../cursor.ts';
+import { MAX_CURSOR_LENGTH } from '../cursor.ts';
 import { ListOf, Timestamp } from '../schemas/common.ts';
 import { MonitorParams } from '../schemas/monitors.ts';
 import { CheckIssueSchema } from '../schemas/previews.ts';
@@ -48,10 +48,10 @@ export const checkHistoryRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app
     async (request) => {
       const filters = { monitor_id: request.params.monitor_id };
       const cursor = request.query.cursor;
-      const beforeSeq = cursor === undefined ? null : decodeCursor(cursor, filters, ['s']).s;
+      const beforeSeq = cursor === undefined ? null : deps.cursors.decode(cursor, filters, ['s']).s;
       if (beforeSeq !== null && !/^\d{1,18}$/.test(beforeSeq)) throw new AppError('malformed_cursor', 'the cursor is malformed');
       const page = await listCheckHistory(deps, request.principal!, request.params.monitor_id, { limit: request.query.limit, beforeSeq });
-      return { data: page.rows, meta: { next_cursor: page.next === null ? null : encodeCursor({ s: page.next }, filters) } };
+      return { data: page.rows, meta: { next_cursor: page.next === null ? null : deps.cursors.encode({ s: page.next }, filters) } };
     },
   );
 };

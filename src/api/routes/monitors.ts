@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { AppError } from '../../errors.ts';
 import { changeMonitor, createMonitor, getMonitorDetail, listMonitorPage, removeMonitor } from '../../services/monitors.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { decodeCursor, encodeCursor } from '../cursor.ts';
+import type { Cursors } from '../cursor.ts';
 import { Data, ListOf } from '../schemas/common.ts';
 import {
   CreateMonitorBody, IdempotencyHeaders, ListMonitorsQuery, MonitorDetailSchema, MonitorParams, MonitorSchema, UpdateMonitorBody,
@@ -12,9 +12,9 @@ import {
 const read = { scope: 'monitors:read' } as const;
 const write = { scope: 'monitors:write' } as const;
 
-function cursorPosition(raw: string | undefined, filters: Record<string, unknown>) {
+function cursorPosition(cursors: Cursors, raw: string | undefined, filters: Record<string, unknown>) {
   if (raw === undefined) return null;
-  const position = decodeCursor(raw, filters, ['c', 's']);
+  const position = cursors.decode(raw, filters, ['c', 's']);
   const createdAt = new Date(position.c);
   if (Number.isNaN(createdAt.getTime()) || !/^\d+$/.test(position.s)) throw new AppError('malformed_cursor', 'the cursor is malformed');
   return { created_at: createdAt, seq: Number(position.s) };
@@ -40,9 +40,9 @@ export const monitorRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
         ...filters,
         search: null,
         limit: request.query.limit,
-        after: cursorPosition(request.query.cursor, filters),
+        after: cursorPosition(deps.cursors, request.query.cursor, filters),
       });
-      const next = page.next ? encodeCursor({ c: page.next.created_at.toISOString(), s: String(page.next.seq) }, filters) : null;
+      const next = page.next ? deps.cursors.encode({ c: page.next.created_at.toISOString(), s: String(page.next.seq) }, filters) : null;
       return { data: page.rows, meta: { next_cursor: next } };
     },
   );

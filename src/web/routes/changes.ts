@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppDeps } from '../../api/app-deps.ts';
-import { decodeCursor, encodeCursor } from '../../api/cursor.ts';
 import { getChangeDetail, listChangePage } from '../../services/changes.ts';
 import { getMonitor } from '../../services/monitors.ts';
 import { html, type SafeHtml } from '../html.ts';
@@ -23,10 +22,10 @@ export const changeRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
     const monitor = await getMonitor(deps, principal, monitorIdParam(request));
     const filters = { monitor_id: monitor.id };
     const cursor = typeof request.query.cursor === 'string' ? request.query.cursor : null;
-    const position = cursor ? decodeCursor(cursor, filters, ['detected_at', 'id']) : null;
+    const position = cursor ? deps.cursors.decode(cursor, filters, ['detected_at', 'id']) : null;
     const after = position ? { detectedAt: new Date(position.detected_at), id: position.id } : null;
     const page = await listChangePage(deps, principal, { monitorId: monitor.id, limit: PAGE_SIZE, after });
-    const more = page.next ? encodeCursor({ detected_at: page.next.detectedAt.toISOString(), id: page.next.id }, filters) : null;
+    const more = page.next ? deps.cursors.encode({ detected_at: page.next.detectedAt.toISOString(), id: page.next.id }, filters) : null;
 
     const history: SafeHtml[] = [];
     for (const target of monitor.targets.filter((t) => t.kind === 'price' || t.kind === 'availability')) {

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../api/app-deps.ts';
-import { decodeCursor, encodeCursor } from '../../api/cursor.ts';
 import { AppError } from '../../errors.ts';
 import { earliestRunAt } from '../../domain/manual-check.ts';
 import { getReceipt, requestManualCheck, type Receipt } from '../../services/manual-checks.ts';
@@ -37,10 +36,10 @@ export const monitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
     const { principal } = request.owner!;
     const filters = listFilters(request.query);
     const cursor = typeof request.query.cursor === 'string' ? request.query.cursor : null;
-    const position = cursor ? decodeCursor(cursor, filters, ['created_at', 'seq']) : null;
+    const position = cursor ? deps.cursors.decode(cursor, filters, ['created_at', 'seq']) : null;
     const after = position ? { created_at: new Date(position.created_at), seq: Number(position.seq) } : null;
     const page = await listMonitorPage(deps, principal, { ...filters, limit: PAGE_SIZE, after });
-    const more = page.next ? encodeCursor({ created_at: page.next.created_at.toISOString(), seq: String(page.next.seq) }, filters) : null;
+    const more = page.next ? deps.cursors.encode({ created_at: page.next.created_at.toISOString(), seq: String(page.next.seq) }, filters) : null;
     const slots = { used: await countMonitors(deps.db, principal.accountId), limit: principal.plan.monitors };
     const ctx = pageContext(request);
     return sendPage(reply, layout(ctx, 'Monitors', monitorListBody(ctx, page.rows, { more, filters, slots })));
