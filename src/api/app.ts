@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AppError } from '../errors.ts';
 import type { AppDeps, CoreDeps } from './app-deps.ts';
 import { sendError, sendFrameworkError } from './error-handler.ts';
-import { validatorCompiler } from './validation.ts';
+import { nulError, nulField, validatorCompiler } from './validation.ts';
 import { apiGate } from './plugins/api-gate.ts';
 import { API_PREFIX, buildOpenApiDocument } from './openapi.ts';
 import { ErrorEnvelopeSchema } from './schemas/common.ts';
@@ -55,6 +55,13 @@ export async function buildApp(core: CoreDeps, options: BuildAppOptions = {}): P
   });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+  });
+  // No stored text may hold NUL: refused before any schema or store sees it, on every route (the dashboard's forms too).
+  app.addHook('preValidation', async (request) => {
+    for (const part of ['params', 'querystring', 'body'] as const) {
+      const field = nulField(part === 'querystring' ? request.query : request[part]);
+      if (field) throw nulError(part, field);
+    }
   });
   // A request still running when shutdown begins ends its connection, so the
   // drain does not wait for that socket's keep-alive timeout.

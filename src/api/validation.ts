@@ -7,10 +7,59 @@ import { AppError, type FieldDetail } from '../errors.ts';
 // be rejected); query strings and path parameters are coerced from text.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
+// ajv-formats accepts more than the store can hold: "urn:uuid:…" ids, leap
+// seconds, year 0 and offsets that move a time past year 9999. The API's
+// formats are what PostgreSQL accepts too, so such input is a 400, never a 500.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+
+export function isStorableDateTime(text: string): boolean {
+  if (!RFC3339.test(text)) return false;
+  const at = new Date(text);
+  if (Number.isNaN(at.getTime())) return false;
+  // Date rolls 2026-02-30 over to March; the calendar day must exist as written.
+  const [year0, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
+  if (month < 1 || month > 12 || day < 1 || day > new Date(Date.UTC(year0, month, 0)).getUTCDate()) return false;
+  const year = at.getUTCFullYear();
+  return year >= 1 && year <= 9999;
+}
+
 function makeAjv(coerce: boolean): Ajv {
   const ajv = new Ajv({ allErrors: true, removeAdditional: false, useDefaults: true, coerceTypes: coerce, strict: false });
   addFormats(ajv);
+  ajv.addFormat('uuid', UUID);
+  ajv.addFormat('date-time', { type: 'string', validate: isStorableDateTime });
   return ajv;
+}
+
+/** Where a request part holds the NUL character (which no stored text may hold), as a field path, or null. */
+export function nulField(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path || '(root)' : null;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = nulField(item, `${path}[${i}]`);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const field = path ? `${path}.${key}` : key;
+      if (key.includes('\u0000')) return field;
+      const found = nulField(item, field);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/** The error for a NUL character found in a request part. */
+export function nulError(part: 'body' | 'querystring' | 'params', field: string): AppError {
+  if (part === 'params') return new AppError('not_found', 'resource not found');
+  const detail = [{ field, message: 'must not contain the NUL character (U+0000)' }];
+  return part === 'body'
+    ? new AppError('validation_failed', 'the request body is not a valid configuration', { details: detail })
+    : new AppError('invalid_request', 'invalid query parameter', { details: detail });
 }
 
 // Built on first use, not at import time.

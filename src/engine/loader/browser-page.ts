@@ -1,4 +1,5 @@
 import { errors, type Page, type Response } from 'playwright-core';
+import { storableText } from '../../domain/storable-text.ts';
 import type { CheckIssue } from '../../domain/issues.ts';
 import type { ProxyEvent } from '../browser/filtering-proxy.ts';
 import { isHtmlMime, parseRetryAfter } from './http-headers.ts';
@@ -96,7 +97,7 @@ export async function loadPage(
   if (Buffer.byteLength(html) > limits.maxBodyBytes) {
     return result([loadIssue('too_large', `the rendered page is larger than ${limits.maxBodyBytes} bytes`)]);
   }
-  return result([], html);
+  return result([], storableText(html));
 }
 
 function failed(url: string, lastNavigation: string, err: unknown, proxyEvents: readonly ProxyEvent[]): LoadResult {

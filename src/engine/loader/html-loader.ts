@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { storableText } from '../../domain/storable-text.ts';
 import type { CheckIssue, IssueCode } from '../../domain/issues.ts';
 import { GuardError, vetUrl, type GuardPolicy, type LookupFn } from '../ssrf/guard.ts';
 import { createGuardedAgent } from '../ssrf/guarded-agent.ts';
@@ -96,7 +97,7 @@ async function finish(response: Dispatcher.ResponseData, url: URL, settings: Set
   if (type.mime === null && !looksLikeHtml(bytes)) {
     return failed(finalUrl, status, 'not_html', 'the answer has no content type and does not look like HTML');
   }
-  return { finalUrl, status, html: decodeHtml(bytes, type.charset).text, issues: [] };
+  return { finalUrl, status, html: storableText(decodeHtml(bytes, type.charset).text), issues: [] };
 }
 
 async function loadPage(request: LoadRequest, settings: Settings, agent: Dispatcher): Promise<LoadResult> {
