@@ -47,6 +47,8 @@ export interface Config {
   requestTimeoutSeconds: number;
   /** PAGEWATCH_MAX_CONNECTIONS_PER_ADDRESS, default 64: open connections one client address may hold; 0 = no cap (behind a proxy) */
   maxConnectionsPerAddress: number;
+  /** PAGEWATCH_EXTRACT_WORKERS, default 2: threads that parse pages and extract targets off the HTTP event loop */
+  extractWorkers: number;
 }
 
 export class ConfigError extends Error {
@@ -155,5 +157,6 @@ export function loadConfig(env: Env): Config {
     logLevel,
     requestTimeoutSeconds: integer(env, 'PAGEWATCH_REQUEST_TIMEOUT_SECONDS', 30, 1, 600),
     maxConnectionsPerAddress: integer(env, 'PAGEWATCH_MAX_CONNECTIONS_PER_ADDRESS', 64, 0, 100_000),
+    extractWorkers: integer(env, 'PAGEWATCH_EXTRACT_WORKERS', 2, 1, 64),
   };
 }

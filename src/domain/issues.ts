@@ -3,6 +3,7 @@ export type IssueCode =
   | 'selector_missing'
   | 'selector_invalid'
   | 'selector_too_costly'
+  | 'extraction_timeout'
   | 'selector_ambiguous'
   | 'price_not_found'
   | 'price_ambiguous'

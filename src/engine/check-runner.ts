@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
-import { extractTarget, parsePage } from '../domain/extract/index.ts';
+import { extractWithin } from '../extraction/extraction-pool.ts';
 import type { Database } from '../store/database.ts';
 import { deferLease, lockHeldLease } from '../store/check-leases-store.ts';
 import { refundCheck } from './check-allowance.ts';
@@ -49,7 +49,6 @@ export async function runCheck(deps: RunnerDeps, item: WorkItem, signal?: AbortS
   // Stopped mid-load (shutdown): the load proves nothing about the site, so the
   // check is handed back for the next cycle of any worker instead of recorded.
   if (result === 'deferred' || signal?.aborted) return defer(deps, item);
-  const page = result.html === null ? null : parsePage(result.html, result.finalUrl);
-  const extractions = page === null ? null : item.targets.map((target) => extractTarget(page, target));
+  const extractions = result.html === null ? null : await extractWithin(deps.loaders.extraction, result.html, result.finalUrl, item.targets);
   return deps.db.transaction((tx) => commitCheck(tx, item, { startedAt, load: result, extractions }, deps.clock.now()));
 }

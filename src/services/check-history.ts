@@ -1,7 +1,5 @@
-import type { Clock } from '../clock.ts';
-import type { Database } from '../store/database.ts';
 import { listCheckRuns, type CheckRunRow } from '../store/check-runs-store.ts';
-import { getMonitor } from './monitors.ts';
+import { getMonitor, type MonitorDeps } from './monitors.ts';
 import type { Principal } from './tokens.ts';
 
 // A monitor's check history: every recorded check, newest first, within the
@@ -23,7 +21,7 @@ export function checkRunView(row: CheckRunRow) {
 export type CheckRunView = ReturnType<typeof checkRunView>;
 
 export async function listCheckHistory(
-  deps: { db: Database; clock: Clock },
+  deps: MonitorDeps,
   principal: Principal,
   monitorId: string,
   query: { limit: number; beforeSeq: string | null },

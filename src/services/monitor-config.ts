@@ -1,6 +1,7 @@
 import { AppError } from '../errors.ts';
 import type { Plan } from '../domain/plans.ts';
 import type { Target } from '../domain/targets.ts';
+import type { Loaders } from '../engine/loaders.ts';
 import type { Queryable } from '../store/database.ts';
 import { findValidPreview, type PreviewRow } from '../store/previews-store.ts';
 import { assertTargetsConfigured, evaluateTargets } from './previews.ts';
@@ -24,7 +25,7 @@ export function normaliseTargets(targets: Target[]): Target[] {
   return targets.map((t) => ({ ...t, label: t.label ?? t.id }));
 }
 
-export function assertConfiguration(plan: Plan, preview: PreviewRow, targets: Target[], intervalMinutes: number): void {
+export async function assertConfiguration(loaders: Loaders, plan: Plan, preview: PreviewRow, targets: Target[], intervalMinutes: number): Promise<void> {
   assertTargetsConfigured(targets, plan);
   const minimum = Math.max(1, plan.min_interval_minutes[preview.load_mode]);
   if (intervalMinutes < minimum) {
@@ -33,7 +34,7 @@ export function assertConfiguration(plan: Plan, preview: PreviewRow, targets: Ta
     });
   }
   // Creation repeats target validation against the preview's capture.
-  const details = evaluateTargets(preview, targets).flatMap((result, index) =>
+  const details = (await evaluateTargets(loaders, preview, targets)).flatMap((result, index) =>
     result.issues.map((issue) => ({ field: `targets[${index}]`, message: `${issue.code}: ${issue.message}` })),
   );
   if (details.length > 0) {

@@ -3,6 +3,7 @@ import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import type { Target } from '../domain/targets.ts';
 import { initialDueAt } from '../domain/schedule.ts';
+import type { Loaders } from '../engine/loaders.ts';
 import type { Database } from '../store/database.ts';
 import {
   countMonitors, deleteMonitor, findMonitor, insertMonitor, listMonitors, lockMonitor, monitorIdForUrl, updateMonitor,
@@ -17,6 +18,8 @@ import type { Principal } from './tokens.ts';
 export interface MonitorDeps {
   db: Database;
   clock: Clock;
+  /** target validation reads the preview's capture through the extraction threads */
+  loaders: Loaders;
 }
 
 export interface NotificationsInput {
@@ -82,7 +85,7 @@ export async function createMonitor(
     // runIdempotent holds the account lock: the slot count and the one-monitor-per-URL rule are exact.
     const preview = await requirePreview(tx, principal.accountId, input.preview_id, now);
     const targets = normaliseTargets(input.targets);
-    assertConfiguration(principal.plan, preview, targets, input.interval_minutes);
+    await assertConfiguration(deps.loaders, principal.plan, preview, targets, input.interval_minutes);
     const existing = await monitorIdForUrl(tx, principal.accountId, preview.url);
     if (existing) throw new AppError('monitor_exists', `a monitor for this URL exists: ${existing}`);
     if ((await countMonitors(tx, principal.accountId)) >= principal.plan.monitors) {
@@ -182,7 +185,7 @@ export async function changeMonitor(deps: MonitorDeps, principal: Principal, id:
       }
       const targets = normaliseTargets(input.targets ?? monitor.targets);
       const interval = input.interval_minutes ?? monitor.interval_minutes;
-      assertConfiguration(principal.plan, preview, targets, interval);
+      await assertConfiguration(deps.loaders, principal.plan, preview, targets, interval);
       await cancelPendingChecks(tx, monitor.id, now, 'targets_changed');
       Object.assign(changes, {
         targets,

@@ -5,7 +5,8 @@ import type { CheckIssue } from '../domain/issues.ts';
 import type { Target } from '../domain/targets.ts';
 import { validateTargetList } from '../domain/target-rules.ts';
 import type { Plan } from '../domain/plans.ts';
-import { extractTarget, listElements, pageTitle, parsePage, type PreviewElement, type TargetExtraction } from '../domain/extract/index.ts';
+import type { PreviewElement, TargetExtraction } from '../domain/extract/index.ts';
+import { ExtractionTimeout, extractWithin } from '../extraction/extraction-pool.ts';
 import type { Loaders } from '../engine/loaders.ts';
 import { vetUrl } from '../engine/ssrf/guard.ts';
 import type { LoadMode } from '../engine/loader/types.ts';
@@ -81,7 +82,10 @@ export async function createPreview(deps: PreviewDeps, principal: Principal, inp
   }
   if (result.html === null || result.issues.length > 0) throw loadFailure(result.issues);
 
-  const page = parsePage(result.html, result.finalUrl);
+  const outline = await deps.loaders.extraction.preview(result.html, result.finalUrl).catch((error: unknown) => {
+    if (error instanceof ExtractionTimeout) throw loadFailure([{ target_id: null, code: 'extraction_timeout', message: `${error.message}; the page is too large to preview` }]);
+    throw error;
+  });
   const now = deps.clock.now();
   const row: PreviewRow = {
     id: randomUUID(),
@@ -89,9 +93,9 @@ export async function createPreview(deps: PreviewDeps, principal: Principal, inp
     url: vetted.url.href,
     final_url: result.finalUrl,
     load_mode: input.load_mode,
-    title: pageTitle(page),
+    title: outline.title,
     html: result.html,
-    elements: listElements(page),
+    elements: outline.elements,
     created_at: now,
     expires_at: new Date(now.getTime() + PREVIEW_VALID_MINUTES * 60_000),
   };
@@ -109,15 +113,14 @@ export function assertTargetsConfigured(targets: Target[], plan: Plan): void {
 }
 
 /** Extracts every target from a preview's capture, without loading anything. */
-export function evaluateTargets(preview: PreviewRow, targets: Target[]): TargetExtraction[] {
-  const page = parsePage(preview.html, preview.final_url);
-  return targets.map((target) => extractTarget(page, target));
+export function evaluateTargets(loaders: Loaders, preview: PreviewRow, targets: Target[]): Promise<TargetExtraction[]> {
+  return extractWithin(loaders.extraction, preview.html, preview.final_url, targets);
 }
 
 /** POST /previews/{id}/evaluate: 404 for an unknown, expired, discarded or foreign preview. */
-export async function evaluatePreview(deps: Omit<PreviewDeps, 'loaders'>, principal: Principal, previewId: string, targets: Target[]): Promise<TargetResult[]> {
+export async function evaluatePreview(deps: PreviewDeps, principal: Principal, previewId: string, targets: Target[]): Promise<TargetResult[]> {
   const preview = await findValidPreview(deps.db, principal.accountId, previewId, deps.clock.now());
   if (!preview) throw new AppError('not_found', 'preview not found, expired or discarded');
   assertTargetsConfigured(targets, principal.plan);
-  return evaluateTargets(preview, targets).map(({ text: _text, ...result }) => result);
+  return (await evaluateTargets(deps.loaders, preview, targets)).map(({ text: _text, ...result }) => result);
 }
