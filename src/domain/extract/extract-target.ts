@@ -89,7 +89,7 @@ export function extractTarget(page: ParsedPage, target: Target): TargetExtractio
       return succeeded(target, value, value, text);
     }
     case 'price': {
-      const price = extractPrice(page, roots, target.currency, target.decimal ?? '.');
+      const price = extractPrice(page, roots, target.currency, target.decimal);
       if (!price.ok) return failed(target, price.code, price.message, text);
       return succeeded(target, price.minor, formatMinorUnits(price.minor, price.currency), text);
     }

@@ -37,15 +37,15 @@ export function decimalToString(amount: DecimalAmount): string {
 
 /**
  * Converts to integer minor units of a currency with `exponent` decimals.
- * Extra decimals are rounded half up (29.1583 GBP → 2916, 0.125 EUR → 13):
- * shops that print more decimals than the currency has (unit prices, fuel)
- * are rounded the way a till would. Exact: digit arithmetic in BigInt.
- * Null when the result is not a safe integer.
+ * Never rounds: an amount with non-zero digits beyond the currency's minor
+ * unit (29.1583 GBP, 12.5 VND) is null, since a rounded price is an invented
+ * one. Trailing zeros are fine (12.500 KWD, 30.00 JPY). Exact: digit
+ * arithmetic in BigInt. Null too when the result is not a safe integer.
  */
 export function toMinorUnits(amount: DecimalAmount, exponent: number): number | null {
+  if (/[1-9]/u.test(amount.fraction.slice(exponent))) return null;
   const kept = amount.fraction.slice(0, exponent).padEnd(exponent, '0');
-  const roundUp = (amount.fraction[exponent] ?? '0') >= '5';
-  const minor = BigInt(amount.whole + kept) + (roundUp ? 1n : 0n);
+  const minor = BigInt(amount.whole + kept);
   return minor <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(minor) : null;
 }
 

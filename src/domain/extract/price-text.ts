@@ -1,6 +1,7 @@
 import { findCurrencyMentions, principalMention, type CurrencyMention } from './currency-text.ts';
 import { makeDecimal, type DecimalAmount } from './money.ts';
 import { findNumberRuns, isPercentage, type DecimalHint, type NumberRun } from './number-text.ts';
+import { isNonPriceNumber } from './price-context.ts';
 
 // Prices in text. Two readings:
 // * parsePriceText reads one price string (a price element's text): its first
@@ -33,7 +34,13 @@ export function isFreeText(text: string): boolean {
 }
 
 function amountRuns(text: string, decimal: DecimalHint | undefined): NumberRun[] {
-  return findNumberRuns(text, decimal).filter((run) => !isPercentage(text, run));
+  const runs = findNumberRuns(text, decimal);
+  const currencyStarts = new Set(findCurrencyMentions(text, runs).map((m) => m.start));
+  const currencyAfter = (run: NumberRun): boolean => {
+    const gap = /^[ \u00a0\u202f\u2009]?/u.exec(text.slice(run.end))![0].length;
+    return currencyStarts.has(run.end + gap);
+  };
+  return runs.filter((run) => !isPercentage(text, run) && !isNonPriceNumber(text, run, currencyAfter(run)));
 }
 
 function currencyIn(text: string, decimal: DecimalHint | undefined): CurrencyMention | null {

@@ -17,6 +17,11 @@ import { visibleText } from './visible-text.ts';
 // When no source decides, the most telling failure is reported: several
 // different amounts (ambiguous) before amounts in another currency (mismatch)
 // before nothing at all (not found).
+// Amounts are never rounded: one with more decimals than the currency's minor
+// unit (12.5 VND, 29.1583 GBP) is no value; when nothing else decides, the
+// target reports price_ambiguous saying so.
+// `decimal` undefined is the automatic reading (see number-text.ts): a lone
+// separator before three digits groups thousands ("Rp 31.500", "1.727 Ft").
 
 export type PriceOutcome =
   | { ok: true; minor: number; currency: string }
@@ -26,6 +31,7 @@ type Verdict =
   | { kind: 'value'; minor: number }
   | { kind: 'ambiguous'; amounts: string[] }
   | { kind: 'mismatch'; seen: string[] }
+  | { kind: 'unfit'; amounts: string[] }
   | { kind: 'none' };
 
 function judge(candidates: readonly StatedPrice[], currency: string, exponent: number): Verdict {
@@ -35,16 +41,18 @@ function judge(candidates: readonly StatedPrice[], currency: string, exponent: n
     return { kind: 'mismatch', seen: [...new Set(candidates.map((c) => (c.codes?.length ? c.codes.join('/') : 'an unknown currency')))] };
   }
   const minors = new Map<number, DecimalAmount>();
+  const unfit: DecimalAmount[] = [];
   for (const c of ours) {
     const minor = toMinorUnits(c.amount, exponent);
     if (minor !== null) minors.set(minor, c.amount);
+    else unfit.push(c.amount);
   }
   if (minors.size === 1) return { kind: 'value', minor: [...minors.keys()][0] };
-  if (minors.size === 0) return { kind: 'none' };
+  if (minors.size === 0) return unfit.length > 0 ? { kind: 'unfit', amounts: [...new Set(unfit.map(decimalToString))] } : { kind: 'none' };
   return { kind: 'ambiguous', amounts: [...minors.values()].map(decimalToString) };
 }
 
-function textCandidates(roots: readonly AnyNode[], decimal: DecimalHint, bareNumbers: boolean): StatedPrice[] {
+function textCandidates(roots: readonly AnyNode[], decimal: DecimalHint | undefined, bareNumbers: boolean): StatedPrice[] {
   const text = visibleText(roots, { skipStruck: true });
   const mentions = findPriceMentions(text, decimal).map((m) => ({ amount: m.amount, codes: m.currency.codes }));
   if (mentions.length > 0 || !bareNumbers) return mentions;
@@ -57,7 +65,7 @@ export function extractPrice(
   page: ParsedPage,
   roots: readonly AnyNode[] | null,
   currency: string | undefined,
-  decimal: DecimalHint,
+  decimal: DecimalHint | undefined,
 ): PriceOutcome {
   const exponent = currency === undefined ? null : currencyExponent(currency);
   if (currency === undefined || exponent === null) {
@@ -83,6 +91,15 @@ export function extractPrice(
       ok: false,
       code: 'price_ambiguous',
       message: `several different ${currency} prices found (${ambiguous.amounts.slice(0, 5).join(', ')}); choose the price element with a selector`,
+    };
+  }
+  const unfit = verdicts.find((v) => v.kind === 'unfit');
+  if (unfit?.kind === 'unfit') {
+    const places = exponent === 1 ? '1 decimal place' : `${exponent} decimal places`;
+    return {
+      ok: false,
+      code: 'price_ambiguous',
+      message: `${unfit.amounts.slice(0, 5).join(', ')} has more decimals than ${currency} (${places}) and is not rounded; check the decimal separator`,
     };
   }
   const mismatch = verdicts.find((v) => v.kind === 'mismatch');
