@@ -91,7 +91,8 @@ export function extractTarget(page: ParsedPage, target: Target): TargetExtractio
     case 'price': {
       const price = extractPrice(page, roots, target.currency, target.decimal);
       if (!price.ok) return failed(target, price.code, price.message, text);
-      return succeeded(target, price.minor, formatMinorUnits(price.minor, price.currency), text);
+      const display = formatMinorUnits(price.minor, price.currency);
+      return succeeded(target, price.minor, price.reading ? `${display} (${price.reading})` : display, text);
     }
     case 'availability': {
       const availability = extractAvailability(page, roots);

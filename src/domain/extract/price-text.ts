@@ -19,6 +19,8 @@ export interface PriceText {
 export interface PriceMention {
   amount: DecimalAmount;
   currency: CurrencyMention;
+  /** see NumberRun.autoGrouped */
+  autoGrouped: DecimalHint | null;
 }
 
 export interface PriceTextOptions {
@@ -86,12 +88,12 @@ export function findPriceMentions(text: string, decimal?: DecimalHint): PriceMen
   const found: PriceMention[] = [];
   runs.forEach((run, i) => {
     const currency = currencies[i];
-    if (run.amount && currency) found.push({ amount: run.amount, currency });
+    if (run.amount && currency) found.push({ amount: run.amount, currency, autoGrouped: run.autoGrouped });
   });
   return found;
 }
 
 /** Every readable number in the text, currency or not (for a selected price element without a sign). */
-export function findAmounts(text: string, decimal?: DecimalHint): DecimalAmount[] {
-  return amountRuns(text, decimal).flatMap((run) => (run.amount ? [run.amount] : []));
+export function findAmounts(text: string, decimal?: DecimalHint): { amount: DecimalAmount; autoGrouped: DecimalHint | null }[] {
+  return amountRuns(text, decimal).flatMap((run) => (run.amount ? [{ amount: run.amount, autoGrouped: run.autoGrouped }] : []));
 }

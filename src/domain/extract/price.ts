@@ -24,11 +24,11 @@ import { visibleText } from './visible-text.ts';
 // separator before three digits groups thousands ("Rp 31.500", "1.727 Ft").
 
 export type PriceOutcome =
-  | { ok: true; minor: number; currency: string }
+  | { ok: true; minor: number; currency: string; reading: string | null }
   | { ok: false; code: 'price_ambiguous' | 'currency_mismatch' | 'price_not_found'; message: string };
 
 type Verdict =
-  | { kind: 'value'; minor: number }
+  | { kind: 'value'; minor: number; autoGrouped: DecimalHint | null }
   | { kind: 'ambiguous'; amounts: string[] }
   | { kind: 'mismatch'; seen: string[] }
   | { kind: 'unfit'; amounts: string[] }
@@ -42,23 +42,25 @@ function judge(candidates: readonly StatedPrice[], currency: string, exponent: n
   }
   const minors = new Map<number, DecimalAmount>();
   const unfit: DecimalAmount[] = [];
+  let autoGrouped: DecimalHint | null = null;
   for (const c of ours) {
     const minor = toMinorUnits(c.amount, exponent);
     if (minor !== null) minors.set(minor, c.amount);
     else unfit.push(c.amount);
+    autoGrouped ??= minor !== null ? (c.autoGrouped ?? null) : null;
   }
-  if (minors.size === 1) return { kind: 'value', minor: [...minors.keys()][0] };
+  if (minors.size === 1) return { kind: 'value', minor: [...minors.keys()][0], autoGrouped };
   if (minors.size === 0) return unfit.length > 0 ? { kind: 'unfit', amounts: [...new Set(unfit.map(decimalToString))] } : { kind: 'none' };
   return { kind: 'ambiguous', amounts: [...minors.values()].map(decimalToString) };
 }
 
 function textCandidates(roots: readonly AnyNode[], decimal: DecimalHint | undefined, bareNumbers: boolean): StatedPrice[] {
   const text = visibleText(roots, { skipStruck: true });
-  const mentions = findPriceMentions(text, decimal).map((m) => ({ amount: m.amount, codes: m.currency.codes }));
+  const mentions = findPriceMentions(text, decimal).map((m) => ({ amount: m.amount, codes: m.currency.codes, autoGrouped: m.autoGrouped }));
   if (mentions.length > 0 || !bareNumbers) return mentions;
   const bare = findAmounts(text, decimal);
   if (bare.length === 0 && isFreeText(text)) return [{ amount: makeDecimal('0', ''), codes: null }];
-  return bare.map((amount) => ({ amount, codes: null }));
+  return bare.map(({ amount, autoGrouped }) => ({ amount, codes: null, autoGrouped }));
 }
 
 export function extractPrice(
@@ -82,7 +84,10 @@ export function extractPrice(
   const verdicts: Verdict[] = [];
   for (const source of sources) {
     const verdict = judge(source(), currency, exponent);
-    if (verdict.kind === 'value') return { ok: true, minor: verdict.minor, currency };
+    if (verdict.kind === 'value') {
+      const reading = verdict.autoGrouped === null ? null : `automatic reading: "${verdict.autoGrouped}" groups thousands`;
+      return { ok: true, minor: verdict.minor, currency, reading };
+    }
     verdicts.push(verdict);
   }
   const ambiguous = verdicts.find((v) => v.kind === 'ambiguous');
