@@ -15,7 +15,8 @@ export function targetFingerprint(target: Target, loadMode: LoadMode): string {
     target.kind,
     target.selection.scope === 'selector' ? `selector:${target.selection.selector}` : 'page',
     target.currency ?? '',
-    target.kind === 'price' ? (target.decimal ?? '.') : '',
+    // no decimal is the automatic reading, which reads "31.500" otherwise than "." does
+    target.kind === 'price' ? (target.decimal ?? 'auto') : '',
     target.match ?? '',
   ];
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
