@@ -30,7 +30,7 @@ export interface MonitorInput {
 }
 
 export function emptyTarget(element: string): TargetInput {
-  return { element, label: '', kind: 'text', rule: 'changed', phrase: '', currency: '', decimal: '.', threshold: '', match: '' };
+  return { element, label: '', kind: 'text', rule: 'changed', phrase: '', currency: '', decimal: '', threshold: '', match: '' };
 }
 
 export function readMonitorInput(request: FastifyRequest): MonitorInput {
@@ -39,7 +39,7 @@ export function readMonitorInput(request: FastifyRequest): MonitorInput {
     const get = (name: string) => field(request, `t${n}_${name}`).trim();
     targets.push({
       element: get('element'), label: get('label'), kind: get('kind'), rule: get('rule'), phrase: get('phrase'),
-      currency: get('currency').toUpperCase(), decimal: get('decimal') || '.', threshold: get('threshold'), match: get('match'),
+      currency: get('currency').toUpperCase(), decimal: get('decimal'), threshold: get('threshold'), match: get('match'),
     });
   }
   return { name: field(request, 'name').trim(), interval: field(request, 'interval').trim(), email: field(request, 'email') === 'on', targets };
@@ -65,7 +65,8 @@ export function toTargets(input: MonitorInput): Target[] {
       if (t.kind === 'text' && (t.rule === 'appears' || t.rule === 'disappears')) target.phrase = t.phrase || undefined;
       if (t.kind === 'price') {
         target.currency = t.currency || undefined;
-        if (t.decimal === ',') target.decimal = ',';
+        // empty: the automatic reading
+        if (t.decimal === '.' || t.decimal === ',') target.decimal = t.decimal;
         if (t.rule === 'below') target.threshold = t.threshold || undefined;
       }
       if (t.kind === 'links' && t.match) target.match = t.match;

@@ -122,3 +122,15 @@ test('pause and resume from the list and the monitor page', async () => {
   assert.equal((await stranger.post(`/monitors/${id}/status`, { status: 'paused' })).statusCode, 404);
   assert.equal((await stranger.get(`/monitors/${id}`)).statusCode, 404);
 });
+
+test('the decimal choice of a price target starts as automatic, which sends no decimal', async () => {
+  const { email } = await createOwner(t.app);
+  const client = await signedIn(t.app, email);
+  const location = await preview(client);
+  const page = await client.get(location);
+  assert.match(page.body, /<select id="t1_decimal" name="t1_decimal">\s*<option value="" selected>automatic<\/option>/);
+  const evaluated = await client.post(location, { ...TARGETS, t2_decimal: '', action: 'evaluate' });
+  assert.equal(evaluated.statusCode, 200);
+  assert.match(evaluated.body, /<span class="value">[^<]*1[.,]?299[.,]00[^<]*<\/span>/);
+  assert.match(evaluated.body, /<select id="t2_decimal" name="t2_decimal">\s*<option value="" selected>automatic<\/option>/);
+});
