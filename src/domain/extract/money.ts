@@ -29,6 +29,16 @@ export function parseDotDecimal(text: string): DecimalAmount | null {
   return match ? makeDecimal(match[1], match[2] ?? '') : null;
 }
 
+/** Negative, zero or positive as a is less than, equal to or greater than b; exact. */
+export function compareDecimals(a: DecimalAmount, b: DecimalAmount): number {
+  if (a.whole.length !== b.whole.length) return a.whole.length - b.whole.length;
+  if (a.whole !== b.whole) return a.whole < b.whole ? -1 : 1;
+  const width = Math.max(a.fraction.length, b.fraction.length);
+  const fa = a.fraction.padEnd(width, '0');
+  const fb = b.fraction.padEnd(width, '0');
+  return fa === fb ? 0 : fa < fb ? -1 : 1;
+}
+
 /** The amount in canonical dot-decimal form without trailing fraction zeros: "1299", "0.75". */
 export function decimalToString(amount: DecimalAmount): string {
   const fraction = amount.fraction.replace(/0+$/u, '');

@@ -1,5 +1,5 @@
 import { findCurrencyMentions, principalMention, type CurrencyMention } from './currency-text.ts';
-import { makeDecimal, type DecimalAmount } from './money.ts';
+import { compareDecimals, makeDecimal, type DecimalAmount } from './money.ts';
 import { findNumberRuns, isPercentage, type DecimalHint, type NumberRun } from './number-text.ts';
 import { isNonPriceNumber } from './price-context.ts';
 
@@ -91,6 +91,38 @@ export function findPriceMentions(text: string, decimal?: DecimalHint): PriceMen
     if (run.amount && currency) found.push({ amount: run.amount, currency, autoGrouped: run.autoGrouped });
   });
   return found;
+}
+
+export interface PriceRange {
+  /** the lower bound */
+  amount: DecimalAmount;
+  /** the currency written at either bound, null when neither has one */
+  currency: CurrencyMention | null;
+  autoGrouped: DecimalHint | null;
+}
+
+// "£6.95 - £9.95", "841,00 zł – 995,00 zł", "From 26 to 50 €": between the
+// two amounts only a dash or "to" (and the currency of either).
+const RANGE_JOIN = /^\s*(?:[-–—]|to|bis|à|a|до)\s*$/iu;
+
+/**
+ * A text whose only amounts are the two bounds of a range, written low to
+ * high: its price is the lower bound, the "from" price. Null for any other text.
+ */
+export function findPriceRange(text: string, decimal?: DecimalHint): PriceRange | null {
+  const runs = amountRuns(text, decimal);
+  if (runs.length !== 2 || !runs[0].amount || !runs[1].amount) return null;
+  const mentions = findCurrencyMentions(text, runs);
+  const between = mentions.reduce(
+    (gap, m) => (m.start >= runs[0].end && m.end <= runs[1].start ? gap.replace(m.text, '') : gap),
+    text.slice(runs[0].end, runs[1].start),
+  );
+  if (!RANGE_JOIN.test(between)) return null;
+  const [first, second] = attachCurrencies(text, runs, mentions);
+  if (first && second && first.text !== second.text) return null;
+  // a range is written from low to high: "25-09" is no range
+  if (compareDecimals(runs[0].amount, runs[1].amount) >= 0) return null;
+  return { amount: runs[0].amount, currency: first ?? second, autoGrouped: runs[0].autoGrouped };
 }
 
 /** Every readable number in the text, currency or not (for a selected price element without a sign). */

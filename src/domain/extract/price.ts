@@ -2,7 +2,7 @@ import type { AnyNode } from 'domhandler';
 import { currencyExponent, decimalToString, makeDecimal, toMinorUnits, type DecimalAmount } from './money.ts';
 import type { DecimalHint } from './number-text.ts';
 import type { ParsedPage } from './parse-page.ts';
-import { findAmounts, findPriceMentions, isFreeText } from './price-text.ts';
+import { findAmounts, findPriceMentions, findPriceRange, isFreeText } from './price-text.ts';
 import { jsonLdFacts, metaFacts, microdataFacts, type StatedPrice } from './structured-data.ts';
 import { visibleText } from './visible-text.ts';
 
@@ -10,7 +10,8 @@ import { visibleText } from './visible-text.ts';
 // first that names exactly one amount in the target's currency decides:
 //   page scope:     JSON-LD, microdata, product meta tags, then visible text
 //                   (amounts written next to a currency sign or code);
-//   selector scope: microdata inside the element, then its visible text;
+//   selector scope: microdata inside the element, then its visible text
+//                   (of a range, "£6.95 - £9.95", the lower bound);
 //                   a selected element without any currency sign may hold one
 //                   bare number, read in the target's currency.
 // Struck-through text (<del>, <s>) is an old price and never a candidate.
@@ -56,6 +57,9 @@ function judge(candidates: readonly StatedPrice[], currency: string, exponent: n
 
 function textCandidates(roots: readonly AnyNode[], decimal: DecimalHint | undefined, bareNumbers: boolean): StatedPrice[] {
   const text = visibleText(roots, { skipStruck: true });
+  // a selected element showing a price range: its "from" price
+  const range = bareNumbers ? findPriceRange(text, decimal) : null;
+  if (range) return [{ amount: range.amount, codes: range.currency?.codes ?? null, autoGrouped: range.autoGrouped }];
   const mentions = findPriceMentions(text, decimal).map((m) => ({ amount: m.amount, codes: m.currency.codes, autoGrouped: m.autoGrouped }));
   if (mentions.length > 0 || !bareNumbers) return mentions;
   const bare = findAmounts(text, decimal);

@@ -108,6 +108,14 @@ test('a selected element showing two different prices is price_ambiguous', () =>
   assert.equal(result.issues[0].code, 'price_ambiguous');
 });
 
+test('a selected element showing a price range has its lower bound as price', () => {
+  const range = (text: string) => extractTarget(page(`<div id="p">${text}</div>`), priceTarget({ selection: selector('#p') }));
+  assert.equal(range('€6.95 - €9.95').value, 695);
+  assert.equal(range('From 26 to 50 €').value, 2600);
+  assert.equal(range('841,00 € – 995,00 €').value, 84100);
+  assert.equal(range('25-09').value, null, 'written high to low it is no range');
+});
+
 test('a price in JPY is read without minor units', () => {
   assert.equal(extractTarget(page('<p>¥1,299</p>'), priceTarget({ currency: 'JPY' })).value, 1299);
 });
