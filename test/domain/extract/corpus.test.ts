@@ -20,9 +20,9 @@ test('at most 5 wrong or invented price values on the whole corpus, xfail includ
   assert.ok(bad.length <= 5, bad.join('\n'));
 });
 
-test('at least 98% of the price cases not marked xfail get their value through a price target with API defaults', () => {
+test('at least 98.5% of the price cases not marked xfail get their value through a price target with API defaults', () => {
   const { strict } = prices;
-  assert.ok(strict.passed / strict.total >= 0.98, `${strict.passed}/${strict.total}\n${strict.failures.join('\n')}`);
+  assert.ok(strict.passed / strict.total >= 0.985, `${strict.passed}/${strict.total}\n${strict.failures.join('\n')}`);
 });
 
 test('at least 99% of the price cases not marked xfail are read right by the price-text parser', () => {
