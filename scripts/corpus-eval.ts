@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { extractTarget } from '../src/domain/extract/extract-target.ts';
 import { Value } from '@sinclair/typebox/value';
 import { findCurrencyMentions } from '../src/domain/extract/currency-text.ts';
-import { currencyExponent, decimalToString, isPriceCurrency, parseDotDecimal, toMinorUnits, type DecimalAmount } from '../src/domain/extract/money.ts';
+import {
+  currencyExponent, decimalToString, isPriceCurrency, parseDotDecimal, toMinorUnits, type DecimalAmount,
+} from '../src/domain/extract/money.ts';
 import { findNumberRuns } from '../src/domain/extract/number-text.ts';
 import { parsePage } from '../src/domain/extract/parse-page.ts';
 import { parsePriceText } from '../src/domain/extract/price-text.ts';
@@ -135,7 +137,8 @@ export function evaluatePriceCases(cases: readonly PriceCase[]): { strict: Price
     const expectedAmount = c.expected_amount === null ? null : parseDotDecimal(c.expected_amount);
     const expected = expectedAmount === null || nameable === null ? null : toMinorUnits(expectedAmount, exponent);
     const outcome = got.ok ? `${got.value} (${got.display})` : got.issues[0]?.code;
-    const line = `line ${c.source_line}: ${JSON.stringify(c.text)} hint ${JSON.stringify(c.currency_hint)} decimal ${c.decimal_separator} ` +
+    const line = `line ${c.source_line}: ${JSON.stringify(c.text)} hint ${JSON.stringify(c.currency_hint)} ` +
+      `decimal ${c.decimal_separator} ` +
       `→ expected ${expected === null ? 'an issue' : `${expected} ${currency}`} (${c.expected_amount}), got ${outcome}`;
     const passed = got.ok ? got.value === expected : expected === null;
     score(into, passed, () => line);
@@ -143,7 +146,8 @@ export function evaluatePriceCases(cases: readonly PriceCase[]): { strict: Price
     if (!got.ok) into.refused.push(line);
     else if (expected === null) into.invented.push(line);
     else into.wrong.push(line);
-    if (got.ok && expectedAmount !== null && expected === null && got.value === roundHalfUp(expectedAmount, exponent)) into.rounded.push(line);
+    const rounded = got.ok && expectedAmount !== null && expected === null && got.value === roundHalfUp(expectedAmount, exponent);
+    if (rounded) into.rounded.push(line);
   }
   return { strict, xfail };
 }
@@ -165,7 +169,8 @@ export function evaluateParserCases(cases: readonly PriceCase[]): { strict: Case
     const amountOk = amount === (expected ? decimalToString(expected) : null);
     const currencyOk = c.check_currency === false || (result.currency?.text ?? null) === c.expected_currency;
     score(c.xfail ? xfail : strict, amountOk && currencyOk, () =>
-      `line ${c.source_line}: ${JSON.stringify(c.text)} → expected ${c.expected_currency} ${c.expected_amount}, got ${result.currency?.text ?? null} ${amount}`,
+      `line ${c.source_line}: ${JSON.stringify(c.text)} → expected ${c.expected_currency} ${c.expected_amount}, ` +
+      `got ${result.currency?.text ?? null} ${amount}`,
     );
   }
   return { strict, xfail };

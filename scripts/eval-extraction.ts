@@ -3,7 +3,9 @@
 // The corpora directory defaults to ../shared/corpora next to the repository.
 import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { evaluateParserCases, evaluatePriceCases, evaluateAvailabilityCases, loadCorpora, type CaseReport, type PriceReport } from './corpus-eval.ts';
+import {
+  evaluateParserCases, evaluatePriceCases, evaluateAvailabilityCases, loadCorpora, type CaseReport, type PriceReport,
+} from './corpus-eval.ts';
 
 const args = process.argv.slice(2);
 const verbose = args.includes('--verbose');

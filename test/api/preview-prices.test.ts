@@ -31,7 +31,8 @@ after(async () => {
 async function evaluatePrices(targets: { id: string; currency: string; decimal?: string }[]) {
   const { token } = await createAccountWithToken(t.app);
   const headers = { ...bearer(token), 'content-type': 'application/json' };
-  const created = await t.app.inject({ method: 'POST', url: '/api/v1/previews', headers, payload: { url: `${site.url}/prices`, load_mode: 'html' } });
+  const payload = { url: `${site.url}/prices`, load_mode: 'html' };
+  const created = await t.app.inject({ method: 'POST', url: '/api/v1/previews', headers, payload });
   assert.equal(created.statusCode, 201, created.body);
   const res = await t.app.inject({
     method: 'POST',

@@ -5,24 +5,30 @@ import type { NumberRun } from './number-text.ts';
 // a threshold ("orders $49+", "min. order: 1", "over $50"). Reading them as a
 // price would invent one.
 
-const MONTHS =
-  'jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december|' +
-  'januar|februar|märz|mai|juni|juli|oktober|dezember|janvier|février|mars|avril|juin|juillet|août|septembre|octobre|novembre|décembre|' +
-  'enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|' +
-  'января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря';
+const MONTHS = [
+  'jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august',
+  'sep|sept|september|oct|october|nov|november|dec|december',
+  'januar|februar|märz|mai|juni|juli|oktober|dezember',
+  'janvier|février|mars|avril|juin|juillet|août|septembre|octobre|novembre|décembre',
+  'enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre',
+  'января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря',
+].join('|');
 const MONTH_BEFORE = new RegExp(`(?:^|[^\\p{L}])(?:${MONTHS})\\.?,?\\s{1,2}$`, 'iu');
 const MONTH_AFTER = new RegExp(`^\\.?\\s{1,2}(?:${MONTHS})(?:[^\\p{L}]|$)`, 'iu');
 
 // Units of length, area, weight, volume, data and power, written right after
 // the number as units are (case matters: "1 KM" is a currency, "in" is left
 // out as it is also a word: "$49.99 in stock").
-const UNIT_AFTER =
-  /^\s?(?:mm|cm|m|km|inch|inches|ft|feet|foot|yd|mi|sq|m²|kg|g|mg|lb|lbs|oz|ml|cl|litres?|liters?|gal|GB|TB|MB|KB|MHz|GHz|kW|W|mAh|pcs|pieces|items)(?![\p{L}\p{N}])/u;
+const UNITS = [
+  'mm|cm|m|km|inch|inches|ft|feet|foot|yd|mi|sq|m²|kg|g|mg|lb|lbs|oz|ml|cl|litres?|liters?|gal',
+  'GB|TB|MB|KB|MHz|GHz|kW|W|mAh|pcs|pieces|items',
+].join('|');
+const UNIT_AFTER = new RegExp(`^\\s?(?:${UNITS})(?![\\p{L}\\p{N}])`, 'u');
 
 // "$49+"; not "€6.56 + VAT"
 const THRESHOLD_AFTER = /^\+(?!\s*\p{L})/u;
-const THRESHOLD_BEFORE =
-  /(?:^|[^\p{L}])(?:over|above|from orders|orders?(?: over| above| of)?|spend|min|minimum|мин|минимум|заказ|qty|quantity)\.?:?\s{0,2}\p{Sc}?\s{0,2}$/iu;
+const THRESHOLD_WORDS = 'over|above|from orders|orders?(?: over| above| of)?|spend|min|minimum|мин|минимум|заказ|qty|quantity';
+const THRESHOLD_BEFORE = new RegExp(`(?:^|[^\\p{L}])(?:${THRESHOLD_WORDS})\\.?:?\\s{0,2}\\p{Sc}?\\s{0,2}$`, 'iu');
 
 /**
  * Whether the words right around the run say it is a date, a measure or a

@@ -108,7 +108,9 @@ export function extractPrice(
     return {
       ok: false,
       code: 'price_ambiguous',
-      message: `${unfit.amounts.slice(0, 5).join(', ')} has more decimals than ${currency} (${places}) and is not rounded; check the decimal separator`,
+      message:
+        `${unfit.amounts.slice(0, 5).join(', ')} has more decimals than ${currency} (${places}) and is not rounded; ` +
+        'check the decimal separator',
     };
   }
   const mismatch = verdicts.find((v) => v.kind === 'mismatch');

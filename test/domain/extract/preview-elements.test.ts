@@ -36,7 +36,9 @@ test('every listed selector matches exactly one element of the page', () => {
 
 test('every listed selector matches exactly one element on the corpus pages', () => {
   // CI checks the corpus pages: their absence fails, it is not skipped
-  if (!existsSync(CORPUS)) throw new Error(`corpus pages not found at ${CORPUS}: the shared corpora must be checked out next to the repository`);
+  if (!existsSync(CORPUS)) {
+    throw new Error(`corpus pages not found at ${CORPUS}: the shared corpora must be checked out next to the repository`);
+  }
   for (const file of readdirSync(CORPUS).filter((f) => f.endsWith('.html'))) {
     assertEverySelectorUnique(readFileSync(join(CORPUS, file), 'utf8'));
   }
