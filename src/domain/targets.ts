@@ -49,7 +49,8 @@ export const TargetSchema = Type.Object(
       Type.Union([Type.Literal('.'), Type.Literal(',')], {
         description:
           'price targets: decimal separator of the page. Omitted means automatic: decided per text; a lone "." or "," ' +
-          'before exactly three digits groups thousands ("Rp 31.500" is 31500 IDR), and the display says so. Amounts are ' +
+          'before exactly three digits groups thousands ("Rp 31.500" is 31500 IDR) except in currencies with three decimals ' +
+          '("1.299 KWD"), and the display says which reading was taken. Amounts are ' +
           'never rounded: more decimals than the currency has is the issue price_ambiguous',
       }),
     ),

@@ -29,7 +29,7 @@ export type PriceOutcome =
   | { ok: false; code: 'price_ambiguous' | 'currency_mismatch' | 'price_not_found'; message: string };
 
 type Verdict =
-  | { kind: 'value'; minor: number; autoGrouped: DecimalHint | null }
+  | { kind: 'value'; minor: number; reading: string | null }
   | { kind: 'ambiguous'; amounts: string[] }
   | { kind: 'mismatch'; seen: string[] }
   | { kind: 'unfit'; amounts: string[] }
@@ -43,28 +43,52 @@ function judge(candidates: readonly StatedPrice[], currency: string, exponent: n
   }
   const minors = new Map<number, DecimalAmount>();
   const unfit: DecimalAmount[] = [];
-  let autoGrouped: DecimalHint | null = null;
+  let reading: string | null = null;
   for (const c of ours) {
     const minor = toMinorUnits(c.amount, exponent);
     if (minor !== null) minors.set(minor, c.amount);
     else unfit.push(c.amount);
-    autoGrouped ??= minor !== null ? (c.autoGrouped ?? null) : null;
+    reading ??= minor !== null ? (c.reading ?? null) : null;
   }
-  if (minors.size === 1) return { kind: 'value', minor: [...minors.keys()][0], autoGrouped };
+  if (minors.size === 1) return { kind: 'value', minor: [...minors.keys()][0], reading };
   if (minors.size === 0) return unfit.length > 0 ? { kind: 'unfit', amounts: [...new Set(unfit.map(decimalToString))] } : { kind: 'none' };
   return { kind: 'ambiguous', amounts: [...minors.values()].map(decimalToString) };
 }
 
-function textCandidates(roots: readonly AnyNode[], decimal: DecimalHint | undefined, bareNumbers: boolean): StatedPrice[] {
+/**
+ * A text amount as the currency's convention reads it when the automatic
+ * reading had to settle a lone separator before three digits: in a currency
+ * with three decimals (KWD, BHD, OMR) it is the decimal separator ("1.299 KWD"),
+ * elsewhere it groups thousands ("Rp 31.500").
+ */
+function byConvention(
+  amount: DecimalAmount,
+  codes: readonly string[] | null,
+  autoGrouped: DecimalHint | null,
+  exponent: number,
+): StatedPrice {
+  if (autoGrouped === null) return { amount, codes };
+  if (exponent !== 3) return { amount, codes, reading: `automatic reading: "${autoGrouped}" groups thousands` };
+  const digits = amount.whole;
+  const split = makeDecimal(digits.slice(0, -3), digits.slice(-3));
+  return { amount: split, codes, reading: `automatic reading: "${autoGrouped}" is the decimal separator` };
+}
+
+function textCandidates(
+  roots: readonly AnyNode[],
+  decimal: DecimalHint | undefined,
+  bareNumbers: boolean,
+  exponent: number,
+): StatedPrice[] {
   const text = visibleText(roots, { skipStruck: true });
   // a selected element showing a price range: its "from" price
   const range = bareNumbers ? findPriceRange(text, decimal) : null;
-  if (range) return [{ amount: range.amount, codes: range.currency?.codes ?? null, autoGrouped: range.autoGrouped }];
-  const mentions = findPriceMentions(text, decimal).map((m) => ({ amount: m.amount, codes: m.currency.codes, autoGrouped: m.autoGrouped }));
+  if (range) return [byConvention(range.amount, range.currency?.codes ?? null, range.autoGrouped, exponent)];
+  const mentions = findPriceMentions(text, decimal).map((m) => byConvention(m.amount, m.currency.codes, m.autoGrouped, exponent));
   if (mentions.length > 0 || !bareNumbers) return mentions;
   const bare = findAmounts(text, decimal);
   if (bare.length === 0 && isFreeText(text)) return [{ amount: makeDecimal('0', ''), codes: null }];
-  return bare.map(({ amount, autoGrouped }) => ({ amount, codes: null, autoGrouped }));
+  return bare.map(({ amount, autoGrouped }) => byConvention(amount, null, autoGrouped, exponent));
 }
 
 export function extractPrice(
@@ -78,19 +102,18 @@ export function extractPrice(
     return { ok: false, code: 'price_not_found', message: 'the target names no ISO 4217 currency to read prices in' };
   }
   const sources: (() => StatedPrice[])[] = roots
-    ? [() => microdataFacts(roots, decimal).prices, () => textCandidates(roots, decimal, true)]
+    ? [() => microdataFacts(roots, decimal).prices, () => textCandidates(roots, decimal, true, exponent)]
     : [
         () => jsonLdFacts(page).prices,
         () => microdataFacts(page.document.children, decimal).prices,
         () => metaFacts(page).prices,
-        () => textCandidates(page.document.children, decimal, false),
+        () => textCandidates(page.document.children, decimal, false, exponent),
       ];
   const verdicts: Verdict[] = [];
   for (const source of sources) {
     const verdict = judge(source(), currency, exponent);
     if (verdict.kind === 'value') {
-      const reading = verdict.autoGrouped === null ? null : `automatic reading: "${verdict.autoGrouped}" groups thousands`;
-      return { ok: true, minor: verdict.minor, currency, reading };
+      return { ok: true, minor: verdict.minor, currency, reading: verdict.reading };
     }
     verdicts.push(verdict);
   }

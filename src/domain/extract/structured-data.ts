@@ -16,8 +16,8 @@ export interface StatedPrice {
   amount: DecimalAmount;
   /** ISO codes the stated currency may be; null when the source names none */
   codes: readonly string[] | null;
-  /** visible text only: the separator the automatic reading took as grouping thousands ("31.500") */
-  autoGrouped?: DecimalHint | null;
+  /** visible text only: how the automatic reading settled a lone separator before three digits ("31.500") */
+  reading?: string | null;
 }
 
 export interface StructuredFacts {

@@ -81,6 +81,12 @@ test('without a decimal setting a lone separator before three digits groups thou
   assert.equal(extractTarget(page('<p>12.500 ₫</p>'), priceTarget({ currency: 'VND' })).value, 12500);
 });
 
+test('without a decimal setting a lone separator before three digits is decimal in a currency with three decimals', () => {
+  const kwd = extractTarget(page('<p>1.299 KWD</p>'), priceTarget({ currency: 'KWD' }));
+  assert.deepEqual([kwd.value, kwd.display], [1299, '1.299 KWD (automatic reading: "." is the decimal separator)']);
+  assert.equal(extractTarget(page('<p>BHD 12,500.250</p>'), priceTarget({ currency: 'BHD' })).value, 12500250);
+});
+
 test('a price with more decimals than its currency is price_ambiguous, never rounded', () => {
   const vnd = extractTarget(page('<p>12.500 ₫</p>'), priceTarget({ currency: 'VND', decimal: '.' }));
   assert.equal(vnd.value, null);
