@@ -15,7 +15,8 @@ export function targetFingerprint(target: Target, loadMode: LoadMode): string {
     target.kind,
     target.selection.scope === 'selector' ? `selector:${target.selection.selector}` : 'page',
     target.currency ?? '',
-    target.kind === 'price' ? (target.decimal ?? '.') : '',
+    // no decimal is the automatic reading, which reads "31.500" otherwise than "." does
+    target.kind === 'price' ? (target.decimal ?? 'auto') : '',
     target.match ?? '',
     // Appended only when set, so targets without ignore patterns keep the fingerprints they always had.
     ...(target.ignore?.length ? [JSON.stringify(target.ignore)] : []),

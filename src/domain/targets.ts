@@ -45,7 +45,15 @@ export const TargetSchema = Type.Object(
     ),
     phrase: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'text targets: the phrase for appears/disappears' })),
     currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'price targets: ISO 4217 code (required)' })),
-    decimal: Type.Optional(Type.Union([Type.Literal('.'), Type.Literal(',')], { description: 'price targets: decimal separator of the page, default "."' })),
+    decimal: Type.Optional(
+      Type.Union([Type.Literal('.'), Type.Literal(',')], {
+        description:
+          'price targets: decimal separator of the page. Omitted means automatic: decided per text; a lone "." or "," ' +
+          'before exactly three digits groups thousands ("Rp 31.500" is 31500 IDR) except in currencies with three decimals ' +
+          '("1.299 KWD"), and the display says which reading was taken. Amounts are ' +
+          'never rounded: more decimals than the currency has is the issue price_ambiguous',
+      }),
+    ),
     threshold: Type.Optional(Type.String({ pattern: '^[0-9]{1,12}(\\.[0-9]{1,4})?$', description: 'price targets with rule below: dot-decimal amount such as 30.00' })),
     match: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'links targets: substring a link URL must contain' })),
     ignore: Type.Optional(

@@ -33,7 +33,7 @@ export interface MonitorInput {
 }
 
 export function emptyTarget(element: string): TargetInput {
-  return { id: '', element, label: '', kind: 'text', rule: 'changed', phrase: '', currency: '', decimal: '.', threshold: '', match: '', ignore: '', confirm: false };
+  return { id: '', element, label: '', kind: 'text', rule: 'changed', phrase: '', currency: '', decimal: '', threshold: '', match: '', ignore: '', confirm: false };
 }
 
 /** An existing target as the form shows it, so editing starts from what the monitor watches. */
@@ -46,7 +46,7 @@ export function targetInput(t: Target): TargetInput {
     rule: t.rule ?? '',
     phrase: t.phrase ?? '',
     currency: t.currency ?? '',
-    decimal: t.decimal ?? '.',
+    decimal: t.decimal ?? '',
     threshold: t.threshold ?? '',
     match: t.match ?? '',
     ignore: (t.ignore ?? []).map((p) => ('regex' in p ? `/${p.regex}/` : p.text)).join('\n'),
@@ -72,7 +72,7 @@ export function readMonitorInput(request: FastifyRequest, targetCount: number): 
     targets.push({
       id: get('id'),
       element: get('element'), label: get('label'), kind: get('kind'), rule: get('rule'), phrase: get('phrase'),
-      currency: get('currency').toUpperCase(), decimal: get('decimal') || '.', threshold: get('threshold'), match: get('match'),
+      currency: get('currency').toUpperCase(), decimal: get('decimal'), threshold: get('threshold'), match: get('match'),
       ignore: field(request, `t${n}_ignore`), confirm: get('confirm') === 'on',
     });
   }
@@ -99,7 +99,8 @@ export function toTargets(input: MonitorInput): Target[] {
       if (t.kind === 'text' && (t.rule === 'appears' || t.rule === 'disappears')) target.phrase = t.phrase || undefined;
       if (t.kind === 'price') {
         target.currency = t.currency || undefined;
-        if (t.decimal === ',') target.decimal = ',';
+        // empty: the automatic reading
+        if (t.decimal === '.' || t.decimal === ',') target.decimal = t.decimal;
         if (t.rule === 'below') target.threshold = t.threshold || undefined;
       }
       if (t.kind === 'links' && t.match) target.match = t.match;

@@ -135,3 +135,15 @@ test('a page address the SSRF guard refuses is explained once, with no credit sp
   const reason = error.slice('url is not a public web address: '.length);
   assert.equal(error.split(reason).length - 1, 1, `the reason appears once: ${error}`);
 });
+
+test('the decimal choice of a price target starts as automatic, which sends no decimal', async () => {
+  const { email } = await createOwner(t.app);
+  const client = await signedIn(t.app, email);
+  const location = await preview(client);
+  const page = await client.get(location);
+  assert.match(page.body, /<select id="t1_decimal" name="t1_decimal">\s*<option value="" selected>automatic<\/option>/);
+  const evaluated = await client.post(location, { ...TARGETS, t2_decimal: '', action: 'evaluate' });
+  assert.equal(evaluated.statusCode, 200);
+  assert.match(evaluated.body, /<span class="value">[^<]*1[.,]?299[.,]00[^<]*<\/span>/);
+  assert.match(evaluated.body, /<select id="t2_decimal" name="t2_decimal">\s*<option value="" selected>automatic<\/option>/);
+});

@@ -91,9 +91,10 @@ export function extractTarget(page: ParsedPage, target: Target): TargetExtractio
       return succeeded(target, value, value, observed);
     }
     case 'price': {
-      const price = extractPrice(page, roots, target.currency, target.decimal ?? '.');
+      const price = extractPrice(page, roots, target.currency, target.decimal);
       if (!price.ok) return failed(target, price.code, price.message, text);
-      return succeeded(target, price.minor, formatMinorUnits(price.minor, price.currency), text);
+      const display = formatMinorUnits(price.minor, price.currency);
+      return succeeded(target, price.minor, price.reading ? `${display} (${price.reading})` : display, text);
     }
     case 'availability': {
       const availability = extractAvailability(page, roots);

@@ -29,6 +29,16 @@ export function parseDotDecimal(text: string): DecimalAmount | null {
   return match ? makeDecimal(match[1], match[2] ?? '') : null;
 }
 
+/** Negative, zero or positive as a is less than, equal to or greater than b; exact. */
+export function compareDecimals(a: DecimalAmount, b: DecimalAmount): number {
+  if (a.whole.length !== b.whole.length) return a.whole.length - b.whole.length;
+  if (a.whole !== b.whole) return a.whole < b.whole ? -1 : 1;
+  const width = Math.max(a.fraction.length, b.fraction.length);
+  const fa = a.fraction.padEnd(width, '0');
+  const fb = b.fraction.padEnd(width, '0');
+  return fa === fb ? 0 : fa < fb ? -1 : 1;
+}
+
 /** The amount in canonical dot-decimal form without trailing fraction zeros: "1299", "0.75". */
 export function decimalToString(amount: DecimalAmount): string {
   const fraction = amount.fraction.replace(/0+$/u, '');
@@ -37,15 +47,15 @@ export function decimalToString(amount: DecimalAmount): string {
 
 /**
  * Converts to integer minor units of a currency with `exponent` decimals.
- * Extra decimals are rounded half up (29.1583 GBP → 2916, 0.125 EUR → 13):
- * shops that print more decimals than the currency has (unit prices, fuel)
- * are rounded the way a till would. Exact: digit arithmetic in BigInt.
- * Null when the result is not a safe integer.
+ * Never rounds: an amount with non-zero digits beyond the currency's minor
+ * unit (29.1583 GBP, 12.5 VND) is null, since a rounded price is an invented
+ * one. Trailing zeros are fine (12.500 KWD, 30.00 JPY). Exact: digit
+ * arithmetic in BigInt. Null too when the result is not a safe integer.
  */
 export function toMinorUnits(amount: DecimalAmount, exponent: number): number | null {
+  if (/[1-9]/u.test(amount.fraction.slice(exponent))) return null;
   const kept = amount.fraction.slice(0, exponent).padEnd(exponent, '0');
-  const roundUp = (amount.fraction[exponent] ?? '0') >= '5';
-  const minor = BigInt(amount.whole + kept) + (roundUp ? 1n : 0n);
+  const minor = BigInt(amount.whole + kept);
   return minor <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(minor) : null;
 }
 

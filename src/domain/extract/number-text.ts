@@ -29,6 +29,8 @@ export interface NumberRun {
   readonly end: number;
   /** null when the separators admit no reading ("1.234,567.89") */
   readonly amount: DecimalAmount | null;
+  /** the separator read as grouping thousands by the automatic reading (no hint, "1.299"); else null */
+  readonly autoGrouped: DecimalHint | null;
 }
 
 const DIGIT = /\d/u;
@@ -132,6 +134,14 @@ function decimalIndex(scan: Scan, hint: DecimalHint | undefined): number | null 
   return last.s === hint ? last.i : -1;
 }
 
+/** The separator the automatic reading took as grouping where only the page's convention could settle it ("1.299"). */
+function autoGrouped(scan: Scan): DecimalHint | null {
+  const marks = scan.seps.filter((s) => MARK.has(s));
+  if (scan.euroDecimal || scan.wholeMarker || marks.length !== 1 || scan.groups[scan.groups.length - 1].length !== 3) return null;
+  const at = scan.seps.indexOf(marks[0]);
+  return decimalIndex(scan, undefined) === -1 && decimalIndex(scan, marks[0] as DecimalHint) === at ? (marks[0] as DecimalHint) : null;
+}
+
 function readScan(scan: Scan, hint: DecimalHint | undefined): DecimalAmount | null {
   const index = decimalIndex(scan, hint);
   if (index === null) return null;
@@ -157,7 +167,7 @@ export function findNumberRuns(text: string, hint?: DecimalHint): NumberRun[] {
       continue;
     }
     const scan = scanRun(text, pos);
-    runs.push({ start: pos, end: scan.end, amount: readScan(scan, hint) });
+    runs.push({ start: pos, end: scan.end, amount: readScan(scan, hint), autoGrouped: hint === undefined ? autoGrouped(scan) : null });
     pos = Math.max(scan.end, pos + 1);
   }
   return runs;

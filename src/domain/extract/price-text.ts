@@ -1,6 +1,7 @@
 import { findCurrencyMentions, principalMention, type CurrencyMention } from './currency-text.ts';
-import { makeDecimal, type DecimalAmount } from './money.ts';
+import { compareDecimals, makeDecimal, type DecimalAmount } from './money.ts';
 import { findNumberRuns, isPercentage, type DecimalHint, type NumberRun } from './number-text.ts';
+import { isNonPriceNumber } from './price-context.ts';
 
 // Prices in text. Two readings:
 // * parsePriceText reads one price string (a price element's text): its first
@@ -18,6 +19,8 @@ export interface PriceText {
 export interface PriceMention {
   amount: DecimalAmount;
   currency: CurrencyMention;
+  /** see NumberRun.autoGrouped */
+  autoGrouped: DecimalHint | null;
 }
 
 export interface PriceTextOptions {
@@ -33,7 +36,13 @@ export function isFreeText(text: string): boolean {
 }
 
 function amountRuns(text: string, decimal: DecimalHint | undefined): NumberRun[] {
-  return findNumberRuns(text, decimal).filter((run) => !isPercentage(text, run));
+  const runs = findNumberRuns(text, decimal);
+  const currencyStarts = new Set(findCurrencyMentions(text, runs).map((m) => m.start));
+  const currencyAfter = (run: NumberRun): boolean => {
+    const gap = /^[ \u00a0\u202f\u2009]?/u.exec(text.slice(run.end))![0].length;
+    return currencyStarts.has(run.end + gap);
+  };
+  return runs.filter((run) => !isPercentage(text, run) && !isNonPriceNumber(text, run, currencyAfter(run)));
 }
 
 function currencyIn(text: string, decimal: DecimalHint | undefined): CurrencyMention | null {
@@ -79,12 +88,44 @@ export function findPriceMentions(text: string, decimal?: DecimalHint): PriceMen
   const found: PriceMention[] = [];
   runs.forEach((run, i) => {
     const currency = currencies[i];
-    if (run.amount && currency) found.push({ amount: run.amount, currency });
+    if (run.amount && currency) found.push({ amount: run.amount, currency, autoGrouped: run.autoGrouped });
   });
   return found;
 }
 
+export interface PriceRange {
+  /** the lower bound */
+  amount: DecimalAmount;
+  /** the currency written at either bound, null when neither has one */
+  currency: CurrencyMention | null;
+  autoGrouped: DecimalHint | null;
+}
+
+// "£6.95 - £9.95", "841,00 zł – 995,00 zł", "From 26 to 50 €": between the
+// two amounts only a dash or "to" (and the currency of either).
+const RANGE_JOIN = /^\s*(?:[-–—]|to|bis|à|a|до)\s*$/iu;
+
+/**
+ * A text whose only amounts are the two bounds of a range, written low to
+ * high: its price is the lower bound, the "from" price. Null for any other text.
+ */
+export function findPriceRange(text: string, decimal?: DecimalHint): PriceRange | null {
+  const runs = amountRuns(text, decimal);
+  if (runs.length !== 2 || !runs[0].amount || !runs[1].amount) return null;
+  const mentions = findCurrencyMentions(text, runs);
+  const between = mentions.reduce(
+    (gap, m) => (m.start >= runs[0].end && m.end <= runs[1].start ? gap.replace(m.text, '') : gap),
+    text.slice(runs[0].end, runs[1].start),
+  );
+  if (!RANGE_JOIN.test(between)) return null;
+  const [first, second] = attachCurrencies(text, runs, mentions);
+  if (first && second && first.text !== second.text) return null;
+  // a range is written from low to high: "25-09" is no range
+  if (compareDecimals(runs[0].amount, runs[1].amount) >= 0) return null;
+  return { amount: runs[0].amount, currency: first ?? second, autoGrouped: runs[0].autoGrouped };
+}
+
 /** Every readable number in the text, currency or not (for a selected price element without a sign). */
-export function findAmounts(text: string, decimal?: DecimalHint): DecimalAmount[] {
-  return amountRuns(text, decimal).flatMap((run) => (run.amount ? [run.amount] : []));
+export function findAmounts(text: string, decimal?: DecimalHint): { amount: DecimalAmount; autoGrouped: DecimalHint | null }[] {
+  return amountRuns(text, decimal).flatMap((run) => (run.amount ? [{ amount: run.amount, autoGrouped: run.autoGrouped }] : []));
 }

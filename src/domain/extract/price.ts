@@ -2,7 +2,7 @@ import type { AnyNode } from 'domhandler';
 import { currencyExponent, decimalToString, makeDecimal, toMinorUnits, type DecimalAmount } from './money.ts';
 import type { DecimalHint } from './number-text.ts';
 import type { ParsedPage } from './parse-page.ts';
-import { findAmounts, findPriceMentions, isFreeText } from './price-text.ts';
+import { findAmounts, findPriceMentions, findPriceRange, isFreeText } from './price-text.ts';
 import { jsonLdFacts, metaFacts, microdataFacts, type StatedPrice } from './structured-data.ts';
 import { visibleText } from './visible-text.ts';
 
@@ -10,22 +10,29 @@ import { visibleText } from './visible-text.ts';
 // first that names exactly one amount in the target's currency decides:
 //   page scope:     JSON-LD, microdata, product meta tags, then visible text
 //                   (amounts written next to a currency sign or code);
-//   selector scope: microdata inside the element, then its visible text;
+//   selector scope: microdata inside the element, then its visible text
+//                   (of a range, "£6.95 - £9.95", the lower bound);
 //                   a selected element without any currency sign may hold one
 //                   bare number, read in the target's currency.
 // Struck-through text (<del>, <s>) is an old price and never a candidate.
 // When no source decides, the most telling failure is reported: several
 // different amounts (ambiguous) before amounts in another currency (mismatch)
 // before nothing at all (not found).
+// Amounts are never rounded: one with more decimals than the currency's minor
+// unit (12.5 VND, 29.1583 GBP) is no value; when nothing else decides, the
+// target reports price_ambiguous saying so.
+// `decimal` undefined is the automatic reading (see number-text.ts): a lone
+// separator before three digits groups thousands ("Rp 31.500", "1.727 Ft").
 
 export type PriceOutcome =
-  | { ok: true; minor: number; currency: string }
+  | { ok: true; minor: number; currency: string; reading: string | null }
   | { ok: false; code: 'price_ambiguous' | 'currency_mismatch' | 'price_not_found'; message: string };
 
 type Verdict =
-  | { kind: 'value'; minor: number }
+  | { kind: 'value'; minor: number; reading: string | null }
   | { kind: 'ambiguous'; amounts: string[] }
   | { kind: 'mismatch'; seen: string[] }
+  | { kind: 'unfit'; amounts: string[] }
   | { kind: 'none' };
 
 function judge(candidates: readonly StatedPrice[], currency: string, exponent: number): Verdict {
@@ -35,46 +42,79 @@ function judge(candidates: readonly StatedPrice[], currency: string, exponent: n
     return { kind: 'mismatch', seen: [...new Set(candidates.map((c) => (c.codes?.length ? c.codes.join('/') : 'an unknown currency')))] };
   }
   const minors = new Map<number, DecimalAmount>();
+  const unfit: DecimalAmount[] = [];
+  let reading: string | null = null;
   for (const c of ours) {
     const minor = toMinorUnits(c.amount, exponent);
     if (minor !== null) minors.set(minor, c.amount);
+    else unfit.push(c.amount);
+    reading ??= minor !== null ? (c.reading ?? null) : null;
   }
-  if (minors.size === 1) return { kind: 'value', minor: [...minors.keys()][0] };
-  if (minors.size === 0) return { kind: 'none' };
+  if (minors.size === 1) return { kind: 'value', minor: [...minors.keys()][0], reading };
+  if (minors.size === 0) return unfit.length > 0 ? { kind: 'unfit', amounts: [...new Set(unfit.map(decimalToString))] } : { kind: 'none' };
   return { kind: 'ambiguous', amounts: [...minors.values()].map(decimalToString) };
 }
 
-function textCandidates(roots: readonly AnyNode[], decimal: DecimalHint, bareNumbers: boolean): StatedPrice[] {
+/**
+ * A text amount as the currency's convention reads it when the automatic
+ * reading had to settle a lone separator before three digits: in a currency
+ * with three decimals (KWD, BHD, OMR) it is the decimal separator ("1.299 KWD"),
+ * elsewhere it groups thousands ("Rp 31.500").
+ */
+function byConvention(
+  amount: DecimalAmount,
+  codes: readonly string[] | null,
+  autoGrouped: DecimalHint | null,
+  exponent: number,
+): StatedPrice {
+  if (autoGrouped === null) return { amount, codes };
+  if (exponent !== 3) return { amount, codes, reading: `automatic reading: "${autoGrouped}" groups thousands` };
+  const digits = amount.whole;
+  const split = makeDecimal(digits.slice(0, -3), digits.slice(-3));
+  return { amount: split, codes, reading: `automatic reading: "${autoGrouped}" is the decimal separator` };
+}
+
+function textCandidates(
+  roots: readonly AnyNode[],
+  decimal: DecimalHint | undefined,
+  bareNumbers: boolean,
+  exponent: number,
+): StatedPrice[] {
   const text = visibleText(roots, { skipStruck: true });
-  const mentions = findPriceMentions(text, decimal).map((m) => ({ amount: m.amount, codes: m.currency.codes }));
+  // a selected element showing a price range: its "from" price
+  const range = bareNumbers ? findPriceRange(text, decimal) : null;
+  if (range) return [byConvention(range.amount, range.currency?.codes ?? null, range.autoGrouped, exponent)];
+  const mentions = findPriceMentions(text, decimal).map((m) => byConvention(m.amount, m.currency.codes, m.autoGrouped, exponent));
   if (mentions.length > 0 || !bareNumbers) return mentions;
   const bare = findAmounts(text, decimal);
   if (bare.length === 0 && isFreeText(text)) return [{ amount: makeDecimal('0', ''), codes: null }];
-  return bare.map((amount) => ({ amount, codes: null }));
+  return bare.map(({ amount, autoGrouped }) => byConvention(amount, null, autoGrouped, exponent));
 }
 
 export function extractPrice(
   page: ParsedPage,
   roots: readonly AnyNode[] | null,
   currency: string | undefined,
-  decimal: DecimalHint,
+  decimal: DecimalHint | undefined,
 ): PriceOutcome {
   const exponent = currency === undefined ? null : currencyExponent(currency);
   if (currency === undefined || exponent === null) {
     return { ok: false, code: 'price_not_found', message: 'the target names no ISO 4217 currency to read prices in' };
   }
   const sources: (() => StatedPrice[])[] = roots
-    ? [() => microdataFacts(roots, decimal).prices, () => textCandidates(roots, decimal, true)]
+    ? [() => microdataFacts(roots, decimal).prices, () => textCandidates(roots, decimal, true, exponent)]
     : [
         () => jsonLdFacts(page).prices,
         () => microdataFacts(page.document.children, decimal).prices,
         () => metaFacts(page).prices,
-        () => textCandidates(page.document.children, decimal, false),
+        () => textCandidates(page.document.children, decimal, false, exponent),
       ];
   const verdicts: Verdict[] = [];
   for (const source of sources) {
     const verdict = judge(source(), currency, exponent);
-    if (verdict.kind === 'value') return { ok: true, minor: verdict.minor, currency };
+    if (verdict.kind === 'value') {
+      return { ok: true, minor: verdict.minor, currency, reading: verdict.reading };
+    }
     verdicts.push(verdict);
   }
   const ambiguous = verdicts.find((v) => v.kind === 'ambiguous');
@@ -83,6 +123,17 @@ export function extractPrice(
       ok: false,
       code: 'price_ambiguous',
       message: `several different ${currency} prices found (${ambiguous.amounts.slice(0, 5).join(', ')}); choose the price element with a selector`,
+    };
+  }
+  const unfit = verdicts.find((v) => v.kind === 'unfit');
+  if (unfit?.kind === 'unfit') {
+    const places = exponent === 1 ? '1 decimal place' : `${exponent} decimal places`;
+    return {
+      ok: false,
+      code: 'price_ambiguous',
+      message:
+        `${unfit.amounts.slice(0, 5).join(', ')} has more decimals than ${currency} (${places}) and is not rounded; ` +
+        'check the decimal separator',
     };
   }
   const mismatch = verdicts.find((v) => v.kind === 'mismatch');

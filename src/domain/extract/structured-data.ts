@@ -16,6 +16,8 @@ export interface StatedPrice {
   amount: DecimalAmount;
   /** ISO codes the stated currency may be; null when the source names none */
   codes: readonly string[] | null;
+  /** visible text only: how the automatic reading settled a lone separator before three digits ("31.500") */
+  reading?: string | null;
 }
 
 export interface StructuredFacts {
@@ -24,7 +26,7 @@ export interface StructuredFacts {
 }
 
 /** A price value as structured data writes it: a JSON number, "1299.00", or "$1,299.00" at worst. */
-function readStatedAmount(value: unknown, decimal: DecimalHint): DecimalAmount | null {
+function readStatedAmount(value: unknown, decimal: DecimalHint | undefined): DecimalAmount | null {
   if (typeof value === 'number') {
     // A JSON number's shortest decimal form reproduces the digits the page
     // wrote for any price of up to 15 significant digits.
@@ -185,7 +187,7 @@ function scopeCurrency(el: Element): readonly string[] | null {
 }
 
 /** Microdata prices and availability on or below the nodes. */
-export function microdataFacts(nodes: readonly AnyNode[], decimal: DecimalHint): StructuredFacts {
+export function microdataFacts(nodes: readonly AnyNode[], decimal: DecimalHint | undefined): StructuredFacts {
   const facts: StructuredFacts = { prices: [], availability: [] };
   for (const el of descendants(nodes)) {
     if (hasItemprop(el, 'price') || hasItemprop(el, 'lowPrice')) {

@@ -65,7 +65,9 @@ ${TARGET_KINDS.map(
 ${text('phrase', 'Phrase', 'text: for "appears" / "disappears"')}
 ${text('currency', 'Currency', 'price: ISO code such as EUR', html` maxlength="3" autocapitalize="characters"`)}
 <div><label for="${id('decimal')}">Decimal separator</label><select id="${id('decimal')}" name="${id('decimal')}">
-<option value="."${t.decimal !== ',' ? html` selected` : ''}>. (29.99)</option><option value=","${t.decimal === ',' ? html` selected` : ''}>, (29,99)</option></select></div>
+<option value=""${t.decimal !== '.' && t.decimal !== ',' ? html` selected` : ''}>automatic</option>
+<option value="."${t.decimal === '.' ? html` selected` : ''}>. (29.99)</option>
+<option value=","${t.decimal === ',' ? html` selected` : ''}>, (29,99)</option></select></div>
 ${text('threshold', 'Threshold', 'price, "below": e.g. 30.00', html` inputmode="decimal"`)}
 ${text('match', 'Link filter', 'links: a URL must contain this')}
 </div>

@@ -17,14 +17,19 @@ test('most currencies have two decimals', () => {
   assert.equal(decimalToMinorUnits('0.5', 'USD'), 50);
 });
 
-test('extra decimals are rounded half up to the currency minor unit', () => {
-  assert.equal(toMinorUnits(parseDotDecimal('29.1583')!, 2), 2916);
-  assert.equal(toMinorUnits(parseDotDecimal('0.125')!, 2), 13);
-  assert.equal(toMinorUnits(parseDotDecimal('0.124')!, 2), 12);
+test('an amount is never rounded: digits beyond the minor unit make it unconvertible', () => {
+  assert.equal(toMinorUnits(parseDotDecimal('29.1583')!, 2), null);
+  assert.equal(toMinorUnits(parseDotDecimal('0.125')!, 2), null);
+  assert.equal(toMinorUnits(parseDotDecimal('12.5')!, 0), null);
+});
+
+test('trailing zeros beyond the minor unit are not rounding', () => {
+  assert.equal(toMinorUnits(parseDotDecimal('12.500')!, 2), 1250);
+  assert.equal(toMinorUnits(parseDotDecimal('200.00')!, 0), 200);
 });
 
 test('amounts are converted exactly, without floating point', () => {
-  assert.equal(toMinorUnits(parseDotDecimal('1.11000000000000009770')!, 2), 111);
+  assert.equal(toMinorUnits(parseDotDecimal('1.110000000000000000')!, 2), 111);
   assert.equal(toMinorUnits(parseDotDecimal('90071992547409.91')!, 2), 9007199254740991);
   assert.equal(toMinorUnits(parseDotDecimal('90071992547409.92')!, 2), null);
 });

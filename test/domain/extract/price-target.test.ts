@@ -68,10 +68,41 @@ test('a page without a price is price_not_found', () => {
   assert.equal(result.issues[0].code, 'price_not_found');
 });
 
-test('the decimal setting decides a lone separator before three digits', () => {
+test('an explicit decimal setting is honoured for a lone separator before three digits', () => {
   const html = '<p id="p">1.299 €</p>';
   assert.equal(extractTarget(page(html), priceTarget({ decimal: ',' })).value, 129900);
-  assert.equal(extractTarget(page(html), priceTarget({ decimal: '.' })).value, 130);
+  assert.equal(extractTarget(page('<p>1.299 BHD</p>'), priceTarget({ currency: 'BHD', decimal: '.' })).value, 1299);
+});
+
+test('without a decimal setting a lone separator before three digits groups thousands', () => {
+  assert.equal(extractTarget(page('<p>1.299 €</p>'), priceTarget()).value, 129900);
+  assert.equal(extractTarget(page('<p>Rp 31.500</p>'), priceTarget({ currency: 'IDR' })).value, 3150000);
+  assert.equal(extractTarget(page('<p>1.727 Ft</p>'), priceTarget({ currency: 'HUF' })).value, 172700);
+  assert.equal(extractTarget(page('<p>12.500 ₫</p>'), priceTarget({ currency: 'VND' })).value, 12500);
+});
+
+test('without a decimal setting a lone separator before three digits is decimal in a currency with three decimals', () => {
+  const kwd = extractTarget(page('<p>1.299 KWD</p>'), priceTarget({ currency: 'KWD' }));
+  assert.deepEqual([kwd.value, kwd.display], [1299, '1.299 KWD (automatic reading: "." is the decimal separator)']);
+  assert.equal(extractTarget(page('<p>BHD 12,500.250</p>'), priceTarget({ currency: 'BHD' })).value, 12500250);
+});
+
+test('a price with more decimals than its currency is price_ambiguous, never rounded', () => {
+  const vnd = extractTarget(page('<p>12.500 ₫</p>'), priceTarget({ currency: 'VND', decimal: '.' }));
+  assert.equal(vnd.value, null);
+  assert.equal(vnd.issues[0].code, 'price_ambiguous');
+  assert.match(vnd.issues[0].message, /12\.5 has more decimals than VND \(0 decimal places\)/);
+  const eur = extractTarget(page('<p>1.299 €</p>'), priceTarget({ decimal: '.' }));
+  assert.equal(eur.issues[0].code, 'price_ambiguous');
+});
+
+test('a number that reads as a date, a measure or a threshold is not a price', () => {
+  const bare = (text: string) => extractTarget(page(`<span id="p">${text}</span>`), priceTarget({ selection: selector('#p') }));
+  for (const text of ['July, 2004', '16.00 ft', '3 kg', 'Free Shipping on Orders €49+.', 'min. order: 2']) {
+    assert.equal(bare(text).issues[0]?.code, 'price_not_found', text);
+  }
+  assert.equal(bare('€6.56 + VAT').value, 656);
+  assert.equal(bare('49.99 € in stock').value, 4999);
 });
 
 test('a selected price element without a sign is read in the target currency', () => {
@@ -81,6 +112,14 @@ test('a selected price element without a sign is read in the target currency', (
 test('a selected element showing two different prices is price_ambiguous', () => {
   const result = extractTarget(page('<div id="p">€ 20,00 € 15,00</div>'), priceTarget({ selection: selector('#p') }));
   assert.equal(result.issues[0].code, 'price_ambiguous');
+});
+
+test('a selected element showing a price range has its lower bound as price', () => {
+  const range = (text: string) => extractTarget(page(`<div id="p">${text}</div>`), priceTarget({ selection: selector('#p') }));
+  assert.equal(range('€6.95 - €9.95').value, 695);
+  assert.equal(range('From 26 to 50 €').value, 2600);
+  assert.equal(range('841,00 € – 995,00 €').value, 84100);
+  assert.equal(range('25-09').value, null, 'written high to low it is no range');
 });
 
 test('a price in JPY is read without minor units', () => {
