@@ -26,8 +26,9 @@ const RULE_WORDS: Record<string, string> = {
 };
 
 /** Where a change is read: the API's change resource (needs a token with changes:read). */
+/** The change's page on the dashboard (a browser follows the link; the API would answer it 401). */
 export function changeLink(publicUrl: string, changeId: string): string {
-  return `${publicUrl}/api/v1/changes/${changeId}`;
+  return `${publicUrl}/changes/${changeId}`;
 }
 
 export function escapeHtml(text: string): string {

@@ -29,7 +29,7 @@ async function emailAccount(monitor: { name?: string; url?: string; targets?: Ta
   return { ...account, email, monitorId };
 }
 
-test('an email to the account names the monitor, target, rule, before and after values and links to the change', async () => {
+test('an email to the account names the monitor, target, rule, before and after values and links to the change on the dashboard', async () => {
   const a = await emailAccount({ name: 'Espresso machine', url: 'https://shop.example/espresso' });
   const { changeId, outbox } = await insertNotifiedChange(t, { accountId: a.accountId, monitorId: a.monitorId, channels: ['email'] });
 
@@ -39,7 +39,7 @@ test('an email to the account names the monitor, target, rule, before and after 
   assert.deepEqual(mail.to, [a.email]);
   assert.equal(mail.from, 'pagewatch@watch.example.org');
   assert.equal(mail.headers.get('subject'), '[pagewatch] Espresso price on Espresso machine: dropped');
-  const link = `https://watch.example.org/api/v1/changes/${changeId}`;
+  const link = `https://watch.example.org/changes/${changeId}`;
   for (const line of [
     'pagewatch detected a change on Espresso machine.',
     'Monitor:  Espresso machine (https://shop.example/espresso)',
