@@ -9,6 +9,7 @@ import {
 } from '../store/manual-checks-store.ts';
 import { deleteExpiredPasswordLinks, deleteExpiredSessions } from '../store/dashboard-store.ts';
 import { refreshPlannerStatistics } from '../store/planner-statistics.ts';
+import { vacuumHotTables } from '../store/vacuum.ts';
 import { deleteExpiredPreviews } from '../store/previews-store.ts';
 import { deleteUnreferencedTexts } from '../store/texts-store.ts';
 import { monitoredPlans } from './check-claims.ts';
@@ -50,6 +51,8 @@ export interface CleanupReport {
   /** expired dashboard sessions and set-password links */
   sessions: number;
   passwordLinks: number;
+  /** PGlite only: milliseconds the VACUUM of each hot table took (PostgreSQL's autovacuum does this there) */
+  vacuumMs: Record<string, number> | null;
 }
 
 /**
@@ -69,6 +72,8 @@ export async function cleanupExpired(db: Database, plans: Plans, at: Date): Prom
   const previews = await deleteExpiredPreviews(db, at);
   const sessions = await deleteExpiredSessions(db, at);
   const passwordLinks = await deleteExpiredPasswordLinks(db, at);
-  await refreshPlannerStatistics(db);
-  return { changes, checkRuns, texts, receipts, previews, sessions, passwordLinks };
+  // VACUUM (ANALYZE) on PGlite also refreshes the planner statistics the claims need.
+  const vacuumMs = db.kind === 'pglite' ? await vacuumHotTables(db) : null;
+  if (vacuumMs === null) await refreshPlannerStatistics(db);
+  return { changes, checkRuns, texts, receipts, previews, sessions, passwordLinks, vacuumMs };
 }

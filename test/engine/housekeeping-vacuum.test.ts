@@ -1,0 +1,50 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cleanupExpired } from '../../src/engine/housekeeping.ts';
+import { HOT_TABLES } from '../../src/store/vacuum.ts';
+import { createAccountWithToken, startTestApp } from '../helpers/test-app.ts';
+import { insertMonitorRow } from '../helpers/monitor-rows.ts';
+import { TITLE } from '../helpers/watched-page.ts';
+import { testDatabaseUrl } from '../helpers/test-database.ts';
+
+// PGlite has no autovacuum: the hourly cleanup vacuums the tables written on
+// every check and request, so rewriting rows does not grow the store without
+// bound. (PostgreSQL's own autovacuum does this there.)
+
+const SKIP = testDatabaseUrl ? 'PostgreSQL vacuums itself (autovacuum); housekeeping vacuums the embedded store only' : false;
+
+test('with the cleanup between rounds of check-like updates, the monitors table stops growing', { skip: SKIP }, async () => {
+  const t = await startTestApp();
+  try {
+    const { accountId } = await createAccountWithToken(t.app);
+    for (let i = 0; i < 200; i++) await insertMonitorRow(t.db, { accountId, url: `https://shop.example/v${i}`, targets: [TITLE], nextCheckAt: t.clock.now() });
+    const size = async () => (await t.db.query<{ s: number }>("SELECT pg_relation_size('monitors')::int AS s"))[0]!.s;
+    const round = async (n: number) => {
+      for (let i = 0; i < 5; i++) await t.db.query("UPDATE monitors SET last_issues = $1::jsonb, last_checked_at = now()", [JSON.stringify([{ code: `r${n}-${i}` }])]);
+      return cleanupExpired(t.db, t.config.plans, t.clock.now());
+    };
+    const report = await round(0);
+    assert.deepEqual(Object.keys(report.vacuumMs ?? {}), [...HOT_TABLES], 'every hot table is vacuumed, one at a time');
+    await round(1);
+    const settled = await size();
+    for (let n = 2; n < 12; n++) await round(n);
+    assert.ok((await size()) <= settled * 1.25, `monitors grew from ${settled} to ${await size()} bytes although its rows were vacuumed`);
+  } finally {
+    await t.close();
+  }
+});
+
+test('without vacuum the same updates keep growing the table (what the cleanup prevents)', { skip: SKIP }, async () => {
+  const t = await startTestApp();
+  try {
+    const { accountId } = await createAccountWithToken(t.app);
+    for (let i = 0; i < 200; i++) await insertMonitorRow(t.db, { accountId, url: `https://shop.example/w${i}`, targets: [TITLE], nextCheckAt: t.clock.now() });
+    const size = async () => (await t.db.query<{ s: number }>("SELECT pg_relation_size('monitors')::int AS s"))[0]!.s;
+    for (let i = 0; i < 10; i++) await t.db.query("UPDATE monitors SET last_issues = $1::jsonb", [JSON.stringify([{ code: `a${i}` }])]);
+    const early = await size();
+    for (let i = 0; i < 50; i++) await t.db.query("UPDATE monitors SET last_issues = $1::jsonb", [JSON.stringify([{ code: `b${i}` }])]);
+    assert.ok((await size()) > early * 2, 'the table grows with every round of updates');
+  } finally {
+    await t.close();
+  }
+});
