@@ -614,7 +614,7 @@ export interface operations {
                                 phrase?: string;
                                 /** @description price targets: ISO 4217 code (required) */
                                 currency?: string;
-                                /** @description price targets: decimal separator of the page, default "." */
+                                /** @description price targets: decimal separator of the page. Omitted means automatic: decided per text; a lone "." or "," before exactly three digits groups thousands ("Rp 31.500" is 31500 IDR) except in currencies with three decimals ("1.299 KWD"), and the display says which reading was taken. Amounts are never rounded: more decimals than the currency has is the issue price_ambiguous */
                                 decimal?: "." | ",";
                                 /** @description price targets with rule below: dot-decimal amount such as 30.00 */
                                 threshold?: string;
@@ -746,7 +746,7 @@ export interface operations {
                         phrase?: string;
                         /** @description price targets: ISO 4217 code (required) */
                         currency?: string;
-                        /** @description price targets: decimal separator of the page, default "." */
+                        /** @description price targets: decimal separator of the page. Omitted means automatic: decided per text; a lone "." or "," before exactly three digits groups thousands ("Rp 31.500" is 31500 IDR) except in currencies with three decimals ("1.299 KWD"), and the display says which reading was taken. Amounts are never rounded: more decimals than the currency has is the issue price_ambiguous */
                         decimal?: "." | ",";
                         /** @description price targets with rule below: dot-decimal amount such as 30.00 */
                         threshold?: string;
@@ -926,7 +926,7 @@ export interface operations {
                                 phrase?: string;
                                 /** @description price targets: ISO 4217 code (required) */
                                 currency?: string;
-                                /** @description price targets: decimal separator of the page, default "." */
+                                /** @description price targets: decimal separator of the page. Omitted means automatic: decided per text; a lone "." or "," before exactly three digits groups thousands ("Rp 31.500" is 31500 IDR) except in currencies with three decimals ("1.299 KWD"), and the display says which reading was taken. Amounts are never rounded: more decimals than the currency has is the issue price_ambiguous */
                                 decimal?: "." | ",";
                                 /** @description price targets with rule below: dot-decimal amount such as 30.00 */
                                 threshold?: string;
@@ -1153,7 +1153,7 @@ export interface operations {
                         phrase?: string;
                         /** @description price targets: ISO 4217 code (required) */
                         currency?: string;
-                        /** @description price targets: decimal separator of the page, default "." */
+                        /** @description price targets: decimal separator of the page. Omitted means automatic: decided per text; a lone "." or "," before exactly three digits groups thousands ("Rp 31.500" is 31500 IDR) except in currencies with three decimals ("1.299 KWD"), and the display says which reading was taken. Amounts are never rounded: more decimals than the currency has is the issue price_ambiguous */
                         decimal?: "." | ",";
                         /** @description price targets with rule below: dot-decimal amount such as 30.00 */
                         threshold?: string;
@@ -1229,7 +1229,7 @@ export interface operations {
                                 phrase?: string;
                                 /** @description price targets: ISO 4217 code (required) */
                                 currency?: string;
-                                /** @description price targets: decimal separator of the page, default "." */
+                                /** @description price targets: decimal separator of the page. Omitted means automatic: decided per text; a lone "." or "," before exactly three digits groups thousands ("Rp 31.500" is 31500 IDR) except in currencies with three decimals ("1.299 KWD"), and the display says which reading was taken. Amounts are never rounded: more decimals than the currency has is the issue price_ambiguous */
                                 decimal?: "." | ",";
                                 /** @description price targets with rule below: dot-decimal amount such as 30.00 */
                                 threshold?: string;
@@ -1762,7 +1762,7 @@ export interface operations {
                         phrase?: string;
                         /** @description price targets: ISO 4217 code (required) */
                         currency?: string;
-                        /** @description price targets: decimal separator of the page, default "." */
+                        /** @description price targets: decimal separator of the page. Omitted means automatic: decided per text; a lone "." or "," before exactly three digits groups thousands ("Rp 31.500" is 31500 IDR) except in currencies with three decimals ("1.299 KWD"), and the display says which reading was taken. Amounts are never rounded: more decimals than the currency has is the issue price_ambiguous */
                         decimal?: "." | ",";
                         /** @description price targets with rule below: dot-decimal amount such as 30.00 */
                         threshold?: string;
