@@ -25,7 +25,8 @@ export function isStorableDateTime(text: string): boolean {
 }
 
 function makeAjv(coerce: boolean): Ajv {
-  const ajv = new Ajv({ allErrors: true, removeAdditional: false, useDefaults: true, coerceTypes: coerce, strict: false });
+  // verbose: errors carry the failing schema, whose description explains a pattern to people.
+  const ajv = new Ajv({ allErrors: true, removeAdditional: false, useDefaults: true, coerceTypes: coerce, strict: false, verbose: true });
   addFormats(ajv);
   ajv.addFormat('uuid', UUID);
   ajv.addFormat('date-time', { type: 'string', validate: isStorableDateTime });
@@ -88,18 +89,57 @@ function unknownNames(errors: ErrorObject[]): string[] {
   ];
 }
 
+const FORMAT_TEXT: Record<string, string> = {
+  uuid: 'must be a UUID such as 3f2b8c1e-5d4a-4e8f-9a1b-2c3d4e5f6a7b',
+  'date-time': 'must be an RFC 3339 date-time such as 2026-11-25T08:00:00Z',
+  uri: 'must be an absolute URL',
+  email: 'must be an email address',
+};
+
+/** What a schema error means, in words for people (never a raw pattern). */
+function humanMessage(e: ErrorObject): string {
+  const params = e.params as Record<string, unknown>;
+  const description = (e.parentSchema as { description?: string } | undefined)?.description;
+  switch (e.keyword) {
+    case 'required': return 'is required';
+    case 'type': return `must be ${params.type === 'integer' ? 'a whole number' : params.type === 'object' ? 'an object' : params.type === 'array' ? 'a list' : `a ${String(params.type)}`}`;
+    case 'minimum': return `must be at least ${String(params.limit)}`;
+    case 'maximum': return `must be at most ${String(params.limit)}`;
+    case 'minLength': return params.limit === 1 ? 'must not be empty' : `must be at least ${String(params.limit)} characters`;
+    case 'maxLength': return `must be at most ${String(params.limit)} characters`;
+    case 'minItems': return `must have at least ${String(params.limit)} item${params.limit === 1 ? '' : 's'}`;
+    case 'maxItems': return `must have at most ${String(params.limit)} items`;
+    case 'uniqueItems': return 'must not repeat an item';
+    case 'format': return FORMAT_TEXT[String(params.format)] ?? `must be a valid ${String(params.format)}`;
+    case 'pattern': return description ? `is not in the expected form (${description})` : 'is not in the expected form';
+    default: return e.message ?? 'is invalid';
+  }
+}
+
 function details(errors: ErrorObject[]): FieldDetail[] {
+  // A union of literals fails once per literal (const) and once as a whole (anyOf): one message listing the choices instead.
+  const choices = new Map<string, unknown[]>();
+  for (const e of errors) {
+    if (e.keyword === 'const') {
+      const field = fieldPath(e.instancePath) || '(root)';
+      choices.set(field, [...(choices.get(field) ?? []), (e.params as { allowedValue: unknown }).allowedValue]);
+    }
+  }
   const seen = new Set<string>();
   const result: FieldDetail[] = [];
-  for (const e of errors) {
-    const missing = e.keyword === 'required' ? (e.params as { missingProperty: string }).missingProperty : undefined;
-    const field = fieldPath(e.instancePath, missing) || '(root)';
-    const message = missing ? 'is required' : (e.message ?? 'is invalid');
+  const add = (field: string, message: string) => {
     const key = `${field}:${message}`;
     if (!seen.has(key)) {
       seen.add(key);
       result.push({ field, message });
     }
+  };
+  for (const e of errors) {
+    const missing = e.keyword === 'required' ? (e.params as { missingProperty: string }).missingProperty : undefined;
+    const field = fieldPath(e.instancePath, missing) || '(root)';
+    const allowed = choices.get(field);
+    if (allowed && (e.keyword === 'const' || e.keyword === 'anyOf')) add(field, `must be one of: ${allowed.map((v) => JSON.stringify(v)).join(', ')}`);
+    else add(field, humanMessage(e));
   }
   return result;
 }

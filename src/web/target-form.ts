@@ -54,6 +54,18 @@ export function targetInput(t: Target): TargetInput {
   };
 }
 
+/**
+ * The API's threshold is dot-decimal; the form accepts it as the page writes
+ * prices: with "," as the decimal separator "1.299,50" is 1299.50, and with
+ * automatic reading a lone "," before one or two digits is a decimal comma.
+ */
+export function dotDecimal(threshold: string, decimal: string): string {
+  const text = threshold.replace(/\s/g, '');
+  if (decimal === ',') return text.replace(/\./g, '').replace(',', '.');
+  if (decimal === '' && /^\d+,\d{1,2}$/.test(text)) return text.replace(',', '.');
+  return decimal === '.' || decimal === '' ? text.replace(/,(?=\d{3}(\D|$))/g, '') : text;
+}
+
 /** The form's ignore lines as patterns: "/…/" is a regular expression, anything else literal text. */
 function ignorePatterns(lines: string): Target['ignore'] {
   const patterns = lines
@@ -101,7 +113,7 @@ export function toTargets(input: MonitorInput): Target[] {
         target.currency = t.currency || undefined;
         // empty: the automatic reading
         if (t.decimal === '.' || t.decimal === ',') target.decimal = t.decimal;
-        if (t.rule === 'below') target.threshold = t.threshold || undefined;
+        if (t.rule === 'below') target.threshold = dotDecimal(t.threshold, t.decimal) || undefined;
       }
       if (t.kind === 'links' && t.match) target.match = t.match;
       if (t.kind === 'text' || t.kind === 'links') target.ignore = ignorePatterns(t.ignore);

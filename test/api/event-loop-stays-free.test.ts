@@ -9,7 +9,8 @@ import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
 // preview of a ~4.8 MB page runs, other requests are answered at once.
 
 let t: TestApp, site: FixtureServer;
-useMonitoringWorld({ plans: { pro: { preview_spacing_seconds: 0 } } }, (w) => ({ t, site } = w));
+// A budget far above the parse time, so a busy machine cannot turn this into an extraction_timeout.
+useMonitoringWorld({ plans: { pro: { preview_spacing_seconds: 0 } }, loaders: { extractionBudgetMs: 120_000 } }, (w) => ({ t, site } = w));
 
 test('/healthz answers promptly while a preview of a large page is parsed', async () => {
   const big = `<html><body>${Array.from({ length: 85_000 }, (_, i) => `<div><div><div><b class="p">€${i}.99</b></div></div></div>`).join('')}</body></html>`;

@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { ADMIN_TOKEN, bearer, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 // Body handling is shared by every route; these requests use the operator API's
 // account creation as a body-carrying endpoint.
@@ -89,4 +89,25 @@ test('a path segment over 100 characters is 414 uri_too_long, and a bad percent-
     assert.equal(res.json().error.request_id, res.headers['x-request-id']);
     assert.equal(res.headers['cache-control'], 'no-store');
   }
+});
+
+test('validation details are written for people: a bad threshold explains the expected form, a bad kind lists the choices', async () => {
+  const { token } = await createAccountWithToken(t.app);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/monitors',
+    headers: { ...bearer(token), 'content-type': 'application/json', 'idempotency-key': 'human-messages-1' },
+    payload: {
+      preview_id: '00000000-0000-4000-8000-000000000000', interval_minutes: 60,
+      targets: [{ id: 'p', kind: 'price', selection: { scope: 'page' }, currency: 'EUR', rule: 'below', threshold: '999,00' }, { id: 'q', kind: 'colour', selection: { scope: 'page' } }],
+    },
+  });
+  assert.equal(res.statusCode, 422);
+  const details = res.json().error.details as { field: string; message: string }[];
+  assert.deepEqual(details.find((d) => d.field === 'targets[0].threshold'), {
+    field: 'targets[0].threshold', message: 'is not in the expected form (price targets with rule below: dot-decimal amount such as 30.00)',
+  });
+  assert.deepEqual(details.find((d) => d.field === 'targets[1].kind'), { field: 'targets[1].kind', message: 'must be one of: "text", "price", "availability", "links"' });
+  assert.ok(details.every((d) => !/pattern|\^|must match|NOT/.test(d.message)), JSON.stringify(details));
+  assert.equal(new Set(details.map((d) => `${d.field} ${d.message}`)).size, details.length, 'no message twice');
 });
