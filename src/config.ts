@@ -45,7 +45,7 @@ export interface Config {
   logLevel: string;
   /** PAGEWATCH_REQUEST_TIMEOUT_SECONDS, default 30: how long a client may take to send a whole request (headers within 10 s) */
   requestTimeoutSeconds: number;
-  /** PAGEWATCH_MAX_CONNECTIONS_PER_ADDRESS, default 64: open connections one client address may hold; 0 = no cap (behind a proxy) */
+  /** PAGEWATCH_MAX_CONNECTIONS_PER_ADDRESS, default 256: open connections one client address may hold; 0 = no cap (behind a proxy) */
   maxConnectionsPerAddress: number;
   /** PAGEWATCH_EXTRACT_WORKERS, default 2: threads that parse pages and extract targets off the HTTP event loop */
   extractWorkers: number;
@@ -156,7 +156,7 @@ export function loadConfig(env: Env): Config {
     plans: plansFromFile(env),
     logLevel,
     requestTimeoutSeconds: integer(env, 'PAGEWATCH_REQUEST_TIMEOUT_SECONDS', 30, 1, 600),
-    maxConnectionsPerAddress: integer(env, 'PAGEWATCH_MAX_CONNECTIONS_PER_ADDRESS', 64, 0, 100_000),
+    maxConnectionsPerAddress: integer(env, 'PAGEWATCH_MAX_CONNECTIONS_PER_ADDRESS', 256, 0, 100_000),
     extractWorkers: integer(env, 'PAGEWATCH_EXTRACT_WORKERS', 2, 1, 64),
   };
 }
