@@ -7,7 +7,7 @@ import { deleteOtherBaselines, readBaselines } from '../store/baselines-store.ts
 import { deleteLease, lockHeldCheck } from '../store/check-leases-store.ts';
 import { finishManualCheck } from '../store/manual-checks-store.ts';
 import { recordCheckAndReleaseLease } from '../store/monitor-checks-store.ts';
-import { enqueueNotification } from '../store/outbox-store.ts';
+import { enqueueMonitorEvent, enqueueNotification } from '../store/outbox-store.ts';
 import type { WorkItem } from './check-claims.ts';
 import { recordHostOutcome } from './host-politeness.ts';
 import type { LoadResult } from './loader/types.ts';
@@ -92,6 +92,17 @@ export async function commitCheck(tx: Queryable, item: WorkItem, observation: Ob
     http_status: load.status,
     manual_check_id: item.manualCheckId,
   } as const;
-  await recordCheckAndReleaseLease(tx, item.monitorId, item.token, { checkedAt: at, nextCheckAt, recheckAt, changes, issues, run });
+  const failed = load.html === null || (extractions ?? []).some((extraction) => !extraction.ok);
+  const transition = await recordCheckAndReleaseLease(tx, item.monitorId, item.token, { checkedAt: at, nextCheckAt, recheckAt, changes, issues, run, failed });
+  if (transition) {
+    const data = transition.event === 'monitor.failing'
+      ? { failing_since: transition.since.toISOString(), consecutive_failures: transition.failures, issues }
+      : { failing_since: transition.since.toISOString(), recovered_at: at.toISOString() };
+    for (const channel of ['email', 'webhook'] as const) {
+      if (channel === 'email' ? monitor.email_enabled : monitor.webhook_enabled) {
+        await enqueueMonitorEvent(tx, { monitorId: item.monitorId, accountId: item.accountId, channel, event: transition.event, data, at });
+      }
+    }
+  }
   return { outcome: 'recorded', changes, issues };
 }

@@ -8,12 +8,12 @@ import {
   claimDueDeliveries, insertAttempt, lockLeasedDelivery, settleDelivery, type ClaimedDelivery, type DeliverySubject,
 } from '../store/deliveries-store.ts';
 import type { NotificationChannel } from '../store/outbox-store.ts';
-import { composeChangeEmail } from './email-message.ts';
+import { composeEmail, webhookBody } from './monitor-event.ts';
 import { createMailer } from './email-sender.ts';
 import { prepareDelivery, type Destination, type Prepared, type SkipReason } from './prepare-delivery.ts';
 import { nextAttemptAt } from './retry-policy.ts';
 import type { SendResult } from './send-result.ts';
-import { sendWebhook, webhookBody } from './webhook-sender.ts';
+import { sendWebhook } from './webhook-sender.ts';
 
 // The delivery loop over the durable outbox. Each round leases due rows in a
 // short transaction (FOR UPDATE SKIP LOCKED), so any number of processes can
@@ -81,7 +81,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   async function send(id: string, subject: DeliverySubject, destination: Destination): Promise<SendResult> {
     if (destination.channel === 'email') {
       // prepareDelivery skips email rows when no SMTP server is configured, so the mailer exists here.
-      return mailer!.send(destination.to, composeChangeEmail(subject, config.publicUrl));
+      return mailer!.send(destination.to, composeEmail(subject, config.publicUrl));
     }
     return sendWebhook(
       { policy: options.policy, clock, lookup: options.lookup, timeoutMs: options.webhookTimeoutMs },

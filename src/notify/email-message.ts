@@ -1,3 +1,4 @@
+import type { ChangeRow } from '../store/changes-store.ts';
 import type { DeliverySubject } from '../store/deliveries-store.ts';
 
 // The email of one change (DESIGN §8): the monitor (name or URL), the target
@@ -41,12 +42,11 @@ function shown(side: { value: unknown; display: string | null }): string {
 }
 
 /** One line of text, for headers: a name may hold line breaks a header must not. */
-function oneLine(text: string): string {
+export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-export function composeChangeEmail(subject: DeliverySubject, publicUrl: string): ChangeEmail {
-  const { change, monitor } = subject;
+export function composeChangeEmail(change: ChangeRow, monitor: DeliverySubject['monitor'], publicUrl: string): ChangeEmail {
   const monitorName = monitor.name ? oneLine(monitor.name) : monitor.url;
   const target = monitor.targets.find((t) => t.id === change.target_id);
   const label = oneLine(target?.label ?? change.target_id);

@@ -2,8 +2,6 @@ import type { Clock } from '../clock.ts';
 import { parseRetryAfter } from '../engine/loader/http-headers.ts';
 import { guardedPost } from '../engine/ssrf/guarded-request.ts';
 import type { GuardPolicy, LookupFn } from '../engine/ssrf/guard.ts';
-import { changeView } from '../services/changes.ts';
-import type { DeliverySubject } from '../store/deliveries-store.ts';
 import type { SendResult } from './send-result.ts';
 import { signWebhook } from './webhook-signature.ts';
 
@@ -18,16 +16,6 @@ export interface WebhookSettings {
   /** DNS resolution for the guard; default the system resolver */
   lookup?: LookupFn;
   timeoutMs?: number;
-}
-
-/** The event body. `data.change` is the API's Change summary, so receivers parse one shape. */
-export function webhookBody(subject: DeliverySubject): string {
-  const { change, monitor } = subject;
-  return JSON.stringify({
-    type: 'change.detected',
-    timestamp: change.detected_at.toISOString(),
-    data: { change: changeView(change), monitor: { id: monitor.id, url: monitor.url, name: monitor.name } },
-  });
 }
 
 export async function sendWebhook(

@@ -25,6 +25,7 @@ export interface MonitorDeps {
 export interface NotificationsInput {
   email_enabled?: boolean;
   webhook_enabled?: boolean;
+  failing_after?: number;
 }
 
 export interface CreateMonitorInput {
@@ -59,7 +60,7 @@ export function monitorView(row: MonitorRow) {
     labels: row.labels,
     interval_minutes: row.interval_minutes,
     targets: row.targets,
-    notifications: { email_enabled: row.email_enabled, webhook_enabled: row.webhook_enabled },
+    notifications: { email_enabled: row.email_enabled, webhook_enabled: row.webhook_enabled, failing_after: row.failing_after },
     config_version: row.config_version,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
@@ -67,9 +68,13 @@ export function monitorView(row: MonitorRow) {
     next_check_at: iso(row.next_check_at),
     last_change_at: iso(row.last_change_at),
     last_issues: row.last_issues,
+    failing_since: iso(row.failing_since),
   };
 }
 export type MonitorView = ReturnType<typeof monitorView>;
+
+/** Consecutive failed checks before monitor.failing, unless the monitor says otherwise. */
+export const DEFAULT_FAILING_AFTER = 3;
 
 const monitorNotFound = () => new AppError('not_found', 'monitor not found');
 
@@ -104,6 +109,7 @@ export async function createMonitor(
       targets,
       email_enabled: input.notifications?.email_enabled ?? true,
       webhook_enabled: input.notifications?.webhook_enabled ?? false,
+      failing_after: input.notifications?.failing_after ?? DEFAULT_FAILING_AFTER,
       created_at: now,
       updated_at: now,
       next_check_at: initialDueAt(id, now),
@@ -165,6 +171,7 @@ export async function changeMonitor(deps: MonitorDeps, principal: Principal, id:
       labels: input.labels,
       email_enabled: input.notifications?.email_enabled,
       webhook_enabled: input.notifications?.webhook_enabled,
+      failing_after: input.notifications?.failing_after,
     };
     if (input.status !== undefined && input.status !== monitor.status) {
       changes.status = input.status;

@@ -55,22 +55,29 @@ export async function lockLeasedDelivery(db: Queryable, claim: ClaimedDelivery):
 }
 
 export interface DeliverySubject {
-  change: ChangeRow;
+  /** change.detected, monitor.failing or monitor.recovered */
+  event: string;
+  /** the change of a change.detected; null for a monitor's state events */
+  change: ChangeRow | null;
+  /** monitor events: what the engine recorded with them (failing_since, consecutive_failures, issues, recovered_at) */
+  eventData: Record<string, unknown> | null;
   monitor: { id: string; url: string; name: string | null; targets: { id: string; label?: string }[]; email_enabled: boolean; webhook_enabled: boolean };
   account: { id: string; email: string; plan: string; webhook_url: string | null; webhook_secret: string | null };
 }
 
-/** The change a row notifies about, with its monitor and account as they are now. */
+/** What a row notifies about (a change, or a monitor's state), with its monitor and account as they are now. */
 export async function readDeliverySubject(db: Queryable, outboxId: string): Promise<DeliverySubject | null> {
-  const rows = await db.query<{ change: ChangeRow; monitor: DeliverySubject['monitor']; account: DeliverySubject['account'] }>(
-    `SELECT to_jsonb(c.*) AS change,
+  const rows = await db.query<{
+    event: string; event_data: Record<string, unknown> | null; change: ChangeRow | null; monitor: DeliverySubject['monitor']; account: DeliverySubject['account'];
+  }>(
+    `SELECT o.event, o.event_data, CASE WHEN c.id IS NULL THEN NULL ELSE to_jsonb(c.*) END AS change,
        jsonb_build_object('id', m.id, 'url', m.url, 'name', m.name, 'targets', m.targets,
          'email_enabled', m.email_enabled, 'webhook_enabled', m.webhook_enabled) AS monitor,
        jsonb_build_object('id', a.id, 'email', a.email, 'plan', a.plan,
          'webhook_url', a.webhook_url, 'webhook_secret', a.webhook_secret) AS account
      FROM notification_outbox o
-     JOIN changes c ON c.id = o.change_id
-     JOIN monitors m ON m.id = c.monitor_id
+     LEFT JOIN changes c ON c.id = o.change_id
+     JOIN monitors m ON m.id = COALESCE(o.monitor_id, c.monitor_id)
      JOIN accounts a ON a.id = o.account_id
      WHERE o.id = $1`,
     [outboxId],
@@ -78,7 +85,8 @@ export async function readDeliverySubject(db: Queryable, outboxId: string): Prom
   const row = rows[0];
   if (!row) return null;
   // to_jsonb turns timestamps into strings; the change's view expects a Date.
-  return { ...row, change: { ...row.change, detected_at: new Date(row.change.detected_at) } };
+  const change = row.change && { ...row.change, detected_at: new Date(row.change.detected_at) };
+  return { event: row.event, eventData: row.event_data, change, monitor: row.monitor, account: row.account };
 }
 
 export async function markCharged(db: Queryable, id: string, period: Date): Promise<void> {

@@ -33,24 +33,39 @@ export async function recordCheckAndReleaseLease(
     changes: string[];
     issues: CheckIssue[];
     run: CheckRunFacts;
+    /** the check failed: the page did not load, or a target could not be read */
+    failed: boolean;
   },
-): Promise<void> {
+): Promise<FailingTransition> {
   const { run } = outcome;
-  await db.query(
+  const rows = await db.query<{ was: Date | null; now: Date | null; failures: number }>(
     `WITH released AS (DELETE FROM check_leases WHERE monitor_id = $1 AND token = $6),
      history AS (
        INSERT INTO check_runs (monitor_id, checked_at, duration_ms, outcome, http_status, manual_check_id, issues, changes)
        VALUES ($1, $2::timestamptz, $7, $8, $9, $10, NULLIF($5::jsonb, '[]'::jsonb), $11::jsonb)
      )
-     UPDATE monitors SET last_checked_at = $2::timestamptz,
-       next_check_at = LEAST(COALESCE($3::timestamptz, next_check_at), $12::timestamptz),
-       last_change_at = CASE WHEN $4 THEN $2::timestamptz ELSE last_change_at END,
-       last_issues = $5::jsonb
-     WHERE id = $1`,
+     UPDATE monitors m SET last_checked_at = $2::timestamptz,
+       next_check_at = LEAST(COALESCE($3::timestamptz, m.next_check_at), $12::timestamptz),
+       last_change_at = CASE WHEN $4 THEN $2::timestamptz ELSE m.last_change_at END,
+       last_issues = $5::jsonb,
+       consecutive_failures = CASE WHEN $13 THEN m.consecutive_failures + 1 ELSE 0 END,
+       failing_since = CASE
+         WHEN NOT $13 THEN NULL
+         WHEN m.failing_since IS NULL AND m.consecutive_failures + 1 >= m.failing_after THEN $2::timestamptz
+         ELSE m.failing_since END
+     FROM (SELECT failing_since AS was FROM monitors WHERE id = $1) previous
+     WHERE m.id = $1
+     RETURNING previous.was, m.failing_since AS now, m.consecutive_failures AS failures`,
     [
       id, outcome.checkedAt, outcome.nextCheckAt, outcome.changes.length > 0, JSON.stringify(outcome.issues), token,
       run.duration_ms, run.outcome, run.http_status, run.manual_check_id, outcome.changes.length > 0 ? JSON.stringify(outcome.changes) : null,
-      outcome.recheckAt,
+      outcome.recheckAt, outcome.failed,
     ],
   );
+  const row = rows[0];
+  if (!row || (row.was === null) === (row.now === null)) return null;
+  return row.now !== null ? { event: 'monitor.failing', since: row.now, failures: row.failures } : { event: 'monitor.recovered', since: row.was!, failures: 0 };
 }
+
+/** A check that made the monitor failing, or healthy again; null when its state stayed. */
+export type FailingTransition = { event: 'monitor.failing' | 'monitor.recovered'; since: Date; failures: number } | null;

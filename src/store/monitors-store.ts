@@ -15,6 +15,10 @@ export interface MonitorRow {
   targets: Target[];
   email_enabled: boolean;
   webhook_enabled: boolean;
+  /** consecutive failed checks after which the monitor is failing (monitor.failing is sent) */
+  failing_after: number;
+  /** since when its checks have been failing, or null */
+  failing_since: Date | null;
   config_version: number;
   created_at: Date;
   updated_at: Date;
@@ -24,7 +28,7 @@ export interface MonitorRow {
   last_issues: CheckIssue[];
 }
 
-export type NewMonitor = Omit<MonitorRow, 'seq' | 'config_version' | 'last_checked_at' | 'last_change_at' | 'last_issues'>;
+export type NewMonitor = Omit<MonitorRow, 'seq' | 'config_version' | 'last_checked_at' | 'last_change_at' | 'last_issues' | 'failing_since'>;
 
 export async function countMonitors(db: Queryable, accountId: string): Promise<number> {
   const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM monitors WHERE account_id = $1', [accountId]);
@@ -34,10 +38,10 @@ export async function countMonitors(db: Queryable, accountId: string): Promise<n
 export async function insertMonitor(db: Queryable, m: NewMonitor): Promise<void> {
   await db.query(
     `INSERT INTO monitors (id, account_id, url, load_mode, status, name, labels, interval_minutes, targets,
-       email_enabled, webhook_enabled, created_at, updated_at, next_check_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+       email_enabled, webhook_enabled, created_at, updated_at, next_check_at, failing_after)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
     [m.id, m.account_id, m.url, m.load_mode, m.status, m.name, JSON.stringify(m.labels), m.interval_minutes, JSON.stringify(m.targets),
-      m.email_enabled, m.webhook_enabled, m.created_at, m.updated_at, m.next_check_at],
+      m.email_enabled, m.webhook_enabled, m.created_at, m.updated_at, m.next_check_at, m.failing_after],
   );
 }
 
@@ -63,6 +67,8 @@ export type MonitorFilters = {
   label: string | null;
   /** case-insensitive substring of the name or the URL */
   search: string | null;
+  /** true: only failing monitors; false: only healthy ones */
+  failing?: boolean | null;
 };
 
 /** One page, newest first, strictly after the keyset position when one is given. */
@@ -77,14 +83,15 @@ export async function listMonitors(
        AND ($3::timestamptz IS NULL OR (created_at, seq) < ($3::timestamptz, $4::bigint))
        AND ($6::text IS NULL OR labels ? $6::text)
        AND ($7::text IS NULL OR strpos(lower(coalesce(name, '') || ' ' || url), lower($7::text)) > 0)
+       AND ($8::boolean IS NULL OR (failing_since IS NOT NULL) = $8::boolean)
      ORDER BY created_at DESC, seq DESC
      LIMIT $5`,
-    [accountId, query.status, query.after?.created_at ?? null, query.after?.seq ?? null, query.limit, query.label, query.search],
+    [accountId, query.status, query.after?.created_at ?? null, query.after?.seq ?? null, query.limit, query.label, query.search, query.failing ?? null],
   );
 }
 
 export type MonitorChanges = Partial<
-  Pick<MonitorRow, 'name' | 'labels' | 'status' | 'email_enabled' | 'webhook_enabled' | 'targets' | 'interval_minutes' | 'load_mode' | 'config_version' | 'next_check_at'>
+  Pick<MonitorRow, 'name' | 'labels' | 'status' | 'email_enabled' | 'webhook_enabled' | 'failing_after' | 'targets' | 'interval_minutes' | 'load_mode' | 'config_version' | 'next_check_at'>
 >;
 
 const JSON_COLUMNS = new Set(['labels', 'targets']);

@@ -14,3 +14,15 @@ export async function enqueueNotification(
     [randomUUID(), entry.changeId, entry.accountId, entry.channel, entry.at],
   );
 }
+
+/** Queues a monitor's state change (monitor.failing, monitor.recovered) for delivery on one channel. */
+export async function enqueueMonitorEvent(
+  db: Queryable,
+  entry: { monitorId: string; accountId: string; channel: NotificationChannel; event: string; data: unknown; at: Date },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO notification_outbox (id, monitor_id, account_id, channel, event, event_data, created_at, next_attempt_at)
+     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::timestamptz, $7::timestamptz)`,
+    [randomUUID(), entry.monitorId, entry.accountId, entry.channel, entry.event, JSON.stringify(entry.data), entry.at],
+  );
+}

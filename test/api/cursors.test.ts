@@ -38,7 +38,7 @@ test('a cursor sealed with another key does not open; every app on the same stor
   const { token, cursor } = await twoMonitors();
   const body = Buffer.from(cursor.split('.')[0]!, 'base64url').toString('utf8');
   const parsed = JSON.parse(body) as { p: Record<string, string> };
-  const foreign = new Cursors(Buffer.alloc(32, 7)).encode(parsed.p, { status: null, label: null });
+  const foreign = new Cursors(Buffer.alloc(32, 7)).encode(parsed.p, { status: null, label: null, failing: null });
   assert.equal((await list(t.app, token, foreign)).statusCode, 400);
 
   const second = await buildApp({ config: t.config, db: t.db, clock: t.clock, loaders: t.loaders, metrics: t.metrics });

@@ -140,3 +140,22 @@ test('ignore patterns and confirmation are shown in the target form and kept whe
   assert.deepEqual(row?.targets[0]?.ignore, [{ text: 'Sale' }, { regex: '\\d+ left' }]);
   assert.equal(row?.targets[0]?.confirm, true);
 });
+
+test('a failing monitor is marked in the list and on its page, the list filters to failing monitors, and the alert threshold is editable', async () => {
+  const { client, monitorId } = await ownerWithMonitor();
+  await t.db.query("UPDATE monitors SET failing_since = now(), consecutive_failures = 3 WHERE id = $1", [monitorId]);
+  const list = await client.get('/?failing=true');
+  assert.match(list.body, /<span class="state state-failing">failing since <time/);
+  assert.equal(list.body.match(/<td class="url-cell">/g)?.length, 1);
+  assert.match((await client.get(`/monitors/${monitorId}`)).body, /state-failing/);
+  await t.db.query('UPDATE monitors SET failing_since = NULL WHERE id = $1', [monitorId]);
+  assert.match((await client.get('/?failing=true')).body, /No monitor matches these filters/);
+
+  await client.get(`/monitors/${monitorId}/edit`);
+  const saved = await client.post(`/monitors/${monitorId}/edit`, { name: 'x', labels: '', email: 'on', failing_after: '5' });
+  assert.equal(saved.statusCode, 303);
+  assert.equal((await monitorRow(monitorId) as unknown as { failing_after: number }).failing_after, 5);
+  const refused = await client.post(`/monitors/${monitorId}/edit`, { name: 'x', labels: '', failing_after: '0' });
+  assert.equal(refused.statusCode, 422);
+  assert.match(refused.body, /failing_after: must be at least 1/);
+});

@@ -219,6 +219,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "monitor.failing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A monitor's checks have failed notifications.failing_after times in a row
+         * @description Sent once when the monitor becomes failing: a check fails when the page does not load or a target cannot be read (e.g. selector_missing); checks skipped for a site backoff or an exhausted allowance do not count. Nothing more is sent until it recovers. Delivered at least once from a durable outbox; answer 2xx within 15 s. Other answers and timeouts are retried with exponential backoff for about a day, honouring Retry-After; 410 stops the retries; redirects are not followed.
+         */
+        post: operations["webhook_monitor_failing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "monitor.recovered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A failing monitor checked successfully again
+         * @description Sent once, on the first successful check after monitor.failing. Delivered at least once from a durable outbox; answer 2xx within 15 s. Other answers and timeouts are retried with exponential backoff for about a day, honouring Retry-After; 410 stops the retries; redirects are not followed.
+         */
+        post: operations["webhook_monitor_recovered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -567,6 +607,7 @@ export interface operations {
                 cursor?: string;
                 status?: "active" | "paused";
                 label?: string;
+                failing?: boolean;
             };
             header?: never;
             path?: never;
@@ -634,6 +675,7 @@ export interface operations {
                             notifications: {
                                 email_enabled: boolean;
                                 webhook_enabled: boolean;
+                                failing_after: number;
                             };
                             /** @description pass as expected_version when changing targets, load method or schedule */
                             config_version: number;
@@ -651,6 +693,8 @@ export interface operations {
                                 code: string;
                                 message: string;
                             }[];
+                            /** @description since when the checks have been failing (notifications.failing_after failed checks in a row); null while they succeed */
+                            failing_since: string | null;
                         }[];
                         meta: {
                             /** @description pass unchanged with the same filters; null at the end */
@@ -773,6 +817,8 @@ export interface operations {
                         email_enabled?: boolean;
                         /** @description post matched changes to the account's webhook (configured by the operator); default false */
                         webhook_enabled?: boolean;
+                        /** @description after this many failed checks in a row (the page did not load, or a target could not be read) one monitor.failing is sent, and one monitor.recovered when a check succeeds again; default 3 */
+                        failing_after?: number;
                     };
                 };
             };
@@ -946,6 +992,7 @@ export interface operations {
                             notifications: {
                                 email_enabled: boolean;
                                 webhook_enabled: boolean;
+                                failing_after: number;
                             };
                             /** @description pass as expected_version when changing targets, load method or schedule */
                             config_version: number;
@@ -963,6 +1010,8 @@ export interface operations {
                                 code: string;
                                 message: string;
                             }[];
+                            /** @description since when the checks have been failing (notifications.failing_after failed checks in a row); null while they succeed */
+                            failing_since: string | null;
                             /** @description each target's current observation, in target order */
                             observations: {
                                 target_id: string;
@@ -1181,6 +1230,8 @@ export interface operations {
                         email_enabled?: boolean;
                         /** @description post matched changes to the account's webhook (configured by the operator); default false */
                         webhook_enabled?: boolean;
+                        /** @description after this many failed checks in a row (the page did not load, or a target could not be read) one monitor.failing is sent, and one monitor.recovered when a check succeeds again; default 3 */
+                        failing_after?: number;
                     };
                     status?: "active" | "paused";
                     /** @description the current config_version; required with preview_id, targets or interval_minutes */
@@ -1249,6 +1300,7 @@ export interface operations {
                             notifications: {
                                 email_enabled: boolean;
                                 webhook_enabled: boolean;
+                                failing_after: number;
                             };
                             /** @description pass as expected_version when changing targets, load method or schedule */
                             config_version: number;
@@ -1266,6 +1318,8 @@ export interface operations {
                                 code: string;
                                 message: string;
                             }[];
+                            /** @description since when the checks have been failing (notifications.failing_after failed checks in a row); null while they succeed */
+                            failing_since: string | null;
                         };
                     };
                 };
@@ -2163,6 +2217,118 @@ export interface operations {
                             url: string;
                             name: string | null;
                         };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description gone: pagewatch stops retrying this delivery */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description delivered */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_monitor_failing: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the delivery id; the same on every retry of the delivery, so receivers can drop duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse deliveries far from your clock (e.g. 5 minutes) */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> keyed with the base64-decoded part of the account's secret after "whsec_", over "<webhook-id>.<webhook-timestamp>.<body bytes>"; several space-separated signatures may be sent */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "monitor.failing";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        monitor: {
+                            /** Format: uuid */
+                            id: string;
+                            url: string;
+                            name: string | null;
+                        };
+                        /** Format: date-time */
+                        failing_since: string;
+                        consecutive_failures: number;
+                        /** @description the issues of the check that made it failing */
+                        issues: {
+                            target_id: string | null;
+                            /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
+                            code: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description gone: pagewatch stops retrying this delivery */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description delivered */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_monitor_recovered: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the delivery id; the same on every retry of the delivery, so receivers can drop duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse deliveries far from your clock (e.g. 5 minutes) */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256> keyed with the base64-decoded part of the account's secret after "whsec_", over "<webhook-id>.<webhook-timestamp>.<body bytes>"; several space-separated signatures may be sent */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "monitor.recovered";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        monitor: {
+                            /** Format: uuid */
+                            id: string;
+                            url: string;
+                            name: string | null;
+                        };
+                        /** Format: date-time */
+                        failing_since: string;
+                        /** Format: date-time */
+                        recovered_at: string;
                     };
                 };
             };

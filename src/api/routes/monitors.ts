@@ -35,7 +35,7 @@ export const monitorRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
       },
     },
     async (request) => {
-      const filters = { status: request.query.status ?? null, label: request.query.label ?? null };
+      const filters = { status: request.query.status ?? null, label: request.query.label ?? null, failing: request.query.failing ?? null };
       const page = await listMonitorPage(deps, request.principal!, {
         ...filters,
         search: null,

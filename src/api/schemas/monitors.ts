@@ -9,6 +9,12 @@ export const NotificationsInputSchema = Type.Object(
   {
     email_enabled: Type.Optional(Type.Boolean({ description: 'email the account on matched changes; default true' })),
     webhook_enabled: Type.Optional(Type.Boolean({ description: "post matched changes to the account's webhook (configured by the operator); default false" })),
+    failing_after: Type.Optional(Type.Integer({
+      minimum: 1,
+      maximum: 100,
+      description: 'after this many failed checks in a row (the page did not load, or a target could not be read) one monitor.failing is sent, ' +
+        'and one monitor.recovered when a check succeeds again; default 3',
+    })),
   },
   { additionalProperties: false },
 );
@@ -54,7 +60,7 @@ export const MonitorSchema = Type.Object({
   labels: Type.Array(Type.String()),
   interval_minutes: Type.Integer(),
   targets: Type.Array(TargetSchema),
-  notifications: Type.Object({ email_enabled: Type.Boolean(), webhook_enabled: Type.Boolean() }),
+  notifications: Type.Object({ email_enabled: Type.Boolean(), webhook_enabled: Type.Boolean(), failing_after: Type.Integer() }),
   config_version: Type.Integer({ description: 'pass as expected_version when changing targets, load method or schedule' }),
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -62,6 +68,9 @@ export const MonitorSchema = Type.Object({
   next_check_at: NullableTimestamp,
   last_change_at: NullableTimestamp,
   last_issues: Type.Array(CheckIssueSchema, { description: "the latest capture's check issues" }),
+  failing_since: Type.Union([Timestamp, Type.Null()], {
+    description: 'since when the checks have been failing (notifications.failing_after failed checks in a row); null while they succeed',
+  }),
 });
 
 export const ObservationSchema = Type.Object({
@@ -85,6 +94,7 @@ export const ListMonitorsQuery = Type.Object(
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_CURSOR_LENGTH, description: 'meta.next_cursor of the previous page, with the same filters' })),
     status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('paused')])),
     label: Type.Optional(Type.String({ ...Label, pattern: '^[^\\u0000]*$', description: 'only monitors carrying this label (exact match)' })),
+    failing: Type.Optional(Type.Boolean({ description: 'true: only failing monitors (failing_since set); false: only the others' })),
   },
   { additionalProperties: false },
 );

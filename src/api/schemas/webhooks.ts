@@ -1,6 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { ChangeSchema } from './changes.ts';
 import { Timestamp } from './common.ts';
+import { CheckIssueSchema } from './previews.ts';
 
 // The events pagewatch posts to an account's webhook endpoint (Standard
 // Webhooks), described in the OpenAPI document's `webhooks` section.
@@ -26,6 +27,25 @@ export const WEBHOOK_EVENTS: WebhookEvent[] = [
       'One event per change whose rule_matches is non-empty or null, on monitors with notifications.webhook_enabled. ' +
       'data.change is the Change summary of GET /changes.',
     data: Type.Object({ change: ChangeSchema, monitor: WebhookMonitorSchema }),
+  },
+  {
+    type: 'monitor.failing',
+    summary: "A monitor's checks have failed notifications.failing_after times in a row",
+    description:
+      'Sent once when the monitor becomes failing: a check fails when the page does not load or a target cannot be read (e.g. ' +
+      'selector_missing); checks skipped for a site backoff or an exhausted allowance do not count. Nothing more is sent until it recovers.',
+    data: Type.Object({
+      monitor: WebhookMonitorSchema,
+      failing_since: Timestamp,
+      consecutive_failures: Type.Integer(),
+      issues: Type.Array(CheckIssueSchema, { description: 'the issues of the check that made it failing' }),
+    }),
+  },
+  {
+    type: 'monitor.recovered',
+    summary: 'A failing monitor checked successfully again',
+    description: 'Sent once, on the first successful check after monitor.failing.',
+    data: Type.Object({ monitor: WebhookMonitorSchema, failing_since: Timestamp, recovered_at: Timestamp }),
   },
 ];
 

@@ -19,7 +19,13 @@ import { monitorIdParam } from './monitors.ts';
 const validateUpdateBody = bodyValidator(UpdateMonitorBody);
 
 function readSettings(request: FastifyRequest): SettingsInput {
-  return { name: field(request, 'name').trim(), labels: field(request, 'labels'), email: field(request, 'email') === 'on', webhook: field(request, 'webhook') === 'on' };
+  return {
+    name: field(request, 'name').trim(),
+    labels: field(request, 'labels'),
+    email: field(request, 'email') === 'on',
+    webhook: field(request, 'webhook') === 'on',
+    failingAfter: field(request, 'failing_after').trim(),
+  };
 }
 
 /** "shop, kitchen ,shop" → ["shop", "kitchen"]: the form's comma list as the API's labels. */
@@ -51,7 +57,11 @@ export const editMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) 
     const change: UpdateMonitorInput = {
       name: input.name === '' ? null : input.name,
       labels: labelList(input.labels),
-      notifications: { email_enabled: input.email, webhook_enabled: input.webhook },
+      notifications: {
+        email_enabled: input.email,
+        webhook_enabled: input.webhook,
+        ...(input.failingAfter === '' ? {} : { failing_after: /^\d+$/.test(input.failingAfter) ? Number(input.failingAfter) : -1 }),
+      },
     };
     try {
       validateUpdateBody(change);

@@ -23,7 +23,7 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 function listFilters(query: Record<string, unknown>): MonitorFilters {
   const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' && !value.includes('\0') ? value.trim().slice(0, 200) : null);
   const status = query.status === 'active' || query.status === 'paused' ? query.status : null;
-  return { status, label: text(query.label), search: text(query.q) };
+  return { status, label: text(query.label), search: text(query.q), failing: query.failing === 'true' ? true : null };
 }
 
 export function monitorIdParam(request: FastifyRequest<{ Params: { id: string } }>): string {

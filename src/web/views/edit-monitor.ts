@@ -11,10 +11,17 @@ export interface SettingsInput {
   labels: string;
   email: boolean;
   webhook: boolean;
+  failingAfter: string;
 }
 
 export function settingsInput(m: MonitorView): SettingsInput {
-  return { name: m.name ?? '', labels: m.labels.join(', '), email: m.notifications.email_enabled, webhook: m.notifications.webhook_enabled };
+  return {
+    name: m.name ?? '',
+    labels: m.labels.join(', '),
+    email: m.notifications.email_enabled,
+    webhook: m.notifications.webhook_enabled,
+    failingAfter: String(m.notifications.failing_after),
+  };
 }
 
 function crumbs(m: MonitorView): SafeHtml {
@@ -38,6 +45,9 @@ ${csrfField(ctx)}
 <fieldset><legend>Notifications</legend>
 ${checkbox('email', 'Email me when an alert rule matches')}
 ${checkbox('webhook', 'Post to the account\u2019s webhook (set up by the operator)')}
+<label for="failing_after">Alert when the checks fail this many times in a row</label>
+<input id="failing_after" name="failing_after" type="number" min="1" max="100" value="${input.failingAfter}" aria-describedby="failing-help">
+<span class="help" id="failing-help">a check fails when the page does not load or a target cannot be read; one alert, then one when it works again</span>
 </fieldset>
 <button type="submit">Save settings</button>
 </form>

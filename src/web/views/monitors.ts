@@ -12,6 +12,11 @@ export function monitorTitle(m: { name: string | null; url: string }): string {
   return m.name ?? m.url;
 }
 
+/** A failing monitor says so wherever it is shown (notifications.failing_after failed checks in a row). */
+function failingBadge(m: MonitorView): SafeHtml | null {
+  return m.failing_since ? html` <span class="state state-failing">failing since ${when(m.failing_since)}</span>` : null;
+}
+
 function statusBadge(status: string): SafeHtml {
   return html`<span class="state state-${status}">${status}</span>`;
 }
@@ -39,6 +44,7 @@ function filterForm(filters: MonitorFilters): SafeHtml {
 <div><label for="q">Search</label><input id="q" name="q" type="search" value="${filters.search ?? ''}" placeholder="name or address"></div>
 <div><label for="label">Label</label><input id="label" name="label" value="${filters.label ?? ''}" maxlength="50"></div>
 <div><label for="status">Status</label><select id="status" name="status">${option('', 'any')}${option('active', 'active')}${option('paused', 'paused')}</select></div>
+<div class="check"><input type="checkbox" id="failing" name="failing" value="true"${filters.failing ? html` checked` : ''}><label for="failing">Failing only</label></div>
 <button type="submit" class="secondary">Filter</button>
 </form>`;
 }
@@ -48,6 +54,7 @@ function filterQuery(filters: MonitorFilters): string {
   if (filters.search) params.set('q', filters.search);
   if (filters.label) params.set('label', filters.label);
   if (filters.status) params.set('status', filters.status);
+  if (filters.failing) params.set('failing', 'true');
   return params.toString();
 }
 
@@ -57,7 +64,7 @@ export function monitorListBody(
   list: { more: string | null; filters: MonitorFilters; slots: { used: number; limit: number } },
 ): SafeHtml {
   const { more, filters, slots } = list;
-  const filtered = filters.search !== null || filters.label !== null || filters.status !== null;
+  const filtered = filters.search !== null || filters.label !== null || filters.status !== null || Boolean(filters.failing);
   const query = filterQuery(filters);
   return html`<div class="title-row"><h1>Monitors</h1><a class="button" href="/monitors/new">New monitor</a></div>
 <p class="muted">${slots.used} of ${plural(slots.limit, 'monitor')} in use.</p>
@@ -72,7 +79,7 @@ ${monitors.length === 0
 <tbody>${monitors.map(
         (m) => html`<tr>
 <td class="url-cell"><a href="/monitors/${m.id}">${monitorTitle(m)}</a>${m.name ? html`<div class="muted url">${m.url}</div>` : ''}${labelTags(m.labels)}</td>
-<td data-label="Status">${statusBadge(m.status)}</td>
+<td data-label="Status">${statusBadge(m.status)}${failingBadge(m)}</td>
 <td data-label="Interval">${plural(m.interval_minutes, 'minute')}</td>
 <td data-label="Last check">${when(m.last_checked_at)}</td>
 <td data-label="Last change">${when(m.last_change_at)}</td>
@@ -104,7 +111,7 @@ function currentValue(o: Observation | undefined): SafeHtml {
 
 export function monitorBody(ctx: PageContext, m: MonitorView, observations: Observation[], checkPanel: SafeHtml | null): SafeHtml {
   return html`<p class="crumbs"><a href="/">Monitors</a> /</p>
-<div class="title-row"><h1>${monitorTitle(m)}</h1>${statusBadge(m.status)}</div>
+<div class="title-row"><h1>${monitorTitle(m)}</h1>${statusBadge(m.status)}${failingBadge(m)}</div>
 <p class="url">${m.url}</p>
 <div class="actions">${statusForm(ctx, m, `/monitors/${m.id}`)}<a class="button secondary" href="/monitors/${m.id}/changes">Changes</a>
 <a class="button secondary" href="/monitors/${m.id}/edit">Edit</a><a class="button secondary" href="/monitors/${m.id}/delete">Delete</a></div>
@@ -116,7 +123,7 @@ ${checkPanel}
 <dt>Next check</dt><dd>${m.status === 'active' ? when(m.next_check_at) : html`<span class="muted">paused</span>`}</dd>
 <dt>Last change</dt><dd>${when(m.last_change_at)}</dd>
 <dt>Labels</dt><dd>${m.labels.length ? labelTags(m.labels) : html`<span class="muted">none</span>`}</dd>
-<dt>Notifications</dt><dd>email ${m.notifications.email_enabled ? 'on' : 'off'}, webhook ${m.notifications.webhook_enabled ? 'on' : 'off'}</dd>
+<dt>Notifications</dt><dd>email ${m.notifications.email_enabled ? 'on' : 'off'}, webhook ${m.notifications.webhook_enabled ? 'on' : 'off'}; failing alert after ${plural(m.notifications.failing_after, 'failed check')} in a row</dd>
 </dl>
 <h2>Targets</h2>
 <div class="table-wrap"><table>
