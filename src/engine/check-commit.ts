@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { TargetExtraction } from '../domain/extract/index.ts';
 import type { CheckIssue } from '../domain/issues.ts';
 import { CONFIRM_RECHECK_SECONDS } from '../domain/noise.ts';
@@ -57,6 +58,7 @@ export async function commitCheck(tx: Queryable, item: WorkItem, observation: Ob
 
   const baselines = await readBaselines(tx, item.monitorId);
   const changes: string[] = [];
+  const notifying: string[] = [];
   let awaitingConfirmation = false;
   const context = { monitorId: item.monitorId, accountId: item.accountId, loadMode: item.loadMode, at };
   for (const [index, target] of item.targets.entries()) {
@@ -67,9 +69,15 @@ export async function commitCheck(tx: Queryable, item: WorkItem, observation: Ob
     const { change } = record;
     if (change === null) continue;
     changes.push(change.id);
-    if (!change.notify) continue;
-    if (monitor.email_enabled) await enqueueNotification(tx, { changeId: change.id, accountId: item.accountId, channel: 'email', at });
-    if (monitor.webhook_enabled) await enqueueNotification(tx, { changeId: change.id, accountId: item.accountId, channel: 'webhook', at });
+    if (change.notify) notifying.push(change.id);
+  }
+  // Webhooks: one event per change, carrying the check's id so receivers can group; email: one message per check.
+  const checkId = randomUUID();
+  if (monitor.webhook_enabled) {
+    for (const changeId of notifying) await enqueueNotification(tx, { changeId, accountId: item.accountId, channel: 'webhook', at, data: { check_id: checkId } });
+  }
+  if (monitor.email_enabled && notifying.length > 0) {
+    await enqueueNotification(tx, { changeId: notifying[0]!, accountId: item.accountId, channel: 'email', at, data: { check_id: checkId, change_ids: notifying } });
   }
   const targetIds = item.targets.map((t) => t.id);
   // Baselines are only written with the monitor row locked, so the ones read above are all there are.

@@ -32,7 +32,21 @@ function composeMonitorEmail(subject: DeliverySubject, publicUrl: string): Chang
   return { subject: `[pagewatch] ${name}: ${failing ? 'checks are failing' : 'checks work again'}`, text, html };
 }
 
+/** One email for all the changes one check found: each change's part in turn, under one subject. */
+function composeGroupedEmail(subject: DeliverySubject, publicUrl: string): ChangeEmail {
+  const { monitor, changes } = subject;
+  const name = monitor.name ? oneLine(monitor.name) : monitor.url;
+  const parts = changes.map((change) => composeChangeEmail(change, monitor, publicUrl));
+  const body = (html: boolean) => parts.map((p) => (html ? p.html.replace(/^<!doctype html><html><body[^>]*>|<\/body><\/html>$/g, '') : p.text));
+  return {
+    subject: `[pagewatch] ${changes.length} changes on ${name}`,
+    text: [`pagewatch detected ${changes.length} changes on ${name} in one check.`, '', ...body(false)].join('\n'),
+    html: ['<!doctype html><html><body style="font-family: sans-serif">', ...body(true).map((b) => `<hr>${b}`), '</body></html>'].join('\n'),
+  };
+}
+
 export function composeEmail(subject: DeliverySubject, publicUrl: string): ChangeEmail {
+  if (subject.changes.length > 1) return composeGroupedEmail(subject, publicUrl);
   return subject.change ? composeChangeEmail(subject.change, subject.monitor, publicUrl) : composeMonitorEmail(subject, publicUrl);
 }
 
@@ -41,7 +55,9 @@ export function webhookBody(subject: DeliverySubject): string {
   const { change, monitor } = subject;
   const monitorRef = { id: monitor.id, url: monitor.url, name: monitor.name };
   if (change) {
-    return JSON.stringify({ type: 'change.detected', timestamp: change.detected_at.toISOString(), data: { change: changeView(change), monitor: monitorRef } });
+    const checkId = subject.eventData?.check_id;
+    const data = { change: changeView(change), monitor: monitorRef, ...(typeof checkId === 'string' ? { check_id: checkId } : {}) };
+    return JSON.stringify({ type: 'change.detected', timestamp: change.detected_at.toISOString(), data });
   }
   // The event's own time, the same on every retry: when the monitor started failing, or recovered.
   const data = subject.eventData ?? {};

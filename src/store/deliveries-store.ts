@@ -59,6 +59,8 @@ export interface DeliverySubject {
   event: string;
   /** the change of a change.detected; null for a monitor's state events */
   change: ChangeRow | null;
+  /** an email grouping a check's changes: all of them, in order (else the one change, or none) */
+  changes: ChangeRow[];
   /** monitor events: what the engine recorded with them (failing_since, consecutive_failures, issues, recovered_at) */
   eventData: Record<string, unknown> | null;
   monitor: { id: string; url: string; name: string | null; targets: { id: string; label?: string }[]; email_enabled: boolean; webhook_enabled: boolean };
@@ -86,7 +88,15 @@ export async function readDeliverySubject(db: Queryable, outboxId: string): Prom
   if (!row) return null;
   // to_jsonb turns timestamps into strings; the change's view expects a Date.
   const change = row.change && { ...row.change, detected_at: new Date(row.change.detected_at) };
-  return { event: row.event, eventData: row.event_data, change, monitor: row.monitor, account: row.account };
+  const grouped = (row.event_data?.change_ids as string[] | undefined) ?? [];
+  const changes = grouped.length > 1 ? await readChanges(db, grouped) : change ? [change] : [];
+  return { event: row.event, eventData: row.event_data, change, changes, monitor: row.monitor, account: row.account };
+}
+
+/** The changes with these ids that still exist (retention may have removed some), in the order given. */
+async function readChanges(db: Queryable, ids: string[]): Promise<ChangeRow[]> {
+  const rows = await db.query<ChangeRow>('SELECT * FROM changes WHERE id = ANY($1::uuid[])', [ids]);
+  return ids.flatMap((id) => rows.filter((r) => r.id === id));
 }
 
 export async function markCharged(db: Queryable, id: string, period: Date): Promise<void> {

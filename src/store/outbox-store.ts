@@ -3,15 +3,19 @@ import type { Queryable } from './database.ts';
 
 export type NotificationChannel = 'email' | 'webhook';
 
-/** Queues a change for delivery on one channel; written in the change's own transaction. */
+/**
+ * Queues a change for delivery on one channel; written in the change's own
+ * transaction. `data` carries the check it came from (check_id) and, for an
+ * email that groups a check's changes, all of their ids (change_ids).
+ */
 export async function enqueueNotification(
   db: Queryable,
-  entry: { changeId: string; accountId: string; channel: NotificationChannel; at: Date },
+  entry: { changeId: string; accountId: string; channel: NotificationChannel; at: Date; data?: { check_id: string; change_ids?: string[] } },
 ): Promise<void> {
   await db.query(
-    `INSERT INTO notification_outbox (id, change_id, account_id, channel, created_at, next_attempt_at)
-     VALUES ($1, $2, $3, $4, $5::timestamptz, $5::timestamptz) ON CONFLICT (change_id, channel) DO NOTHING`,
-    [randomUUID(), entry.changeId, entry.accountId, entry.channel, entry.at],
+    `INSERT INTO notification_outbox (id, change_id, account_id, channel, created_at, next_attempt_at, event_data)
+     VALUES ($1, $2, $3, $4, $5::timestamptz, $5::timestamptz, $6::jsonb) ON CONFLICT (change_id, channel) DO NOTHING`,
+    [randomUUID(), entry.changeId, entry.accountId, entry.channel, entry.at, entry.data ? JSON.stringify(entry.data) : null],
   );
 }
 

@@ -58,11 +58,36 @@ test('a price that crosses below the threshold is emailed and POSTed once; a cha
   assert.equal(receiver.received.length, 1);
   const [delivery] = receiver.received;
   assert.equal(verifyWebhook(secret, delivery.headers, delivery.body, { now: t.clock.now() }).ok, true);
-  assert.deepEqual(JSON.parse(delivery.body.toString()).data, { change, monitor: { id: page.monitorId, url: page.url, name: null } });
+  const { check_id: checkId, ...data } = JSON.parse(delivery.body.toString()).data;
+  assert.deepEqual(data, { change, monitor: { id: page.monitorId, url: page.url, name: null } });
+  assert.match(checkId, /^[0-9a-f-]{36}$/, 'the check that found the change');
 
   assert.equal(smtp.mails.length, 1);
   const { text } = smtp.mails[0];
   for (const line of [`Monitor:  ${page.url}`, 'Target:   Price', 'Rule:     below: the price fell below the threshold', `Before:   ${change.before.display}`, `After:    ${change.after.display}`]) {
     assert.ok(text.includes(line), `"${line}" in:\n${text}`);
   }
+});
+
+test('one check that changes three targets sends one email listing the three, and three webhooks sharing its check_id', async () => {
+  const account = await createAccountWithToken(t.app);
+  await admin(t.app, 'PATCH', `/accounts/${account.accountId}`, { webhook_url: `${receiver.url}/grouped` });
+  const targets: Target[] = [
+    { id: 'title', label: 'Title', kind: 'text', selection: { scope: 'selector', selector: '#title' }, rule: 'changed' },
+    { id: 'price', label: 'Price', kind: 'price', selection: { scope: 'selector', selector: '#price' }, currency: 'EUR', rule: 'changed' },
+    { id: 'stock', label: 'Stock', kind: 'availability', selection: { scope: 'selector', selector: '#stock' }, rule: 'changed' },
+  ];
+  const page = await watchPage(t, site, engine, { accountId: account.accountId, targets, emailEnabled: true, webhookEnabled: true });
+  const dispatcher = testDispatcher(t);
+  await page.check();
+  const mailsBefore = smtp.mails.length;
+  await page.check({ title: 'Espresso Trio', price: '€31.00', stock: 'Out of stock' });
+  await dispatcher.runOnce();
+  assert.equal(smtp.mails.length - mailsBefore, 1, 'one email for the check');
+  const mail = smtp.mails.at(-1)!;
+  assert.match(mail.headers.get('subject') as string, /^\[pagewatch\] 3 changes on /);
+  for (const label of ['Target:   Title', 'Target:   Price', 'Target:   Stock']) assert.ok(mail.text.includes(label), mail.text);
+  const hooks = receiver.received.filter((r) => r.path === '/grouped').map((r) => JSON.parse(r.body.toString()).data);
+  assert.equal(hooks.length, 3, 'one webhook per change');
+  assert.equal(new Set(hooks.map((h) => h.check_id)).size, 1, 'all from the same check');
 });

@@ -2217,6 +2217,11 @@ export interface operations {
                             url: string;
                             name: string | null;
                         };
+                        /**
+                         * Format: uuid
+                         * @description the check that found the change: changes of one check share it, so receivers can group them
+                         */
+                        check_id?: string;
                     };
                 };
             };

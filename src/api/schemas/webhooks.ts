@@ -26,7 +26,11 @@ export const WEBHOOK_EVENTS: WebhookEvent[] = [
     description:
       'One event per change whose rule_matches is non-empty or null, on monitors with notifications.webhook_enabled. ' +
       'data.change is the Change summary of GET /changes.',
-    data: Type.Object({ change: ChangeSchema, monitor: WebhookMonitorSchema }),
+    data: Type.Object({
+      change: ChangeSchema,
+      monitor: WebhookMonitorSchema,
+      check_id: Type.Optional(Type.String({ format: 'uuid', description: 'the check that found the change: changes of one check share it, so receivers can group them' })),
+    }),
   },
   {
     type: 'monitor.failing',
