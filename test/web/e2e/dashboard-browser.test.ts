@@ -189,6 +189,16 @@ test('a monitor is edited, given new targets through a fresh preview, found by i
   await shot('12-changes-phone');
   await page.setViewportSize({ width: 1200, height: 900 });
 
+  // A monitor whose checks fail is marked, and the list filters to such monitors.
+  await t.db.query('UPDATE monitors SET failing_since = now(), consecutive_failures = 3 WHERE id = $1', [watched.monitorId]);
+  await page.goto('/');
+  await page.getByLabel('Failing only').check();
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await page.waitForURL(/failing=true/);
+  assert.equal(await page.locator('td.url-cell').count(), 1);
+  assert.match(await page.locator('.state-failing').first().innerText(), /failing since/);
+  await shot('14-failing-filter');
+
   await page.goto(`/monitors/${watched.monitorId}`);
   await page.getByRole('link', { name: 'Delete' }).click();
   await shot('13-delete-confirmation');
