@@ -20,7 +20,7 @@ test('with the cleanup between rounds of check-like updates, the monitors table 
     for (let i = 0; i < 200; i++) await insertMonitorRow(t.db, { accountId, url: `https://shop.example/v${i}`, targets: [TITLE], nextCheckAt: t.clock.now() });
     const size = async () => (await t.db.query<{ s: number }>("SELECT pg_relation_size('monitors')::int AS s"))[0]!.s;
     const round = async (n: number) => {
-      for (let i = 0; i < 5; i++) await t.db.query("UPDATE monitors SET last_issues = $1::jsonb, last_checked_at = now()", [JSON.stringify([{ code: `r${n}-${i}` }])]);
+      for (let i = 0; i < 5; i++) await t.db.query("UPDATE monitors SET last_issues = $1::jsonb, next_check_at = next_check_at + interval '1 minute'", [JSON.stringify([{ code: `r${n}-${i}` }])]);
       return cleanupExpired(t.db, t.config.plans, t.clock.now());
     };
     const report = await round(0);
@@ -40,9 +40,9 @@ test('without vacuum the same updates keep growing the table (what the cleanup p
     const { accountId } = await createAccountWithToken(t.app);
     for (let i = 0; i < 200; i++) await insertMonitorRow(t.db, { accountId, url: `https://shop.example/w${i}`, targets: [TITLE], nextCheckAt: t.clock.now() });
     const size = async () => (await t.db.query<{ s: number }>("SELECT pg_relation_size('monitors')::int AS s"))[0]!.s;
-    for (let i = 0; i < 10; i++) await t.db.query("UPDATE monitors SET last_issues = $1::jsonb", [JSON.stringify([{ code: `a${i}` }])]);
+    for (let i = 0; i < 10; i++) await t.db.query("UPDATE monitors SET last_issues = $1::jsonb, next_check_at = next_check_at + interval '1 minute'", [JSON.stringify([{ code: `a${i}` }])]);
     const early = await size();
-    for (let i = 0; i < 50; i++) await t.db.query("UPDATE monitors SET last_issues = $1::jsonb", [JSON.stringify([{ code: `b${i}` }])]);
+    for (let i = 0; i < 50; i++) await t.db.query("UPDATE monitors SET last_issues = $1::jsonb, next_check_at = next_check_at + interval '1 minute'", [JSON.stringify([{ code: `b${i}` }])]);
     assert.ok((await size()) > early * 2, 'the table grows with every round of updates');
   } finally {
     await t.close();
