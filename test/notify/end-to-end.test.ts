@@ -1,38 +1,21 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Target } from '../../src/domain/targets.ts';
 import type { Engine } from '../../src/engine/scheduler.ts';
 import { verifyWebhook } from '../../packages/client/src/index.ts';
-import { admin, bearer, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
-import { startMailCatcher, type MailCatcher } from '../helpers/mail-catcher.ts';
-import { startTestEngine } from '../helpers/test-engine.ts';
+import { admin, bearer, createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
+import type { FixtureServer } from '../helpers/fixture-server.ts';
+import type { MailCatcher } from '../helpers/mail-catcher.ts';
+import { useNotifyingWorld } from '../helpers/notifying-world.ts';
 import { watchPage } from '../helpers/watched-page.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import type { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { testDispatcher } from '../helpers/notification-rows.ts';
 
 // From a page that changes to the notifications about it: the engine detects
 // the change and writes the outbox, the dispatcher sends from it.
 
-let t: TestApp;
-let site: FixtureServer;
-let engine: Engine;
-let smtp: MailCatcher;
-let receiver: WebhookReceiver;
-before(async () => {
-  smtp = await startMailCatcher();
-  receiver = await startWebhookReceiver();
-  site = await startFixtureServer();
-  t = await startTestApp({ env: { PAGEWATCH_SMTP_URL: smtp.url } });
-  engine = startTestEngine(t);
-});
-after(async () => {
-  await engine.stop();
-  await t.close();
-  await site.close();
-  await smtp.close();
-  await receiver.close();
-});
+let t: TestApp, site: FixtureServer, engine: Engine, smtp: MailCatcher, receiver: WebhookReceiver;
+useNotifyingWorld({}, (w) => ({ t, site, engine, smtp, receiver } = w));
 
 const PRICE_BELOW: Target = {
   id: 'price', label: 'Price', kind: 'price', selection: { scope: 'selector', selector: '#price' }, currency: 'EUR', rule: 'below', threshold: '25.00',

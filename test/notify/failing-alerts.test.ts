@@ -1,39 +1,22 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Target } from '../../src/domain/targets.ts';
 import type { Engine } from '../../src/engine/scheduler.ts';
 import { verifyWebhook } from '../../packages/client/src/index.ts';
-import { admin, bearer, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
-import { startMailCatcher, type MailCatcher } from '../helpers/mail-catcher.ts';
-import { startTestEngine } from '../helpers/test-engine.ts';
+import { admin, bearer, createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
+import type { FixtureServer } from '../helpers/fixture-server.ts';
+import type { MailCatcher } from '../helpers/mail-catcher.ts';
+import { useNotifyingWorld } from '../helpers/notifying-world.ts';
 import { watchPage } from '../helpers/watched-page.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import type { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { testDispatcher } from '../helpers/notification-rows.ts';
 
 // Failing-check alerts: after N failed checks in a row one monitor.failing
 // (email and signed webhook), nothing more while it keeps failing, and one
 // monitor.recovered on the first successful check.
 
-let t: TestApp;
-let site: FixtureServer;
-let engine: Engine;
-let smtp: MailCatcher;
-let receiver: WebhookReceiver;
-before(async () => {
-  smtp = await startMailCatcher();
-  receiver = await startWebhookReceiver();
-  site = await startFixtureServer();
-  t = await startTestApp({ env: { PAGEWATCH_SMTP_URL: smtp.url, PAGEWATCH_PUBLIC_URL: 'https://watch.example.org' } });
-  engine = startTestEngine(t);
-});
-after(async () => {
-  await engine.stop();
-  await t.close();
-  await site.close();
-  await smtp.close();
-  await receiver.close();
-});
+let t: TestApp, site: FixtureServer, engine: Engine, smtp: MailCatcher, receiver: WebhookReceiver;
+useNotifyingWorld({ PAGEWATCH_PUBLIC_URL: 'https://watch.example.org' }, (w) => ({ t, site, engine, smtp, receiver } = w));
 
 const PRICE: Target = { id: 'price', label: 'Price', kind: 'price', selection: { scope: 'selector', selector: '#price' }, currency: 'EUR', rule: 'dropped' };
 
