@@ -1,11 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { buildApp } from '../src/api/app.ts';
+import { buildApp } from '../src/http/app.ts';
 import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
-import { createLoaders } from '../src/engine/loaders.ts';
-import { createMetrics } from '../src/metrics.ts';
+import { createLoaders } from '../src/fetch/loaders.ts';
+import { createMetrics } from '../src/process-metrics.ts';
 import { ADMIN_TOKEN, createAccountWithToken } from '../test/helpers/test-app.ts';
 import { PRODUCT_TARGETS } from './lib/pages.ts';
 import { benchPlans } from './lib/plans.ts';

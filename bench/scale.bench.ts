@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { nextDueAt, stableOffsetSeconds } from '../src/domain/schedule.ts';
 import { DEFAULT_HOST_CONCURRENCY } from '../src/engine/host-politeness.ts';
-import type { Loaders } from '../src/engine/loaders.ts';
+import type { Loaders } from '../src/fetch/loaders.ts';
 import { benchEngine, benchLoaders, TICK_SECONDS } from './lib/engine.ts';
 import { percentile, sleep } from './lib/measure.ts';
 import { startPageServer, type PageServer } from './lib/page-server.ts';

@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { parsePlans, DEFAULT_PLANS, type Plans } from './domain/plans.ts';
-import { guardPolicy } from './engine/ssrf/policy.ts';
-import { DEFAULT_LEASE_SECONDS } from './engine/scheduler.ts';
+import { guardPolicy } from './domain/network/guard-policy.ts';
 
 // Configuration is read from the environment once, at start, and passed in.
 // A bad value stops the process with a message naming the variable.
+
+/** How long a claimed check stays with its worker unless PAGEWATCH_LEASE_SECONDS says otherwise. */
+export const DEFAULT_CHECK_LEASE_SECONDS = 300;
 
 export interface Config {
   /** PORT, default 8080 */
@@ -144,7 +146,7 @@ export function loadConfig(env: Env): Config {
     publicUrl,
     tickSeconds: integer(env, 'PAGEWATCH_TICK_SECONDS', 60, 1, 3600),
     workerConcurrency: integer(env, 'PAGEWATCH_WORKER_CONCURRENCY', 4, 1, 256),
-    leaseSeconds: integer(env, 'PAGEWATCH_LEASE_SECONDS', DEFAULT_LEASE_SECONDS, 5, 86_400),
+    leaseSeconds: integer(env, 'PAGEWATCH_LEASE_SECONDS', DEFAULT_CHECK_LEASE_SECONDS, 5, 86_400),
     // Below the 30 s a container orchestrator usually waits before it kills.
     shutdownGraceSeconds: integer(env, 'PAGEWATCH_SHUTDOWN_GRACE_SECONDS', 25, 0, 3600),
     allowPrivateNetworks: cidrList(env, 'PAGEWATCH_ALLOW_PRIVATE_NETWORKS'),

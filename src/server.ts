@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
-import { buildApp } from './api/app.ts';
-import { createLoaders } from './engine/loaders.ts';
+import { buildApp } from './http/app.ts';
+import { createLoaders } from './fetch/loaders.ts';
 import type { Engine } from './engine/scheduler.ts';
 import { startBackground } from './worker.ts';
-import { createMetrics } from './metrics.ts';
+import { createMetrics } from './process-metrics.ts';
 import { runUntilSignalled } from './signals.ts';
 import { openDatabase } from './store/open-database.ts';
 import { countAccounts } from './store/accounts-store.ts';

@@ -1,12 +1,12 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { createLogger } from './api/logger.ts';
-import { serverTimeouts } from './api/connection-limits.ts';
-import { operationsRoutes } from './api/routes/operations.ts';
+import { createLogger } from './http/logger.ts';
+import { serverTimeouts } from './http/connection-limits.ts';
+import { operationsRoutes } from './http/operations.ts';
 import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
-import { createLoaders, type Loaders } from './engine/loaders.ts';
+import { createLoaders, type Loaders } from './fetch/loaders.ts';
 import { createEngine, type Engine, type EngineLogger } from './engine/scheduler.ts';
-import { createMetrics, type Metrics } from './metrics.ts';
+import { createMetrics, type Metrics } from './process-metrics.ts';
 import { createDispatcher } from './notify/dispatcher.ts';
 import { runUntilSignalled } from './signals.ts';
 import type { Database } from './store/database.ts';

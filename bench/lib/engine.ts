@@ -1,6 +1,6 @@
 import { systemClock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
-import { createLoaders, type Loaders, type LoaderSettings } from '../../src/engine/loaders.ts';
+import { createLoaders, type Loaders, type LoaderSettings } from '../../src/fetch/loaders.ts';
 import { createEngine, type Engine } from '../../src/engine/scheduler.ts';
 import type { Database } from '../../src/store/database.ts';
 import { benchPlans } from './plans.ts';

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { extractTarget, parsePage } from '../../src/domain/extract/index.ts';
-import { METRICS } from '../../src/domain/metrics.ts';
+import { METRICS } from '../../src/domain/usage-metrics.ts';
 import type { ObservedValue } from '../../src/domain/observed-value.ts';
 import { detectChange } from '../../src/domain/rules.ts';
 import { targetFingerprint } from '../../src/domain/target-fingerprint.ts';
 import type { Target } from '../../src/domain/targets.ts';
-import { periodStart } from '../../src/services/periods.ts';
+import { periodStart } from '../../src/domain/periods.ts';
 import type { Queryable } from '../../src/store/database.ts';
 import { addToCounter } from '../../src/store/counters-store.ts';
 import { textHash } from '../../src/store/texts-store.ts';
-import { DEFAULT_LEASE_SECONDS } from '../../src/engine/scheduler.ts';
+import { DEFAULT_CHECK_LEASE_SECONDS } from '../../src/config.ts';
 import { smallPage, smallPageVersion } from './pages.ts';
 
 // An hour of history written in bulk, for the store size the scale benchmark
@@ -139,7 +139,7 @@ async function recordChecks(db: Queryable, monitors: SimulatedMonitor[], changed
        SELECT m, gen_random_uuid(), h, $3::timestamptz + make_interval(secs => $6::int), 1, true, $4, $5::timestamptz, $3::timestamptz
        FROM unnest($1::uuid[], $2::text[]) AS l(m, h)
        ON CONFLICT (monitor_id) DO UPDATE SET token = EXCLUDED.token, attempt = 1, claimed_at = EXCLUDED.claimed_at`,
-      [batch.map((m) => m.id), batch.map((m) => m.host), at, METRICS.checksHtml.name, periodStart(METRICS.checksHtml, at), DEFAULT_LEASE_SECONDS],
+      [batch.map((m) => m.id), batch.map((m) => m.host), at, METRICS.checksHtml.name, periodStart(METRICS.checksHtml, at), DEFAULT_CHECK_LEASE_SECONDS],
     );
     await db.query('DELETE FROM check_leases WHERE monitor_id = ANY($1::uuid[])', [batch.map((m) => m.id)]);
   });

@@ -1,9 +1,9 @@
 import { systemClock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import { buildApp } from '../api/app.ts';
+import { buildApp } from '../http/app.ts';
 import { openDatabase } from '../store/open-database.ts';
-import { createLoaders } from '../engine/loaders.ts';
-import { createMetrics } from '../metrics.ts';
+import { createLoaders } from '../fetch/loaders.ts';
+import { createMetrics } from '../process-metrics.ts';
 
 /** Prints the OpenAPI document the server would serve, from an in-memory store. */
 export async function printOpenApi(config: Config): Promise<void> {

@@ -17,6 +17,9 @@ export type TransitionResult =
   | { ok: true; status: CheckStatus }
   | { ok: false; from: CheckStatus; event: CheckEvent; message: string };
 
+/** Receipts are readable for seven days. */
+export const RECEIPT_DAYS = 7;
+
 /** A queued request not claimed within this time expires. */
 export const QUEUED_EXPIRY_MINUTES = 30;
 

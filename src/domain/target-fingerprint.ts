@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { LoadMode } from '../engine/loader/types.ts';
+import type { LoadMode } from './load-mode.ts';
 import type { Target } from './targets.ts';
 
 /**

@@ -1,9 +1,9 @@
-import { METRICS } from '../domain/metrics.ts';
+import { METRICS } from '../domain/usage-metrics.ts';
 import type { Plan } from '../domain/plans.ts';
-import type { LoadMode } from './loader/types.ts';
+import type { LoadMode } from '../domain/load-mode.ts';
 import type { Queryable } from '../store/database.ts';
 import { addToCounter } from '../store/counters-store.ts';
-import { spendAllowance } from '../services/allowances.ts';
+import { spendAllowance } from '../store/allowances-store.ts';
 
 // Monthly check allowances (html and browser apart). A check reserves one
 // when it is claimed, so concurrent workers can never exceed the allowance;

@@ -14,7 +14,7 @@ import { recordSkippedCheck, rescheduleMonitor } from '../store/monitor-checks-s
 import { reserveCheck, type Reservation } from './check-allowance.ts';
 import { backoffIssue, hostOf } from './host-politeness.ts';
 import { abandonLease } from './lease-settlement.ts';
-import type { LoadMode } from './loader/types.ts';
+import type { LoadMode } from '../domain/load-mode.ts';
 
 // One claim transaction: picks the work a worker may start now and leases it.
 // What is due is decided here, with the clock's time: the schedule, manual

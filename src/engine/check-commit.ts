@@ -11,7 +11,7 @@ import { recordCheckAndReleaseLease } from '../store/monitor-checks-store.ts';
 import { enqueueMonitorEvent, enqueueNotification } from '../store/outbox-store.ts';
 import type { WorkItem } from './check-claims.ts';
 import { recordHostOutcome } from './host-politeness.ts';
-import type { LoadResult } from './loader/types.ts';
+import type { LoadResult } from '../fetch/loader/types.ts';
 import { recordTarget } from './target-outcome.ts';
 
 // The end of a check, in one transaction: baselines, changes, their outbox

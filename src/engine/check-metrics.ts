@@ -1,4 +1,4 @@
-import type { Metrics } from '../metrics.ts';
+import type { Metrics } from '../process-metrics.ts';
 import type { WorkItem } from './check-claims.ts';
 import type { RunOutcome } from './check-runner.ts';
 

@@ -6,8 +6,8 @@ import { deferLease, lockHeldLease } from '../store/check-leases-store.ts';
 import { refundCheck } from './check-allowance.ts';
 import type { WorkItem } from './check-claims.ts';
 import { commitCheck, type CommitOutcome } from './check-commit.ts';
-import type { Loaders } from './loaders.ts';
-import type { LoadResult } from './loader/types.ts';
+import type { Loaders } from '../fetch/loaders.ts';
+import type { LoadResult } from '../fetch/loader/types.ts';
 
 // Runs one claimed check: load the page (outside any transaction: it may take
 // up to a minute), extract every target, then commit. A renderer without room

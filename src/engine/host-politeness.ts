@@ -2,7 +2,7 @@ import type { CheckIssue } from '../domain/issues.ts';
 import { nextBackoff } from '../domain/schedule.ts';
 import type { Queryable } from '../store/database.ts';
 import { clearBackoff, lockBackoff, writeBackoff } from '../store/host-backoff-store.ts';
-import type { LoadResult } from './loader/types.ts';
+import type { LoadResult } from '../fetch/loader/types.ts';
 
 // Politeness towards the sites we load: a host that throttles us (429, 503)
 // or cannot be reached is left alone for a while, doubling each time and never

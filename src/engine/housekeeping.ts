@@ -14,13 +14,12 @@ import { deleteExpiredPreviews } from '../store/previews-store.ts';
 import { deleteUnreferencedTexts } from '../store/texts-store.ts';
 import { monitoredPlans } from './check-claims.ts';
 import { abandonLease } from './lease-settlement.ts';
+import { RECEIPT_DAYS } from '../domain/manual-check.ts';
 
 // Book-keeping every scheduler cycle does before claiming work, and the
 // periodic physical cleanup of what retention already hides from reads.
 
 const DAY_MS = 86_400_000;
-/** Receipts are readable for seven days. */
-export const RECEIPT_DAYS = 7;
 /** An unreferenced captured text is kept this long after its last use. */
 const TEXT_GRACE_MS = 3_600_000;
 

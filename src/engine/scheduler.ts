@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.ts';
+import { DEFAULT_CHECK_LEASE_SECONDS } from '../config.ts';
 import type { Plans } from '../domain/plans.ts';
 import type { Database } from '../store/database.ts';
 import { claimWork, type Claim, type WorkItem } from './check-claims.ts';
@@ -6,7 +7,7 @@ import { recordClaim, recordOutcome, type EngineMetrics } from './check-metrics.
 import { runCheck, type RunOutcome } from './check-runner.ts';
 import { DEFAULT_HOST_CONCURRENCY } from './host-politeness.ts';
 import { cleanupExpired, settleChecks } from './housekeeping.ts';
-import type { Loaders } from './loaders.ts';
+import type { Loaders } from '../fetch/loaders.ts';
 
 // The scheduler and its worker pool in one loop per process. Every cycle
 // (PAGEWATCH_TICK_SECONDS) it settles manual checks, now and then cleans up
@@ -62,7 +63,6 @@ export interface Engine {
   readonly running: boolean;
 }
 
-export const DEFAULT_LEASE_SECONDS = 300;
 const DEFAULT_CLEANUP_MS = 3_600_000;
 
 export function createEngine(options: EngineOptions): Engine {
@@ -85,7 +85,7 @@ export function createEngine(options: EngineOptions): Engine {
         {
           plans,
           capacity: options.concurrency - inFlight.size,
-          leaseSeconds: options.leaseSeconds ?? DEFAULT_LEASE_SECONDS,
+          leaseSeconds: options.leaseSeconds ?? DEFAULT_CHECK_LEASE_SECONDS,
           hostConcurrency: options.hostConcurrency ?? DEFAULT_HOST_CONCURRENCY,
           tickSeconds: options.tickSeconds,
         },

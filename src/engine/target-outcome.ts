@@ -10,7 +10,7 @@ import type { Queryable } from '../store/database.ts';
 import { setPendingValue, writeBaseline, type BaselineRow } from '../store/baselines-store.ts';
 import { insertChange } from '../store/changes-store.ts';
 import { saveText, textHash } from '../store/texts-store.ts';
-import type { LoadMode } from './loader/types.ts';
+import type { LoadMode } from '../domain/load-mode.ts';
 
 // One target of one capture: compare with the baseline, record the change (if
 // any) and move the baseline. An undetermined value touches nothing: the

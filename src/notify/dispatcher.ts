@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import type { GuardPolicy, LookupFn } from '../engine/ssrf/guard.ts';
-import type { Metrics } from '../metrics.ts';
+import type { GuardPolicy, LookupFn } from '../fetch/ssrf/guard.ts';
+import type { Metrics } from '../process-metrics.ts';
 import type { Database } from '../store/database.ts';
 import {
   claimDueDeliveries, insertAttempt, lockLeasedDelivery, settleDelivery, type ClaimedDelivery, type DeliverySubject,
@@ -66,7 +66,7 @@ export interface Dispatcher {
   stop(): Promise<void>;
 }
 
-export const DEFAULT_LEASE_SECONDS = 120;
+export const DEFAULT_DELIVERY_LEASE_SECONDS = 120;
 const DEFAULT_BATCH = 20;
 const DEFAULT_POLL_MS = 5_000;
 
@@ -123,7 +123,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   async function runOnce(): Promise<DeliveryReport[]> {
     const claims = await db.transaction((tx) =>
-      claimDueDeliveries(tx, clock.now(), options.leaseSeconds ?? DEFAULT_LEASE_SECONDS, batchSize),
+      claimDueDeliveries(tx, clock.now(), options.leaseSeconds ?? DEFAULT_DELIVERY_LEASE_SECONDS, batchSize),
     );
     // Rows are prepared (and charged) one after another in claim order, oldest
     // first, so an allowance that runs out leaves the newest notifications

@@ -1,8 +1,8 @@
-import { METRICS } from '../domain/metrics.ts';
+import { METRICS } from '../domain/usage-metrics.ts';
 import type { Plan } from '../domain/plans.ts';
 import type { Queryable } from '../store/database.ts';
 import type { NotificationChannel } from '../store/outbox-store.ts';
-import { spendAllowance } from '../services/allowances.ts';
+import { spendAllowance } from '../store/allowances-store.ts';
 
 // Monthly notification allowances (email and webhook apart, from the plan).
 // A notification is charged once, right before it is first sent, with the

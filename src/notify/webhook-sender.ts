@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.ts';
-import { parseRetryAfter } from '../engine/loader/http-headers.ts';
-import { guardedPost } from '../engine/ssrf/guarded-request.ts';
-import type { GuardPolicy, LookupFn } from '../engine/ssrf/guard.ts';
+import { parseRetryAfter } from '../fetch/loader/http-headers.ts';
+import { guardedPost } from '../fetch/ssrf/guarded-request.ts';
+import type { GuardPolicy, LookupFn } from '../fetch/ssrf/guard.ts';
 import type { SendResult } from './send-result.ts';
 import { signWebhook } from './webhook-signature.ts';
 

@@ -3,6 +3,8 @@ import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import type { PlanName } from '../domain/plans.ts';
 import type { Database } from '../store/database.ts';
+import type { GuardPolicy } from '../domain/network/guard-policy.ts';
+import { vetUrl } from '../fetch/ssrf/guard.ts';
 import { findAccount, insertAccount, updateAccount, type AccountRow } from '../store/accounts-store.ts';
 
 export interface AccountView {
@@ -32,6 +34,17 @@ export async function getAccount(deps: AccountDeps, id: string): Promise<Account
   const row = await findAccount(deps.db, id);
   if (!row) throw new AppError('not_found', 'account not found');
   return view(row);
+}
+
+/**
+ * Refuses now what the guard would refuse at every delivery (scheme, port, userinfo, literal private or metadata
+ * addresses); a host name is resolved and vetted at delivery.
+ */
+export function assertWebhookUrlAllowed(url: string, policy: GuardPolicy): void {
+  const vetted = vetUrl(url, policy);
+  if (!vetted.ok) {
+    throw new AppError('validation_failed', `webhook_url is not allowed: ${vetted.reason}`, { details: [{ field: 'webhook_url', message: vetted.reason }] });
+  }
 }
 
 /** Updates an account; a new webhook_url gets a new signing secret, returned once. */

@@ -4,15 +4,15 @@ import { AppError } from '../errors.ts';
 import type { Database, Queryable } from '../store/database.ts';
 import { lockAccount } from '../store/accounts-store.ts';
 import { claimIdempotencyKey, findIdempotencyKey, recentIdempotencyKeys, storeIdempotentResponse } from '../store/idempotency-store.ts';
-import { secondsUntil } from './periods.ts';
+import { secondsUntil } from '../domain/periods.ts';
 import type { Principal } from './tokens.ts';
 import { canonicalJson } from '../domain/canonical-json.ts';
+import { IDEMPOTENCY_KEY_PATTERN } from '../schemas/common.ts';
 
 // Idempotency-Key (specification): scoped to account and operation, 24 hours;
 // same key and same JSON body (property order irrelevant) replays the retained
 // result; a different body is 409; only committed successes are retained.
 
-export const IDEMPOTENCY_KEY_PATTERN = '^[A-Za-z0-9._:-]{8,128}$';
 const RETAIN_SECONDS = 24 * 60 * 60;
 
 export interface IdempotentResponse {

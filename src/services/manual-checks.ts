@@ -2,17 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { nextUtcDay, type Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import type { CheckIssue } from '../domain/issues.ts';
-import { expiresAt, isTerminal } from '../domain/manual-check.ts';
-import { METRICS } from '../domain/metrics.ts';
+import { expiresAt, isTerminal, RECEIPT_DAYS } from '../domain/manual-check.ts';
+import { METRICS } from '../domain/usage-metrics.ts';
 import type { Database, Queryable } from '../store/database.ts';
 import { addToCounter, lockCounter } from '../store/counters-store.ts';
 import {
   cancelQueuedChecks, expireQueuedChecks, findManualCheck, findQueuedCheck, insertManualCheck, type ManualCheckRow,
 } from '../store/manual-checks-store.ts';
 import { lockMonitor } from '../store/monitors-store.ts';
-import { RECEIPT_DAYS } from '../engine/housekeeping.ts';
 import { runIdempotent, type IdempotentOutcome } from './idempotency.ts';
-import { periodStart, secondsUntil } from './periods.ts';
+import { periodStart, secondsUntil } from '../domain/periods.ts';
 import type { Principal } from './tokens.ts';
 
 // Manual checks (POST /monitors/{id}/checks, GET /checks/{id}). A request only

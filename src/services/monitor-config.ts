@@ -1,7 +1,7 @@
 import { AppError } from '../errors.ts';
 import type { Plan } from '../domain/plans.ts';
 import type { Target } from '../domain/targets.ts';
-import type { Loaders } from '../engine/loaders.ts';
+import type { Loaders } from '../fetch/loaders.ts';
 import type { Queryable } from '../store/database.ts';
 import { findValidPreview, type PreviewRow } from '../store/previews-store.ts';
 import { assertTargetsConfigured, evaluateTargets } from './previews.ts';

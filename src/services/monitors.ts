@@ -3,7 +3,7 @@ import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import type { Target } from '../domain/targets.ts';
 import { initialDueAt } from '../domain/schedule.ts';
-import type { Loaders } from '../engine/loaders.ts';
+import type { Loaders } from '../fetch/loaders.ts';
 import type { Database } from '../store/database.ts';
 import {
   countMonitors, deleteMonitor, findMonitor, insertMonitor, listMonitors, lockMonitor, monitorIdForUrl, updateMonitor,
@@ -14,6 +14,8 @@ import { currentObservations, type Observation } from './observations.ts';
 import { cancelPendingChecks } from './manual-checks.ts';
 import { assertConfiguration, normaliseTargets, requirePreview } from './monitor-config.ts';
 import type { Principal } from './tokens.ts';
+
+export type { MonitorFilters };
 
 export interface MonitorDeps {
   db: Database;
@@ -128,6 +130,11 @@ export async function getMonitor(deps: MonitorDeps, principal: Principal, id: st
 export async function getMonitorDetail(deps: MonitorDeps, principal: Principal, id: string): Promise<MonitorView & { observations: Observation[] }> {
   const monitor = await getMonitor(deps, principal, id);
   return { ...monitor, observations: await currentObservations(deps.db, monitor) };
+}
+
+/** How many monitors the account has, against its plan's limit. */
+export async function monitorSlots(deps: MonitorDeps, principal: Principal): Promise<{ used: number; limit: number }> {
+  return { used: await countMonitors(deps.db, principal.accountId), limit: principal.plan.monitors };
 }
 
 export interface MonitorPage {

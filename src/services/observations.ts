@@ -3,7 +3,8 @@ import { isObservedValue, type ObservedValue } from '../domain/observed-value.ts
 import { targetFingerprint } from '../domain/target-fingerprint.ts';
 import type { Queryable } from '../store/database.ts';
 import { readBaselines } from '../store/baselines-store.ts';
-import type { MonitorView } from './monitors.ts';
+import type { LoadMode } from '../domain/load-mode.ts';
+import type { Target } from '../domain/targets.ts';
 
 // Each target's current observation: the value its baseline holds (what the
 // next capture is compared with), since when, and the latest check's issues
@@ -21,7 +22,15 @@ export interface Observation {
   issues: CheckIssue[];
 }
 
-export async function currentObservations(db: Queryable, monitor: MonitorView): Promise<Observation[]> {
+/** The parts of a monitor its observations are read for. */
+export interface ObservedMonitor {
+  id: string;
+  load_mode: LoadMode;
+  targets: Target[];
+  last_issues: CheckIssue[];
+}
+
+export async function currentObservations(db: Queryable, monitor: ObservedMonitor): Promise<Observation[]> {
   const baselines = await readBaselines(db, monitor.id);
   return monitor.targets.map((target) => {
     const baseline = baselines.get(target.id);

@@ -1,11 +1,11 @@
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
-import { METRICS } from '../domain/metrics.ts';
+import { METRICS } from '../domain/usage-metrics.ts';
 import type { Database } from '../store/database.ts';
 import { lockAccount } from '../store/accounts-store.ts';
 import { addToCounter, lockCounter } from '../store/counters-store.ts';
 import { lockPreviewSpacing, writePreviewSpacing } from '../store/previews-store.ts';
-import { periodEnd, periodStart, secondsUntil } from './periods.ts';
+import { periodEnd, periodStart, secondsUntil } from '../domain/periods.ts';
 import type { Principal } from './tokens.ts';
 
 /** A spent preview credit, kept so it can be given back when the load never happened. */

@@ -7,13 +7,15 @@ import { validateTargetList } from '../domain/target-rules.ts';
 import type { Plan } from '../domain/plans.ts';
 import type { PreviewElement, TargetExtraction } from '../domain/extract/index.ts';
 import { ExtractionTimeout, extractWithin } from '../extraction/extraction-pool.ts';
-import type { Loaders } from '../engine/loaders.ts';
-import { vetUrl } from '../engine/ssrf/guard.ts';
-import type { LoadMode } from '../engine/loader/types.ts';
+import type { Loaders } from '../fetch/loaders.ts';
+import { vetUrl } from '../fetch/ssrf/guard.ts';
+import type { LoadMode } from '../domain/load-mode.ts';
 import type { Database } from '../store/database.ts';
 import { discardOlderPreviews, findValidPreview, insertPreview, type PreviewRow } from '../store/previews-store.ts';
 import { refundPreviewCredit, spendPreviewCredit } from './preview-credits.ts';
 import type { Principal } from './tokens.ts';
+
+export type { PreviewRow };
 
 export const PREVIEW_VALID_MINUTES = 15;
 export const PREVIEWS_KEPT = 3;
@@ -117,9 +119,14 @@ export function evaluateTargets(loaders: Loaders, preview: PreviewRow, targets: 
   return extractWithin(loaders.extraction, preview.html, preview.final_url, targets);
 }
 
+/** The account's preview with this id while it is valid, or null (unknown, expired, discarded or foreign). */
+export function findOwnPreview(deps: PreviewDeps, accountId: string, previewId: string): Promise<PreviewRow | null> {
+  return findValidPreview(deps.db, accountId, previewId, deps.clock.now());
+}
+
 /** POST /previews/{id}/evaluate: 404 for an unknown, expired, discarded or foreign preview. */
 export async function evaluatePreview(deps: PreviewDeps, principal: Principal, previewId: string, targets: Target[]): Promise<TargetResult[]> {
-  const preview = await findValidPreview(deps.db, principal.accountId, previewId, deps.clock.now());
+  const preview = await findOwnPreview(deps, principal.accountId, previewId);
   if (!preview) throw new AppError('not_found', 'preview not found, expired or discarded');
   assertTargetsConfigured(targets, principal.plan);
   return (await evaluateTargets(deps.loaders, preview, targets)).map(({ text: _text, ...result }) => result);

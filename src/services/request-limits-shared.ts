@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { METRICS } from '../domain/metrics.ts';
+import { METRICS } from '../domain/usage-metrics.ts';
 import type { Database } from '../store/database.ts';
 import { addToCounters, admitApiRequest, readCounters, readRateWindow } from '../store/counters-store.ts';
-import { periodStart } from './periods.ts';
+import { periodStart } from '../domain/periods.ts';
 import {
   judge, snapshot, WINDOW_SECONDS, type Admission, type LimiterDeps, type LimitSnapshot, type LimitState, type RequestLimiter,
 } from './request-limits.ts';

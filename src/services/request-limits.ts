@@ -1,9 +1,9 @@
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
-import { METRICS } from '../domain/metrics.ts';
+import { METRICS } from '../domain/usage-metrics.ts';
 import type { Plan } from '../domain/plans.ts';
 import type { Principal } from './tokens.ts';
-import { periodEnd, secondsUntil } from './periods.ts';
+import { periodEnd, secondsUntil } from '../domain/periods.ts';
 
 // The account's API limits (specification "Limits"): 60 requests per window
 // that begins with the first request after the previous one expired, 5,000 per

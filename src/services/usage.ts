@@ -1,11 +1,11 @@
 import type { Clock } from '../clock.ts';
 import type { RequestLimiter } from './request-limits.ts';
-import { METRICS, type Metric } from '../domain/metrics.ts';
+import { METRICS, type Metric } from '../domain/usage-metrics.ts';
 import type { Database } from '../store/database.ts';
 import { readCounters } from '../store/counters-store.ts';
 import { countActiveTokens } from '../store/tokens-store.ts';
 import { countMonitors } from '../store/monitors-store.ts';
-import { periodEnd, periodStart } from './periods.ts';
+import { periodEnd, periodStart } from '../domain/periods.ts';
 import type { Principal } from './tokens.ts';
 
 export interface Allowance {

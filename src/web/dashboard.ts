@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import type { AppDeps } from '../api/app-deps.ts';
+import type { AppDeps } from '../http/app-deps.ts';
 import { csrfTokenFor, csrfTokenMatches, newSecret, resolveSession, type Owner } from '../services/owner-sessions.ts';
 import { clearCookie, isHttps, parseCookies, PRE_SESSION_COOKIE, SESSION_COOKIE, setCookie } from './cookies.ts';
 import { renderErrorPage } from './error-page.ts';

@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import type { TSchema } from '@sinclair/typebox';
-import { validationError, validatorCompiler } from '../api/validation.ts';
+import { validationError, validatorCompiler } from '../http/validation.ts';
 
 /** Validates a form's API body like the API's body validation, with the same error values. */
 export function bodyValidator(schema: TSchema): (value: unknown) => void {

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { buildApp } from '../../src/api/app.ts';
-import { Cursors } from '../../src/api/cursor.ts';
+import { buildApp } from '../../src/http/app.ts';
+import { Cursors } from '../../src/http/cursor.ts';
 import { bearer, createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../helpers/monitoring-world.ts';

@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { buildApp } from '../../src/api/app.ts';
-import { createLogger, redactUrl } from '../../src/api/logger.ts';
+import { buildApp } from '../../src/http/app.ts';
+import { createLogger, redactUrl } from '../../src/http/logger.ts';
 import { loadConfig } from '../../src/config.ts';
-import { createLoaders } from '../../src/engine/loaders.ts';
-import { createMetrics } from '../../src/metrics.ts';
+import { createLoaders } from '../../src/fetch/loaders.ts';
+import { createMetrics } from '../../src/process-metrics.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
 import { openTestDatabase } from '../helpers/test-database.ts';
 

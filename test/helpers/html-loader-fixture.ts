@@ -1,7 +1,7 @@
 import { after, before } from 'node:test';
-import { createHtmlLoader, type HtmlLoaderOptions } from '../../src/engine/loader/html-loader.ts';
-import type { LoadResult, PageLoader } from '../../src/engine/loader/types.ts';
-import { guardPolicy } from '../../src/engine/ssrf/guard.ts';
+import { createHtmlLoader, type HtmlLoaderOptions } from '../../src/fetch/loader/html-loader.ts';
+import type { LoadResult, PageLoader } from '../../src/fetch/loader/types.ts';
+import { guardPolicy } from '../../src/fetch/ssrf/guard.ts';
 import { startFixtureServer, type FixtureServer } from './fixture-server.ts';
 import { loaderRoutes } from './loader-routes.ts';
 

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/api/app.ts';
+import { buildApp } from '../../src/http/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { parsePlans } from '../../src/domain/plans.ts';
 import type { Database } from '../../src/store/database.ts';
 import { ManualClock } from './manual-clock.ts';
 import { openTestDatabase } from './test-database.ts';
-import { createLoaders, type Loaders, type LoaderSettings } from '../../src/engine/loaders.ts';
-import { createMetrics, type Metrics } from '../../src/metrics.ts';
+import { createLoaders, type Loaders, type LoaderSettings } from '../../src/fetch/loaders.ts';
+import { createMetrics, type Metrics } from '../../src/process-metrics.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const ALL_SCOPES = ['monitors:read', 'monitors:write', 'changes:read', 'usage:read', 'checks:write'];

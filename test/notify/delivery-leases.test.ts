@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DEFAULT_LEASE_SECONDS } from '../../src/notify/dispatcher.ts';
+import { DEFAULT_DELIVERY_LEASE_SECONDS } from '../../src/notify/dispatcher.ts';
 import { sendWebhook } from '../../src/notify/webhook-sender.ts';
 import { webhookBody } from '../../src/notify/monitor-event.ts';
 import { claimDueDeliveries, readDeliverySubject } from '../../src/store/deliveries-store.ts';
@@ -23,7 +23,7 @@ async function webhookAccount() {
   return { accountId: account.accountId, monitorId, secret: patched.json().data.webhook_secret as string };
 }
 
-const leaseMs = DEFAULT_LEASE_SECONDS * 1000;
+const leaseMs = DEFAULT_DELIVERY_LEASE_SECONDS * 1000;
 
 test('a change committed before any dispatcher ran is delivered by the dispatcher of the next process', async () => {
   const a = await webhookAccount();
@@ -38,7 +38,7 @@ test('a dispatcher that died after claiming: the row is delivered exactly once b
   const a = await webhookAccount();
   const { outbox } = await insertNotifiedChange(t, { accountId: a.accountId, monitorId: a.monitorId, channels: ['webhook'] });
   // The claim a dispatcher makes right before its process dies.
-  const dead = await t.db.transaction((tx) => claimDueDeliveries(tx, t.clock.now(), DEFAULT_LEASE_SECONDS, 10));
+  const dead = await t.db.transaction((tx) => claimDueDeliveries(tx, t.clock.now(), DEFAULT_DELIVERY_LEASE_SECONDS, 10));
   assert.deepEqual(dead.map((c) => c.id), [outbox.webhook]);
 
   const survivor = testDispatcher(t);
@@ -56,7 +56,7 @@ test('a dispatcher that died after claiming: the row is delivered exactly once b
 test('a dispatcher that died after sending, before recording it: the retry carries the same webhook-id', async () => {
   const a = await webhookAccount();
   const { outbox } = await insertNotifiedChange(t, { accountId: a.accountId, monitorId: a.monitorId, channels: ['webhook'] });
-  const [claim] = await t.db.transaction((tx) => claimDueDeliveries(tx, t.clock.now(), DEFAULT_LEASE_SECONDS, 10));
+  const [claim] = await t.db.transaction((tx) => claimDueDeliveries(tx, t.clock.now(), DEFAULT_DELIVERY_LEASE_SECONDS, 10));
   const subject = await readDeliverySubject(t.db, claim.id);
   assert.ok(subject);
   const sent = await sendWebhook(

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { guardPolicy } from '../../src/engine/ssrf/policy.ts';
+import { guardPolicy } from '../../src/domain/network/guard-policy.ts';
 import { verifyWebhook } from '../../packages/client/src/index.ts';
 import { admin, bearer, createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
 import type { ReceivedWebhook, WebhookReceiver } from '../helpers/webhook-receiver.ts';

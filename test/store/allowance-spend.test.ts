@@ -1,9 +1,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { METRICS } from '../../src/domain/metrics.ts';
-import { spendAllowance } from '../../src/services/allowances.ts';
-import { periodStart } from '../../src/services/periods.ts';
+import { METRICS } from '../../src/domain/usage-metrics.ts';
+import { spendAllowance } from '../../src/store/allowances-store.ts';
+import { periodStart } from '../../src/domain/periods.ts';
 import type { Database } from '../../src/store/database.ts';
 import { insertAccount } from '../../src/store/accounts-store.ts';
 import { openTestDatabase } from '../helpers/test-database.ts';

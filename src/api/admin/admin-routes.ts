@@ -1,16 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../errors.ts';
-import { vetUrl } from '../../engine/ssrf/guard.ts';
 import { isPlanName } from '../../domain/plans.ts';
-import { changeAccount, createAccount, getAccount } from '../../services/accounts.ts';
+import { assertWebhookUrlAllowed, changeAccount, createAccount, getAccount } from '../../services/accounts.ts';
 import { createPasswordLink } from '../../services/owner-auth.ts';
 import { createToken, listAccountTokens, revokeTokenById } from '../../services/tokens.ts';
 import { sameSecret } from '../../services/token-secrets.ts';
-import { readApiStatus, writeApiStatus } from '../../store/api-status-store.ts';
-import type { AppDeps } from '../app-deps.ts';
+import { getApiStatus, setApiStatus } from '../../services/api-status.ts';
+import type { AppDeps } from '../../http/app-deps.ts';
 import { requireJsonContentType } from '../plugins/api-gate.ts';
-import { Data, ListOf } from '../schemas/common.ts';
+import { Data, ListOf } from '../../schemas/common.ts';
 import {
   AccountSchema, ApiStatusSchema, CreateAccountBody, CreatedTokenSchema, CreateTokenBody, EmptyBody, IdParams, PasswordLinkSchema,
   PatchAccountBody, PutApiStatusBody, TokenViewSchema,
@@ -39,13 +38,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps)
   }));
 
   app.patch('/accounts/:id', { schema: { params: IdParams, body: PatchAccountBody, response: { 200: Data(AccountSchema) } } }, async (request) => {
-    const webhookUrl = request.body.webhook_url;
-    // Refused now what the guard would refuse at every delivery (scheme, port, userinfo, literal private or metadata
-    // addresses); a host name is resolved and vetted at delivery.
-    const vetted = typeof webhookUrl === 'string' ? vetUrl(webhookUrl, deps.loaders.policy) : null;
-    if (vetted && !vetted.ok) {
-      throw new AppError('validation_failed', `webhook_url is not allowed: ${vetted.reason}`, { details: [{ field: 'webhook_url', message: vetted.reason }] });
-    }
+    if (typeof request.body.webhook_url === 'string') assertWebhookUrlAllowed(request.body.webhook_url, deps.loaders.policy);
     const changed = await changeAccount(deps, request.params.id, request.body);
     // A plan change is effective at once in this process; others hear of it from the store (migration 010).
     if (request.body.plan !== undefined) deps.access.invalidateAccount(changed.id);
@@ -83,12 +76,10 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps)
     return reply.status(204).send();
   });
 
-  app.get('/api-status', { schema: { response: { 200: Data(ApiStatusSchema) } } }, async () => ({ data: await readApiStatus(deps.db) }));
+  app.get('/api-status', { schema: { response: { 200: Data(ApiStatusSchema) } } }, async () => ({ data: await getApiStatus(deps.db) }));
 
   app.put('/api-status', { schema: { body: PutApiStatusBody, response: { 200: Data(ApiStatusSchema) } } }, async (request) => {
-    const current = await readApiStatus(deps.db);
-    const next = { open: request.body.open, retry_after_seconds: request.body.retry_after_seconds ?? current.retry_after_seconds };
-    await writeApiStatus(deps.db, next);
+    const next = await setApiStatus(deps.db, request.body);
     deps.access.invalidateStatus();
     return { data: next };
   });

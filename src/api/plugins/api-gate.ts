@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { AppError } from '../../errors.ts';
 import type { LimitState } from '../../services/request-limits.ts';
 import { authenticate } from '../../services/tokens.ts';
-import type { AppDeps } from '../app-deps.ts';
+import type { AppDeps } from '../../http/app-deps.ts';
 
 // The /api/v1 request pipeline, before any handler runs: API open, bearer
 // token, Pro access, scope, request limits, JSON content type. Afterwards:

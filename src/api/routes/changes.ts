@@ -1,19 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { isUuid } from '../../domain/ids.ts';
 import { AppError } from '../../errors.ts';
 import { getChangeDetail, listChangePage } from '../../services/changes.ts';
-import type { AppDeps } from '../app-deps.ts';
-import type { Cursors } from '../cursor.ts';
-import { Data, ListOf } from '../schemas/common.ts';
-import { ChangeDetailSchema, ChangeParams, ChangeSchema, ListChangesQuery } from '../schemas/changes.ts';
+import type { AppDeps } from '../../http/app-deps.ts';
+import type { Cursors } from '../../http/cursor.ts';
+import { Data, ListOf } from '../../schemas/common.ts';
+import { ChangeDetailSchema, ChangeParams, ChangeSchema, ListChangesQuery } from '../../schemas/changes.ts';
 
 const read = { scope: 'changes:read' } as const;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function cursorPosition(cursors: Cursors, raw: string | undefined, filters: Record<string, unknown>) {
   if (raw === undefined) return null;
   const position = cursors.decode(raw, filters, ['d', 'i']);
   const detectedAt = new Date(position.d);
-  if (Number.isNaN(detectedAt.getTime()) || !UUID.test(position.i)) throw new AppError('malformed_cursor', 'the cursor is malformed');
+  if (Number.isNaN(detectedAt.getTime()) || !isUuid(position.i)) throw new AppError('malformed_cursor', 'the cursor is malformed');
   return { detectedAt, id: position.i };
 }
 

@@ -2,11 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../errors.ts';
 import { listCheckHistory } from '../../services/check-history.ts';
-import type { AppDeps } from '../app-deps.ts';
-import { MAX_CURSOR_LENGTH } from '../cursor.ts';
-import { ListOf, Timestamp } from '../schemas/common.ts';
-import { MonitorParams } from '../schemas/monitors.ts';
-import { CheckIssueSchema } from '../schemas/previews.ts';
+import type { AppDeps } from '../../http/app-deps.ts';
+import { ListOf, MAX_CURSOR_LENGTH, Timestamp } from '../../schemas/common.ts';
+import { MonitorParams } from '../../schemas/monitors.ts';
+import { CheckIssueSchema } from '../../schemas/previews.ts';
 
 const CheckRunSchema = Type.Object({
   checked_at: Timestamp,

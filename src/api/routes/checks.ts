@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { getReceipt, POLL_SECONDS, requestManualCheck, type Receipt } from '../../services/manual-checks.ts';
-import type { AppDeps } from '../app-deps.ts';
-import { Data } from '../schemas/common.ts';
-import { CheckParams, ReceiptSchema, RequestCheckBody } from '../schemas/checks.ts';
-import { IdempotencyHeaders, MonitorParams } from '../schemas/monitors.ts';
+import type { AppDeps } from '../../http/app-deps.ts';
+import { Data } from '../../schemas/common.ts';
+import { CheckParams, ReceiptSchema, RequestCheckBody } from '../../schemas/checks.ts';
+import { IdempotencyHeaders, MonitorParams } from '../../schemas/monitors.ts';
 
 const write = { scope: 'checks:write' } as const;
 

@@ -2,12 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../errors.ts';
 import { changeMonitor, createMonitor, getMonitorDetail, listMonitorPage, removeMonitor } from '../../services/monitors.ts';
-import type { AppDeps } from '../app-deps.ts';
-import type { Cursors } from '../cursor.ts';
-import { Data, ListOf } from '../schemas/common.ts';
+import type { AppDeps } from '../../http/app-deps.ts';
+import type { Cursors } from '../../http/cursor.ts';
+import { Data, ListOf } from '../../schemas/common.ts';
 import {
   CreateMonitorBody, IdempotencyHeaders, ListMonitorsQuery, MonitorDetailSchema, MonitorParams, MonitorSchema, UpdateMonitorBody,
-} from '../schemas/monitors.ts';
+} from '../../schemas/monitors.ts';
 
 const read = { scope: 'monitors:read' } as const;
 const write = { scope: 'monitors:write' } as const;

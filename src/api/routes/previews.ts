@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { createPreview, evaluatePreview } from '../../services/previews.ts';
-import type { AppDeps } from '../app-deps.ts';
-import { Data } from '../schemas/common.ts';
-import { CreatePreviewBody, EvaluateBody, EvaluateResultSchema, PreviewParams, PreviewSchema } from '../schemas/previews.ts';
+import type { AppDeps } from '../../http/app-deps.ts';
+import { Data } from '../../schemas/common.ts';
+import { CreatePreviewBody, EvaluateBody, EvaluateResultSchema, PreviewParams, PreviewSchema } from '../../schemas/previews.ts';
 
 export const previewRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps) => {
   app.post(

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { getUsage } from '../../services/usage.ts';
-import type { AppDeps } from '../app-deps.ts';
-import { Data } from '../schemas/common.ts';
-import { UsageSchema } from '../schemas/usage.ts';
+import type { AppDeps } from '../../http/app-deps.ts';
+import { Data } from '../../schemas/common.ts';
+import { UsageSchema } from '../../schemas/usage.ts';
 
 export const usageRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps) => {
   app.get(

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../api/app-deps.ts';
+import type { AppDeps } from '../../http/app-deps.ts';
 import { passwordLinkEmail, passwordProblem, setPasswordWithLink, signIn } from '../../services/owner-auth.ts';
 import { endSession, startSession } from '../../services/owner-sessions.ts';
 import { clearCookie, PRE_SESSION_COOKIE, SESSION_COOKIE, setCookie } from '../cookies.ts';

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppDeps } from '../../api/app-deps.ts';
+import { isUuid } from '../../domain/ids.ts';
+import type { AppDeps } from '../../http/app-deps.ts';
 import { getChangeDetail, listChangePage } from '../../services/changes.ts';
 import { getMonitor } from '../../services/monitors.ts';
 import { html, type SafeHtml } from '../html.ts';
@@ -14,7 +15,6 @@ import { monitorIdParam } from './monitors.ts';
 const PAGE_SIZE = 50;
 /** How many of a target's most recent changes its chart or timeline shows. */
 const HISTORY_SIZE = 100;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const changeRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
   app.get<{ Params: { id: string }; Querystring: { cursor?: string } }>('/monitors/:id/changes', async (request, reply) => {
@@ -40,7 +40,7 @@ ${target.kind === 'price' ? priceChart(target.id, label, points, deps.clock.now(
   });
 
   app.get<{ Params: { id: string } }>('/changes/:id', async (request, reply) => {
-    if (!UUID.test(request.params.id)) throw new PageError(404, 'Not found', 'There is no such change in this account.');
+    if (!isUuid(request.params.id)) throw new PageError(404, 'Not found', 'There is no such change in this account.');
     const { principal } = request.owner!;
     const change = await getChangeDetail(deps, principal, request.params.id);
     const monitor = await getMonitor(deps, principal, change.monitor_id);

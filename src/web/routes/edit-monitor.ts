@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../api/app-deps.ts';
-import { UpdateMonitorBody } from '../../api/schemas/monitors.ts';
+import type { AppDeps } from '../../http/app-deps.ts';
+import { UpdateMonitorBody } from '../../schemas/monitors.ts';
 import { AppError } from '../../errors.ts';
-import type { LoadMode } from '../../engine/loader/types.ts';
+import type { LoadMode } from '../../domain/load-mode.ts';
 import { changeMonitor, getMonitor, removeMonitor, type MonitorView, type UpdateMonitorInput } from '../../services/monitors.ts';
 import { createPreview } from '../../services/previews.ts';
 import { field } from '../form.ts';

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../api/app-deps.ts';
+import type { AppDeps } from '../../http/app-deps.ts';
 import { AppError } from '../../errors.ts';
 import { earliestRunAt } from '../../domain/manual-check.ts';
 import { getReceipt, requestManualCheck, type Receipt } from '../../services/manual-checks.ts';
-import { changeMonitor, getMonitorDetail, listMonitorPage } from '../../services/monitors.ts';
+import { changeMonitor, getMonitorDetail, listMonitorPage, monitorSlots, type MonitorFilters } from '../../services/monitors.ts';
 import { getUsage } from '../../services/usage.ts';
-import { countMonitors, type MonitorFilters } from '../../store/monitors-store.ts';
+import { isUuid } from '../../domain/ids.ts';
 import { field } from '../form.ts';
 import { PageError } from '../page-error.ts';
 import { layout, pageContext, seeOther, sendPage } from '../views/layout.ts';
@@ -17,7 +17,6 @@ import { monitorBody, monitorListBody, monitorTitle } from '../views/monitors.ts
 // now" — through the monitor and manual-check services the API uses.
 
 const PAGE_SIZE = 50;
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The list's filters from its query string; anything odd is simply no filter. */
 function listFilters(query: Record<string, unknown>): MonitorFilters {
@@ -27,7 +26,7 @@ function listFilters(query: Record<string, unknown>): MonitorFilters {
 }
 
 export function monitorIdParam(request: FastifyRequest<{ Params: { id: string } }>): string {
-  if (!UUID.test(request.params.id)) throw new PageError(404, 'Not found', 'There is no such monitor in this account.');
+  if (!isUuid(request.params.id)) throw new PageError(404, 'Not found', 'There is no such monitor in this account.');
   return request.params.id;
 }
 
@@ -40,7 +39,7 @@ export const monitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
     const after = position ? { created_at: new Date(position.created_at), seq: Number(position.seq) } : null;
     const page = await listMonitorPage(deps, principal, { ...filters, limit: PAGE_SIZE, after });
     const more = page.next ? deps.cursors.encode({ created_at: page.next.created_at.toISOString(), seq: String(page.next.seq) }, filters) : null;
-    const slots = { used: await countMonitors(deps.db, principal.accountId), limit: principal.plan.monitors };
+    const slots = await monitorSlots(deps, principal);
     const ctx = pageContext(request);
     return sendPage(reply, layout(ctx, 'Monitors', monitorListBody(ctx, page.rows, { more, filters, slots })));
   });
@@ -49,7 +48,7 @@ export const monitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
     const { principal } = request.owner!;
     const { observations, ...monitor } = await getMonitorDetail(deps, principal, id);
     let receipt: { receipt: Receipt; terminal: boolean } | null = null;
-    if (extra.checkId && UUID.test(extra.checkId)) {
+    if (extra.checkId && isUuid(extra.checkId)) {
       receipt = await getReceipt(deps, principal, extra.checkId).catch((err: unknown) => {
         if (err instanceof AppError && err.code === 'not_found') return null;
         throw err;

@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../api/app-deps.ts';
+import type { AppDeps } from '../../http/app-deps.ts';
 import { bodyValidator } from '../validate-body.ts';
-import { CreateMonitorBody, UpdateMonitorBody } from '../../api/schemas/monitors.ts';
-import { CreatePreviewBody, EvaluateBody } from '../../api/schemas/previews.ts';
+import { CreateMonitorBody, UpdateMonitorBody } from '../../schemas/monitors.ts';
+import { CreatePreviewBody, EvaluateBody } from '../../schemas/previews.ts';
 import { AppError } from '../../errors.ts';
-import type { LoadMode } from '../../engine/loader/types.ts';
+import type { LoadMode } from '../../domain/load-mode.ts';
 import { changeMonitor, createMonitor, getMonitor, type CreateMonitorInput, type MonitorView, type UpdateMonitorInput } from '../../services/monitors.ts';
-import { createPreview, evaluatePreview, type TargetResult } from '../../services/previews.ts';
+import { createPreview, evaluatePreview, findOwnPreview, type PreviewRow, type TargetResult } from '../../services/previews.ts';
 import { getUsage } from '../../services/usage.ts';
-import { findValidPreview, type PreviewRow } from '../../store/previews-store.ts';
 import type { PreviewElement } from '../../domain/extract/index.ts';
 import type { Target } from '../../domain/targets.ts';
 import { field } from '../form.ts';
@@ -18,7 +17,7 @@ import { describeDetail, emptyTarget, readMonitorInput, targetInput, toTargets, 
 import { layout, pageContext, seeOther, sendPage } from '../views/layout.ts';
 import { previewBody, urlFormBody } from '../views/new-monitor.ts';
 import { monitorTitle } from '../views/monitors.ts';
-import { UUID } from './monitors.ts';
+import { isUuid } from '../../domain/ids.ts';
 
 // New monitor: URL → preview → targets → evaluate → create, through the same
 // preview and monitor services as the API and validated by the API's own
@@ -55,7 +54,7 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
 
   async function ownPreview(request: FastifyRequest<{ Params: { id: string } }>): Promise<PreviewRow> {
     const id = request.params.id;
-    const preview = /^[0-9a-f-]{36}$/i.test(id) ? await findValidPreview(deps.db, request.owner!.accountId, id, deps.clock.now()) : null;
+    const preview = isUuid(id) ? await findOwnPreview(deps, request.owner!.accountId, id) : null;
     if (!preview) throw previewGone();
     return preview;
   }
@@ -63,7 +62,7 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
   /** The monitor a preview reconfigures (`?monitor=` on the page, `monitor_id` in its form), or null when it creates one. */
   async function editedMonitor(request: FastifyRequest, preview: PreviewRow, monitorId: string, expectedVersion?: number): Promise<Editing | null> {
     if (monitorId === '') return null;
-    if (!UUID.test(monitorId)) throw new PageError(404, 'Not found', 'There is no such monitor in this account.');
+    if (!isUuid(monitorId)) throw new PageError(404, 'Not found', 'There is no such monitor in this account.');
     const monitor = await getMonitor(deps, request.owner!.principal, monitorId);
     if (monitor.url !== preview.url) {
       throw new PageError(409, 'Another page', 'This preview is of another address than the monitor. Load a fresh preview from the monitor\'s edit page.');

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../api/app-deps.ts';
+import type { AppDeps } from '../../http/app-deps.ts';
 import { AppError } from '../../errors.ts';
 import { isScope, type Scope } from '../../domain/scopes.ts';
 import { createToken, listAccountTokens, revokeTokenById, type TokenView } from '../../services/tokens.ts';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppDeps } from '../../api/app-deps.ts';
+import type { AppDeps } from '../../http/app-deps.ts';
 import { getUsage } from '../../services/usage.ts';
 import { layout, pageContext, sendPage } from '../views/layout.ts';
 import { usageBody } from '../views/usage.ts';

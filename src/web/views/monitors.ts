@@ -1,6 +1,5 @@
-import type { MonitorView } from '../../services/monitors.ts';
+import type { MonitorFilters, MonitorView } from '../../services/monitors.ts';
 import type { Observation } from '../../services/observations.ts';
-import type { MonitorFilters } from '../../store/monitors-store.ts';
 import type { Target } from '../../domain/targets.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { plural, when } from './format.ts';

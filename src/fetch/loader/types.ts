@@ -1,0 +1,34 @@
+import type { CheckIssue, IssueCode } from '../../domain/issues.ts';
+import type { LoadMode } from '../../domain/load-mode.ts';
+
+
+export interface LoadRequest {
+  url: string;
+  mode: LoadMode;
+  /** aborts the load (shutdown, lease loss) */
+  signal?: AbortSignal;
+}
+
+export interface LoadResult {
+  /** the URL after redirects */
+  finalUrl: string;
+  /** HTTP status of the final response, null when no response arrived */
+  status: number | null;
+  /** the document as HTML text (rendered DOM in browser mode), null when none could be read */
+  html: string | null;
+  /** load issues (target_id null): blocked, fetch_failed, timeout, too_large, not_html, http_status */
+  issues: CheckIssue[];
+  /** seconds the site asked us to wait (Retry-After on 429/503), for per-host backoff */
+  retryAfterSeconds?: number;
+}
+
+/** One interface, two modes: html (undici) and browser (Chromium). */
+export interface PageLoader {
+  load(request: LoadRequest): Promise<LoadResult>;
+  close(): Promise<void>;
+}
+
+/** An issue of the whole load, as LoadResult.issues holds them. */
+export function loadIssue(code: IssueCode, message: string): CheckIssue {
+  return { target_id: null, code, message };
+}

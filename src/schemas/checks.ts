@@ -1,0 +1,22 @@
+import { Type } from '@sinclair/typebox';
+import { CHECK_STATUSES } from '../domain/manual-check.ts';
+import { NullableTimestamp, Timestamp } from './common.ts';
+import { CheckIssueSchema } from './previews.ts';
+
+export const ReceiptSchema = Type.Object({
+  check_id: Type.String({ format: 'uuid' }),
+  monitor_id: Type.String({ format: 'uuid' }),
+  status: Type.Union(CHECK_STATUSES.map((s) => Type.Literal(s)), {
+    description:
+      'queued: accepted, waiting for a worker (expires after 30 minutes); running: claimed, check allowance reserved (may include browser queue wait); ' +
+      'succeeded, failed, cancelled, expired: final',
+  }),
+  requested_at: Timestamp,
+  started_at: NullableTimestamp,
+  finished_at: NullableTimestamp,
+  changes: Type.Array(Type.String({ format: 'uuid' }), { description: 'ids of the changes this check recorded (GET /changes/{id})' }),
+  issues: Type.Array(CheckIssueSchema),
+});
+
+export const RequestCheckBody = Type.Object({}, { additionalProperties: false, description: 'an empty object' });
+export const CheckParams = Type.Object({ check_id: Type.String({ format: 'uuid' }) });

@@ -1,0 +1,110 @@
+import { Type } from '@sinclair/typebox';
+import { TargetListSchema, TargetSchema } from '../domain/targets.ts';
+import { IDEMPOTENCY_KEY_PATTERN, MAX_CURSOR_LENGTH, NullableTimestamp, Timestamp } from './common.ts';
+import { CheckIssueSchema, LoadModeSchema } from './previews.ts';
+
+export const NotificationsInputSchema = Type.Object(
+  {
+    email_enabled: Type.Optional(Type.Boolean({ description: 'email the account on matched changes; default true' })),
+    webhook_enabled: Type.Optional(Type.Boolean({ description: "post matched changes to the account's webhook (configured by the operator); default false" })),
+    failing_after: Type.Optional(Type.Integer({
+      minimum: 1,
+      maximum: 100,
+      description: 'after this many failed checks in a row (the page did not load, or a target could not be read) one monitor.failing is sent, ' +
+        'and one monitor.recovered when a check succeeds again; default 3',
+    })),
+  },
+  { additionalProperties: false },
+);
+
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+const Label = Type.String({ minLength: 1, maxLength: 50 });
+const Labels = Type.Array(Label, { maxItems: 20, uniqueItems: true, description: 'free-form tags, e.g. "shop" or "competitor"; filter lists with ?label=' });
+const Interval = Type.Integer({ minimum: 1, maximum: 10080, description: 'minutes between checks; at least 5 (html) or 15 (browser) on Pro' });
+const PreviewId = Type.String({ format: 'uuid', description: 'a valid preview of this account (POST /previews), at most 15 minutes old' });
+
+export const CreateMonitorBody = Type.Object(
+  {
+    preview_id: PreviewId,
+    targets: TargetListSchema,
+    name: Type.Optional(Name),
+    labels: Type.Optional(Labels),
+    interval_minutes: Interval,
+    notifications: Type.Optional(NotificationsInputSchema),
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateMonitorBody = Type.Object(
+  {
+    preview_id: Type.Optional(PreviewId),
+    targets: Type.Optional(TargetListSchema),
+    name: Type.Optional(Type.Union([Name, Type.Null()], { description: 'null removes the name' })),
+    labels: Type.Optional(Labels),
+    interval_minutes: Type.Optional(Interval),
+    notifications: Type.Optional(NotificationsInputSchema),
+    status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('paused')])),
+    expected_version: Type.Optional(Type.Integer({ minimum: 1, description: 'the current config_version; required with preview_id, targets or interval_minutes' })),
+  },
+  { additionalProperties: false },
+);
+
+export const MonitorSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  url: Type.String({ description: 'fixed for the life of the monitor' }),
+  load_mode: LoadModeSchema,
+  status: Type.Union([Type.Literal('active'), Type.Literal('paused')]),
+  name: Type.Union([Type.String(), Type.Null()]),
+  labels: Type.Array(Type.String()),
+  interval_minutes: Type.Integer(),
+  targets: Type.Array(TargetSchema),
+  notifications: Type.Object({ email_enabled: Type.Boolean(), webhook_enabled: Type.Boolean(), failing_after: Type.Integer() }),
+  config_version: Type.Integer({ description: 'pass as expected_version when changing targets, load method or schedule' }),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  last_checked_at: NullableTimestamp,
+  next_check_at: NullableTimestamp,
+  last_change_at: NullableTimestamp,
+  last_issues: Type.Array(CheckIssueSchema, { description: "the latest capture's check issues" }),
+  failing_since: Type.Union([Timestamp, Type.Null()], {
+    description: 'since when the checks have been failing (notifications.failing_after failed checks in a row); null while they succeed',
+  }),
+});
+
+export const ObservationSchema = Type.Object({
+  target_id: Type.String(),
+  value: Type.Union([Type.Integer(), Type.String(), Type.Array(Type.String()), Type.Null()], {
+    description: 'price: integer minor units; text: visible text (≤ 1,500 characters); availability: in_stock | out_of_stock; links: sorted URLs; null until captured',
+  }),
+  display: Type.Union([Type.String(), Type.Null()]),
+  since: Type.Union([Timestamp, Type.Null()], { description: 'when this value was first seen; it has not changed since' }),
+  issues: Type.Array(CheckIssueSchema, { description: "the latest check's issues for this target; when any, value is the last one known" }),
+});
+
+export const MonitorDetailSchema = Type.Composite([
+  MonitorSchema,
+  Type.Object({ observations: Type.Array(ObservationSchema, { description: "each target's current observation, in target order" }) }),
+]);
+
+export const ListMonitorsQuery = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_CURSOR_LENGTH, description: 'meta.next_cursor of the previous page, with the same filters' })),
+    status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('paused')])),
+    label: Type.Optional(Type.String({ ...Label, pattern: '^[^\\u0000]*$', description: 'only monitors carrying this label (exact match)' })),
+    failing: Type.Optional(Type.Boolean({ description: 'true: only failing monitors (failing_since set); false: only the others' })),
+  },
+  { additionalProperties: false },
+);
+
+export const MonitorParams = Type.Object({ monitor_id: Type.String({ format: 'uuid' }) });
+
+export const IdempotencyHeaders = Type.Object(
+  {
+    'idempotency-key': Type.String({
+      pattern: IDEMPOTENCY_KEY_PATTERN,
+      description: 'required; 8–128 characters of A-Z a-z 0-9 . _ : -; unique per account and operation for 24 hours',
+    }),
+  },
+  { required: ['idempotency-key'] },
+);

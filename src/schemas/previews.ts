@@ -1,0 +1,54 @@
+import { Type } from '@sinclair/typebox';
+import { TargetListSchema } from '../domain/targets.ts';
+import { Timestamp } from './common.ts';
+
+export const LoadModeSchema = Type.Union([Type.Literal('html'), Type.Literal('browser')], {
+  description: 'html: plain page fetch; browser: rendered by Chromium, for content that needs JavaScript',
+});
+
+export const CreatePreviewBody = Type.Object(
+  {
+    url: Type.String({ minLength: 1, maxLength: 2048, description: 'a public http(s) URL' }),
+    load_mode: LoadModeSchema,
+  },
+  { additionalProperties: false },
+);
+
+export const PreviewElementSchema = Type.Object({
+  selector: Type.String({ description: 'a CSS selector matching exactly this element in the capture' }),
+  tag: Type.String(),
+  text: Type.String({ maxLength: 200 }),
+  hints: Type.Array(Type.Union([Type.Literal('price'), Type.Literal('availability'), Type.Literal('links'), Type.Literal('heading')])),
+});
+
+export const PreviewSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  url: Type.String(),
+  final_url: Type.String({ description: 'the URL after redirects' }),
+  load_mode: LoadModeSchema,
+  title: Type.Union([Type.String(), Type.Null()]),
+  created_at: Timestamp,
+  expires_at: Timestamp,
+  elements: Type.Array(PreviewElementSchema, { maxItems: 200 }),
+});
+
+export const CheckIssueSchema = Type.Object({
+  target_id: Type.Union([Type.String(), Type.Null()]),
+  code: Type.String({ description: 'e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout' }),
+  message: Type.String(),
+});
+
+export const TargetResultSchema = Type.Object({
+  target_id: Type.String(),
+  ok: Type.Boolean(),
+  value: Type.Union([Type.String(), Type.Integer(), Type.Array(Type.String()), Type.Null()], {
+    description: 'text: normalised text (≤ 1,500 chars); price: integer minor units; availability: in_stock | out_of_stock; links: sorted absolute URLs',
+  }),
+  display: Type.Union([Type.String({ maxLength: 1500 }), Type.Null()]),
+  links: Type.Union([Type.Array(Type.String(), { maxItems: 10 }), Type.Null()]),
+  issues: Type.Array(CheckIssueSchema),
+});
+
+export const EvaluateBody = Type.Object({ targets: TargetListSchema }, { additionalProperties: false });
+export const EvaluateResultSchema = Type.Object({ targets: Type.Array(TargetResultSchema) });
+export const PreviewParams = Type.Object({ preview_id: Type.String({ format: 'uuid' }) });

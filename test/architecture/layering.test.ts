@@ -1,0 +1,96 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+// The layers of docs/ARCHITECTURE.md, lowest first. A module may import from
+// its own layer's folder or from a lower layer, never from a higher one nor
+// from a sibling on the same level (api and web, engine and notify).
+const LAYERS: string[][] = [
+  ['errors.ts', 'clock.ts', 'signals.ts'],
+  ['domain'],
+  ['config.ts', 'process-metrics.ts', 'schemas'],
+  ['store', 'extraction'],
+  ['fetch'],
+  ['services'],
+  ['engine', 'notify'],
+  ['http'],
+  ['api', 'web'],
+  ['http/app.ts'],
+  ['worker.ts'],
+  ['server.ts'],
+  ['cli'],
+];
+
+// The HTTP plugins reach the system through services only: no store query,
+// page load or engine call of their own.
+const SERVICES_ONLY = ['api', 'web'];
+const BEHIND_SERVICES = ['store', 'extraction', 'fetch', 'engine', 'notify'];
+
+const SRC = resolve(import.meta.dirname, '..', '..', 'src');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** The most specific layer entry a file belongs to, as [level, entry]. */
+function layerOf(file: string): { level: number; unit: string } {
+  const path = relative(SRC, file);
+  let best: { level: number; unit: string } | null = null;
+  LAYERS.forEach((units, level) => {
+    for (const unit of units) {
+      const matches = path === unit || path.startsWith(`${unit}/`);
+      if (matches && (!best || unit.length > best.unit.length)) best = { level, unit };
+    }
+  });
+  if (!best) throw new Error(`${path} belongs to no layer: add it to LAYERS and docs/ARCHITECTURE.md`);
+  return best;
+}
+
+function relativeImports(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((m) => resolve(dirname(file), m[1]!));
+}
+
+const files = sourceFiles(SRC);
+const graph = new Map(files.map((file) => [file, relativeImports(file)]));
+
+test('every source module belongs to a layer', () => {
+  for (const file of files) layerOf(file);
+});
+
+test('imports point to the same part or down a layer, never up nor sideways', () => {
+  const wrong: string[] = [];
+  for (const [file, imports] of graph) {
+    const from = layerOf(file);
+    for (const target of imports) {
+      const to = layerOf(target);
+      const skips = SERVICES_ONLY.includes(from.unit) && BEHIND_SERVICES.includes(to.unit);
+      if (to.unit === from.unit || (to.level < from.level && !skips)) continue;
+      wrong.push(`${relative(SRC, file)} -> ${relative(SRC, target)}`);
+    }
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test('no import cycle between modules', () => {
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (file: string) => {
+    state.set(file, 'open');
+    stack.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (state.get(next) === 'open') cycles.push(stack.slice(stack.indexOf(next)).concat(next).map((f) => relative(SRC, f)).join(' -> '));
+      else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(file, 'done');
+  };
+  for (const file of files) if (!state.has(file)) visit(file);
+  assert.deepEqual(cycles, []);
+});

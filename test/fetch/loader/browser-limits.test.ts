@@ -1,0 +1,203 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AppError } from '../../../src/errors.ts';
+import { createBrowserLoader } from '../../../src/fetch/loader/browser-loader.ts';
+import type { PageLoader } from '../../../src/fetch/loader/types.ts';
+import { startFixtureServer, type FixtureServer } from '../../helpers/fixture-server.ts';
+
+// Limits, refusals and the browser's lifecycle. Only loopback is used: the
+// policy trusts 127.0.0.1 alone, so 127.0.0.2 (loopback, untrusted) stands in
+// for an address the guard must refuse.
+const policy = { allowPorts: [80, 443], trustedCidrs: ['127.0.0.1/32'] };
+
+/** live processes below this one whose name mentions chrom (the launched browser and its helpers) */
+function chromiumDescendants(): number[] {
+  const parents = new Map<number, number>();
+  const names = new Map<number, string>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const [state, ppid] = stat.slice(close + 2).split(' ');
+      if (state === 'Z') continue;
+      parents.set(Number(entry), Number(ppid));
+      names.set(Number(entry), stat.slice(stat.indexOf('(') + 1, close));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  const isDescendant = (pid: number): boolean => {
+    for (let p = parents.get(pid); p !== undefined && p > 1; p = parents.get(p)) if (p === process.pid) return true;
+    return false;
+  };
+  return [...names].filter(([pid, name]) => /chrom/i.test(name) && isDescendant(pid)).map(([pid]) => pid);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+describe('browser loader limits', () => {
+  let site: FixtureServer;
+  let untrusted: Server;
+  let untrustedConnections = 0;
+  let untrustedPort = 0;
+  let loader: PageLoader;
+
+  before(async () => {
+    // A listener on 127.0.0.2 that the pages try to reach; nothing may arrive.
+    untrusted = createServer((_req, res) => res.end('<p>reached</p>'));
+    untrusted.on('connection', () => (untrustedConnections += 1));
+    await new Promise<void>((resolve) => untrusted.listen(0, '127.0.0.2', resolve));
+    untrustedPort = (untrusted.address() as AddressInfo).port;
+    site = await startFixtureServer({
+      '/slow': async (_req, res) => {
+        await sleep(1500);
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<p>slow</p>');
+      },
+      '/hang': () => undefined,
+      '/huge': (_req, res) =>
+        void res.writeHead(200, { 'content-type': 'text/html' }).end(`<p>${'x'.repeat(200_000)}</p>`),
+      '/to-untrusted': (_req, res) =>
+        void res.writeHead(302, { location: `http://127.0.0.2:${untrustedPort}/` }).end(),
+      '/to-untrusted-https': (_req, res) =>
+        void res.writeHead(302, { location: `https://127.0.0.2:${untrustedPort}/` }).end(),
+      '/untrusted-subresources': (_req, res) => {
+        const base = `127.0.0.2:${untrustedPort}`;
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(
+          `<html><body><p id="page">own content</p>` +
+            `<script src="http://${base}/a.js"></script><iframe src="https://${base}/frame"></iframe>` +
+            `<script>fetch('http://${base}/data').catch(() => {})</script></body></html>`,
+        );
+      },
+    });
+    loader = createBrowserLoader({ policy, maxPages: 1, timeoutMs: 4000, settleMs: 500, maxBodyBytes: 100_000 });
+  });
+
+  after(async () => {
+    await loader?.close();
+    await site?.close();
+    untrusted?.closeAllConnections();
+    await new Promise<void>((resolve) => untrusted?.close(() => resolve()));
+  });
+
+  it('refuses, through the proxy, a redirect of the main document to an untrusted address', async () => {
+    for (const path of ['/to-untrusted', '/to-untrusted-https']) {
+      const result = await loader.load({ url: `${site.url}${path}`, mode: 'browser' });
+      assert.deepEqual(
+        result.issues.map((i) => [i.code, i.target_id]),
+        [['blocked', null]],
+        path,
+      );
+      assert.equal(result.status, null);
+      assert.equal(result.html, null);
+    }
+    assert.equal(untrustedConnections, 0);
+  });
+
+  it('refuses subresources on untrusted addresses but keeps the page', async () => {
+    const result = await loader.load({ url: `${site.url}/untrusted-subresources`, mode: 'browser' });
+    assert.deepEqual(result.issues, []);
+    assert.match(result.html ?? '', /own content/);
+    assert.equal(untrustedConnections, 0);
+  });
+
+  it('with no trusted networks, the fixture server on 127.0.0.1 is blocked', async () => {
+    const strict = createBrowserLoader({ policy: { allowPorts: [80, 443], trustedCidrs: [] } });
+    try {
+      const result = await strict.load({ url: `${site.url}/js/inserted.html`, mode: 'browser' });
+      assert.deepEqual(
+        result.issues.map((i) => i.code),
+        ['blocked'],
+      );
+      assert.equal(site.hits.get('/js/inserted.html'), undefined);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('fails fast with renderer_busy while every page is in use', async () => {
+    const first = loader.load({ url: `${site.url}/slow`, mode: 'browser' });
+    await assert.rejects(
+      loader.load({ url: `${site.url}/js/inserted.html`, mode: 'browser' }),
+      (err: unknown) => err instanceof AppError && err.code === 'renderer_busy' && err.status === 503 && (err.retryAfter ?? 0) > 0,
+    );
+    assert.deepEqual((await first).issues, []);
+    const later = await loader.load({ url: `${site.url}/js/style.css`, mode: 'browser' });
+    assert.equal(later.issues[0]?.code, 'not_html');
+  });
+
+  it('reports a page that never answers as timeout, and an oversized page as too_large', async () => {
+    const hung = await loader.load({ url: `${site.url}/hang`, mode: 'browser' });
+    assert.deepEqual(
+      hung.issues.map((i) => i.code),
+      ['timeout'],
+    );
+    const huge = await loader.load({ url: `${site.url}/huge`, mode: 'browser' });
+    assert.deepEqual(
+      huge.issues.map((i) => i.code),
+      ['too_large'],
+    );
+    assert.equal(huge.html, null);
+  });
+
+  it('stops a load when its signal aborts, during setup or navigation', async () => {
+    // Early aborts land while the context is still being prepared, late ones mid-navigation.
+    for (const delay of [0, 20, 60, 300]) {
+      const controller = new AbortController();
+      const started = Date.now();
+      setTimeout(() => controller.abort(), delay);
+      const result = await loader.load({ url: `${site.url}/hang`, mode: 'browser', signal: controller.signal });
+      assert.equal(result.issues[0]?.code, 'fetch_failed', `abort after ${delay} ms`);
+      assert.ok(Date.now() - started < 3000, `the abort after ${delay} ms did not cut the load short`);
+    }
+  });
+
+  it('relaunches Chromium after it crashed', async () => {
+    const loaded = await loader.load({ url: `${site.url}/js/inserted.html`, mode: 'browser' });
+    assert.deepEqual(loaded.issues, [], 'the page must load for this test to mean anything');
+    const before = chromiumDescendants();
+    assert.ok(before.length > 0, 'no Chromium process found');
+    for (const pid of before) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch (err) {
+        // a helper process may exit on its own between listing and killing
+        if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
+      }
+    }
+    // Wait on the relaunch, not a fixed time: Chromium's helper processes die at their own pace, and loads
+    // started meanwhile may see a half-dead browser. Within the deadline a load renders the page again.
+    const deadline = Date.now() + 20_000;
+    let result = await loader.load({ url: `${site.url}/js/inserted.html`, mode: 'browser' });
+    while (!/42 widgets in stock/.test(result.html ?? '') && Date.now() < deadline) {
+      await sleep(100);
+      result = await loader.load({ url: `${site.url}/js/inserted.html`, mode: 'browser' });
+    }
+    assert.deepEqual(result.issues, []);
+    assert.match(result.html ?? '', /42 widgets in stock/);
+  });
+
+  it('close() leaves no Chromium process running', async () => {
+    const loaded = await loader.load({ url: `${site.url}/js/inserted.html`, mode: 'browser' });
+    assert.deepEqual(loaded.issues, [], 'the page must load for this test to mean anything');
+    const running = chromiumDescendants();
+    assert.ok(running.length > 0, 'no Chromium process found');
+    await loader.close();
+    // Helpers may take a moment to exit after the browser process is gone.
+    for (let i = 0; i < 50 && running.some(isAlive); i += 1) await sleep(100);
+    assert.deepEqual(running.filter(isAlive), [], 'Chromium processes left running after close()');
+    await assert.rejects(loader.load({ url: `${site.url}/js/inserted.html`, mode: 'browser' }), AppError);
+  });
+});
