@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.ts';
-import { AppError } from '../errors.ts';
+import { LoadDeferred } from '../fetch/loader/load-errors.ts';
 import { extractWithin } from '../extraction/extraction-pool.ts';
 import type { Database } from '../store/database.ts';
 import { deferLease, lockHeldLease } from '../store/check-leases-store.ts';
@@ -22,13 +22,11 @@ export interface RunnerDeps {
 
 export type RunOutcome = CommitOutcome | { outcome: 'deferred' };
 
-const DEFERRALS = new Set(['renderer_busy', 'unavailable']);
-
 async function load(deps: RunnerDeps, item: WorkItem, signal?: AbortSignal): Promise<LoadResult | 'deferred'> {
   try {
     return await deps.loaders.byMode[item.loadMode].load({ url: item.url, mode: item.loadMode, signal });
   } catch (err) {
-    if (err instanceof AppError && DEFERRALS.has(err.code)) return 'deferred';
+    if (err instanceof LoadDeferred) return 'deferred';
     // Loaders report page problems as issues; anything thrown is still a failed load, never a value.
     return { finalUrl: item.url, status: null, html: null, issues: [{ target_id: null, code: 'fetch_failed', message: (err as Error).message }] };
   }

@@ -3,7 +3,7 @@ import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import type { Database, Queryable } from '../store/database.ts';
 import { lockAccount } from '../store/accounts-store.ts';
-import { claimIdempotencyKey, findIdempotencyKey, recentIdempotencyKeys, storeIdempotentResponse } from '../store/idempotency-store.ts';
+import { claimIdempotencyKey, findIdempotencyKey, recentIdempotencyKeys, storeIdempotentResult } from '../store/idempotency-store.ts';
 import { secondsUntil } from '../domain/periods.ts';
 import type { Principal } from './tokens.ts';
 import { canonicalJson } from '../domain/canonical-json.ts';
@@ -15,13 +15,9 @@ import { IDEMPOTENCY_KEY_PATTERN } from '../schemas/common.ts';
 
 const RETAIN_SECONDS = 24 * 60 * 60;
 
-export interface IdempotentResponse {
-  status: number;
-  body: unknown;
-  location: string | null;
-}
-
-export interface IdempotentOutcome extends IdempotentResponse {
+/** What an idempotent operation produced, and whether it was retained from an earlier request with the same key. */
+export interface IdempotentOutcome<T> {
+  value: T;
   replayed: boolean;
 }
 
@@ -38,14 +34,14 @@ export function checkIdempotencyKey(key: string | string[] | undefined): string 
  * claimed in the same transaction as the work, so a failure releases it and a
  * concurrent duplicate waits for the first and then replays its result.
  */
-export async function runIdempotent(
+export async function runIdempotent<T>(
   deps: { db: Database; clock: Clock },
   principal: Principal,
   operation: string,
   rawKey: string | string[] | undefined,
   body: unknown,
-  perform: (tx: Queryable) => Promise<IdempotentResponse>,
-): Promise<IdempotentOutcome> {
+  perform: (tx: Queryable) => Promise<T>,
+): Promise<IdempotentOutcome<T>> {
   const key = checkIdempotencyKey(rawKey);
   const requestHash = createHash('sha256').update(canonicalJson(body)).digest('hex');
   const now = deps.clock.now();
@@ -54,13 +50,13 @@ export async function runIdempotent(
     const claimed = await claimIdempotencyKey(tx, { ...where, request_hash: requestHash, created_at: now }, RETAIN_SECONDS);
     if (!claimed) {
       const existing = await findIdempotencyKey(tx, principal.accountId, operation, key);
-      if (!existing || existing.response_status === null) {
+      if (existing?.result == null) {
         throw new AppError('idempotency_request_in_progress', 'a request with this Idempotency-Key is still in progress; retry shortly', { retryAfter: 1 });
       }
       if (existing.request_hash !== requestHash) {
         throw new AppError('idempotency_key_reused', 'this Idempotency-Key was used with a different request body');
       }
-      return { status: existing.response_status, body: existing.response_body, location: existing.response_location, replayed: true };
+      return { value: existing.result as T, replayed: true };
     }
     // Idempotent writes of one account are serialised from here: the retained-key count below and the per-account
     // rules of `perform` (slots, one monitor per URL, one outstanding check) are exact across processes.
@@ -74,8 +70,8 @@ export async function runIdempotent(
         retryAfter: secondsUntil(frees, now),
       });
     }
-    const response = await perform(tx);
-    await storeIdempotentResponse(tx, where, response);
-    return { ...response, replayed: false };
+    const value = await perform(tx);
+    await storeIdempotentResult(tx, where, value);
+    return { value, replayed: false };
   });
 }

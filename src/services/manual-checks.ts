@@ -42,7 +42,6 @@ export function receiptView(row: ManualCheckRow) {
 }
 export type Receipt = ReturnType<typeof receiptView>;
 
-const receiptLocation = (id: string) => `/api/v1/checks/${id}`;
 
 /**
  * Queues a manual check, exactly once per Idempotency-Key. An outstanding
@@ -54,7 +53,7 @@ export async function requestManualCheck(
   monitorId: string,
   body: Record<string, never>,
   idempotencyKey: string | string[] | undefined,
-): Promise<IdempotentOutcome> {
+): Promise<IdempotentOutcome<Receipt>> {
   // The monitor is part of what the key stands for: the same key for another monitor is a different request.
   return runIdempotent(deps, principal, 'request_check', idempotencyKey, { monitor_id: monitorId, body }, async (tx) => {
     const now = deps.clock.now();
@@ -63,7 +62,7 @@ export async function requestManualCheck(
     if (monitor.status !== 'active') throw new AppError('check_not_allowed', 'the monitor is paused; resume it to request a check');
     await expireQueuedChecks(tx, now, monitorId);
     const pending = await findQueuedCheck(tx, monitorId);
-    if (pending) return { status: 202, body: { data: receiptView(pending) }, location: receiptLocation(pending.id) };
+    if (pending) return receiptView(pending);
 
     const day = periodStart(METRICS.manualChecks, now);
     const used = await lockCounter(tx, principal.accountId, METRICS.manualChecks.name, day);
@@ -80,7 +79,7 @@ export async function requestManualCheck(
       requested_at: now,
       expires_at: expiresAt(now),
     });
-    return { status: 202, body: { data: receiptView(row) }, location: receiptLocation(row.id) };
+    return receiptView(row);
   });
 }
 

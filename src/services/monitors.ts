@@ -86,7 +86,7 @@ export async function createMonitor(
   principal: Principal,
   input: CreateMonitorInput,
   idempotencyKey: string | string[] | undefined,
-): Promise<IdempotentOutcome> {
+): Promise<IdempotentOutcome<{ id: string }>> {
   return runIdempotent(deps, principal, 'create_monitor', idempotencyKey, input, async (tx) => {
     const now = deps.clock.now();
     // runIdempotent holds the account lock: the slot count and the one-monitor-per-URL rule are exact.
@@ -116,7 +116,7 @@ export async function createMonitor(
       updated_at: now,
       next_check_at: initialDueAt(id, now),
     });
-    return { status: 201, body: { data: { id } }, location: `/api/v1/monitors/${id}` };
+    return { id };
   });
 }
 

@@ -2,9 +2,8 @@ import type { Queryable } from './database.ts';
 
 export interface IdempotencyRow {
   request_hash: string;
-  response_status: number | null;
-  response_body: unknown;
-  response_location: string | null;
+  /** the operation's value; null while the claiming transaction has not finished */
+  result: unknown;
 }
 
 /**
@@ -22,7 +21,7 @@ export async function claimIdempotencyKey(
     `INSERT INTO idempotency_keys (account_id, operation, key, request_hash, created_at) VALUES ($1, $2, $3, $4, $5::timestamptz)
      ON CONFLICT (account_id, operation, key) DO UPDATE SET
        request_hash = EXCLUDED.request_hash, created_at = EXCLUDED.created_at,
-       response_status = NULL, response_body = NULL, response_location = NULL
+       result = NULL
      WHERE idempotency_keys.created_at <= $5::timestamptz - make_interval(secs => $6::int)
      RETURNING key`,
     [row.account_id, row.operation, row.key, row.request_hash, row.created_at, retainSeconds],
@@ -32,7 +31,7 @@ export async function claimIdempotencyKey(
 
 export async function findIdempotencyKey(db: Queryable, accountId: string, operation: string, key: string): Promise<IdempotencyRow | null> {
   const rows = await db.query<IdempotencyRow>(
-    'SELECT request_hash, response_status, response_body, response_location FROM idempotency_keys WHERE account_id = $1 AND operation = $2 AND key = $3',
+    'SELECT request_hash, result FROM idempotency_keys WHERE account_id = $1 AND operation = $2 AND key = $3',
     [accountId, operation, key],
   );
   return rows[0] ?? null;
@@ -47,14 +46,11 @@ export async function recentIdempotencyKeys(db: Queryable, accountId: string, si
   return rows[0];
 }
 
-export async function storeIdempotentResponse(
-  db: Queryable,
-  where: { account_id: string; operation: string; key: string },
-  response: { status: number; body: unknown; location: string | null },
-): Promise<void> {
-  await db.query(
-    `UPDATE idempotency_keys SET response_status = $4, response_body = $5, response_location = $6
-     WHERE account_id = $1 AND operation = $2 AND key = $3`,
-    [where.account_id, where.operation, where.key, response.status, JSON.stringify(response.body), response.location],
-  );
+export async function storeIdempotentResult(db: Queryable, where: { account_id: string; operation: string; key: string }, result: unknown): Promise<void> {
+  await db.query('UPDATE idempotency_keys SET result = $4 WHERE account_id = $1 AND operation = $2 AND key = $3', [
+    where.account_id,
+    where.operation,
+    where.key,
+    JSON.stringify(result),
+  ]);
 }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { getReceipt, POLL_SECONDS, requestManualCheck, type Receipt } from '../../services/manual-checks.ts';
+import { getReceipt, POLL_SECONDS, requestManualCheck } from '../../services/manual-checks.ts';
+import { API_PREFIX } from '../../http/openapi.ts';
 import type { AppDeps } from '../../http/app-deps.ts';
 import { Data } from '../../schemas/common.ts';
 import { CheckParams, ReceiptSchema, RequestCheckBody } from '../../schemas/checks.ts';
@@ -30,10 +31,10 @@ export const checkRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps)
     },
     async (request, reply) => {
       const outcome = await requestManualCheck(deps, request.principal!, request.params.monitor_id, request.body, request.headers['idempotency-key']);
-      if (outcome.location) reply.header('Location', outcome.location);
+      reply.header('Location', `${API_PREFIX}/checks/${outcome.value.check_id}`);
       if (outcome.replayed) reply.header('Idempotency-Replayed', 'true');
       reply.header('Retry-After', String(POLL_SECONDS));
-      return reply.status(outcome.status as 202).send(outcome.body as { data: Receipt });
+      return reply.status(202).send({ data: outcome.value });
     },
   );
 

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../errors.ts';
 import { changeMonitor, createMonitor, getMonitorDetail, listMonitorPage, removeMonitor } from '../../services/monitors.ts';
+import { API_PREFIX } from '../../http/openapi.ts';
 import type { AppDeps } from '../../http/app-deps.ts';
 import type { Cursors } from '../../http/cursor.ts';
 import { Data, ListOf } from '../../schemas/common.ts';
@@ -66,9 +67,9 @@ export const monitorRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
     },
     async (request, reply) => {
       const outcome = await createMonitor(deps, request.principal!, request.body, request.headers['idempotency-key']);
-      if (outcome.location) reply.header('Location', outcome.location);
+      reply.header('Location', `${API_PREFIX}/monitors/${outcome.value.id}`);
       if (outcome.replayed) reply.header('Idempotency-Replayed', 'true');
-      return reply.status(outcome.status as 201).send(outcome.body as { data: { id: string } });
+      return reply.status(201).send({ data: outcome.value });
     },
   );
 

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext } from 'playwright-core';
-import { AppError } from '../../errors.ts';
+import { BrowserUnavailable, RendererBusy } from './load-errors.ts';
 import type { CheckIssue } from '../../domain/issues.ts';
 import { vetUrl, type GuardPolicy } from '../ssrf/guard.ts';
 import { ChromiumSource } from '../browser/chromium.ts';
@@ -108,9 +108,7 @@ export function createBrowserLoader(options: BrowserLoaderOptions): PageLoader {
       browser = await parts.chromium.get();
     } catch (err) {
       // Not a problem of the page: the caller answers 503 and tries later.
-      throw new AppError('unavailable', `the browser could not be started: ${(err as Error).message.split('\n')[0]}`, {
-        retryAfter: 60,
-      });
+      throw new BrowserUnavailable(`the browser could not be started: ${(err as Error).message.split('\n')[0]}`, 60);
     }
     const { proxy, proxyServer } = parts;
     const session = proxy.openSession();
@@ -183,10 +181,10 @@ export function createBrowserLoader(options: BrowserLoaderOptions): PageLoader {
 
   return {
     async load(request) {
-      if (closed) throw new AppError('unavailable', 'the browser loader is closed');
+      if (closed) throw new BrowserUnavailable('the browser loader is closed', 60);
       if (active >= maxPages) {
         // A slot frees at the latest when a running load hits its timeout.
-        throw new AppError('renderer_busy', 'all browser pages are in use', { retryAfter: Math.ceil(timeoutMs / 1000) });
+        throw new RendererBusy('all browser pages are in use', Math.ceil(timeoutMs / 1000));
       }
       active += 1;
       try {

@@ -79,8 +79,7 @@ export const monitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
     const id = monitorIdParam(request);
     try {
       const outcome = await requestManualCheck(deps, request.owner!.principal, id, {}, field(request, 'idempotency_key'));
-      const receipt = (outcome.body as { data: Receipt }).data;
-      return seeOther(reply, `/monitors/${id}?check=${receipt.check_id}#receipt`);
+      return seeOther(reply, `/monitors/${id}?check=${outcome.value.check_id}#receipt`);
     } catch (err) {
       if (!(err instanceof AppError) || (err.code !== 'check_limited' && err.code !== 'check_not_allowed')) throw err;
       if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));

@@ -156,8 +156,7 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
       };
       validateCreateBody(body);
       const outcome = await createMonitor(deps, principal, body, field(request, 'idempotency_key'));
-      const { id } = (outcome.body as { data: { id: string } }).data;
-      return seeOther(reply, `/monitors/${id}?notice=monitor-created`);
+      return seeOther(reply, `/monitors/${outcome.value.id}?notice=monitor-created`);
     } catch (err) {
       if (!(err instanceof AppError) || err.status >= 500) throw err;
       if (err.code === 'preview_invalid') throw previewGone();

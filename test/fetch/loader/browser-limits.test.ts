@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AppError } from '../../../src/errors.ts';
+import { BrowserUnavailable, RendererBusy } from '../../../src/fetch/loader/load-errors.ts';
 import { createBrowserLoader } from '../../../src/fetch/loader/browser-loader.ts';
 import type { PageLoader } from '../../../src/fetch/loader/types.ts';
 import { startFixtureServer, type FixtureServer } from '../../helpers/fixture-server.ts';
@@ -131,7 +131,7 @@ describe('browser loader limits', () => {
     const first = loader.load({ url: `${site.url}/slow`, mode: 'browser' });
     await assert.rejects(
       loader.load({ url: `${site.url}/js/inserted.html`, mode: 'browser' }),
-      (err: unknown) => err instanceof AppError && err.code === 'renderer_busy' && err.status === 503 && (err.retryAfter ?? 0) > 0,
+      (err: unknown) => err instanceof RendererBusy && err.retryAfterSeconds > 0,
     );
     assert.deepEqual((await first).issues, []);
     const later = await loader.load({ url: `${site.url}/js/style.css`, mode: 'browser' });
@@ -198,6 +198,6 @@ describe('browser loader limits', () => {
     // Helpers may take a moment to exit after the browser process is gone.
     for (let i = 0; i < 50 && running.some(isAlive); i += 1) await sleep(100);
     assert.deepEqual(running.filter(isAlive), [], 'Chromium processes left running after close()');
-    await assert.rejects(loader.load({ url: `${site.url}/js/inserted.html`, mode: 'browser' }), AppError);
+    await assert.rejects(loader.load({ url: `${site.url}/js/inserted.html`, mode: 'browser' }), BrowserUnavailable);
   });
 });
