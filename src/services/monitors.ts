@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { Static } from '@sinclair/typebox';
+import type { CreateMonitorBody, MonitorSchema, UpdateMonitorBody } from '../schemas/monitors.ts';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
-import type { Target } from '../domain/targets.ts';
 import { initialDueAt } from '../domain/schedule.ts';
 import type { Loaders } from '../fetch/loaders.ts';
 import type { Database } from '../store/database.ts';
@@ -24,34 +25,11 @@ export interface MonitorDeps {
   loaders: Loaders;
 }
 
-export interface NotificationsInput {
-  email_enabled?: boolean;
-  webhook_enabled?: boolean;
-  failing_after?: number;
-}
+export type CreateMonitorInput = Static<typeof CreateMonitorBody>;
+export type UpdateMonitorInput = Static<typeof UpdateMonitorBody>;
+export type MonitorView = Static<typeof MonitorSchema>;
 
-export interface CreateMonitorInput {
-  preview_id: string;
-  targets: Target[];
-  name?: string;
-  labels?: string[];
-  interval_minutes: number;
-  notifications?: NotificationsInput;
-}
-
-export interface UpdateMonitorInput {
-  preview_id?: string;
-  targets?: Target[];
-  /** null removes the name */
-  name?: string | null;
-  labels?: string[];
-  interval_minutes?: number;
-  notifications?: NotificationsInput;
-  status?: 'active' | 'paused';
-  expected_version?: number;
-}
-
-export function monitorView(row: MonitorRow) {
+export function monitorView(row: MonitorRow): MonitorView {
   const iso = (d: Date | null) => d?.toISOString() ?? null;
   return {
     id: row.id,
@@ -73,7 +51,6 @@ export function monitorView(row: MonitorRow) {
     failing_since: iso(row.failing_since),
   };
 }
-export type MonitorView = ReturnType<typeof monitorView>;
 
 /** Consecutive failed checks before monitor.failing, unless the monitor says otherwise. */
 export const DEFAULT_FAILING_AFTER = 3;

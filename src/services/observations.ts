@@ -1,34 +1,19 @@
-import type { CheckIssue } from '../domain/issues.ts';
+import type { Static } from '@sinclair/typebox';
 import { isObservedValue, type ObservedValue } from '../domain/observed-value.ts';
 import { targetFingerprint } from '../domain/target-fingerprint.ts';
 import type { Queryable } from '../store/database.ts';
 import { readBaselines } from '../store/baselines-store.ts';
-import type { LoadMode } from '../domain/load-mode.ts';
-import type { Target } from '../domain/targets.ts';
+import type { MonitorSchema, ObservationSchema } from '../schemas/monitors.ts';
 
 // Each target's current observation: the value its baseline holds (what the
 // next capture is compared with), since when, and the latest check's issues
 // for it. A baseline made for another configuration of the target is not its
 // current value: the next capture seeds a new one.
 
-export interface Observation {
-  target_id: string;
-  /** null until a capture of the target's current configuration succeeded */
-  value: ObservedValue | null;
-  display: string | null;
-  /** when the value was first seen (it has not changed since) */
-  since: string | null;
-  /** the latest check's issues for this target: when any, the value is the last one known, not a fresh one */
-  issues: CheckIssue[];
-}
+export type Observation = Static<typeof ObservationSchema>;
 
 /** The parts of a monitor its observations are read for. */
-export interface ObservedMonitor {
-  id: string;
-  load_mode: LoadMode;
-  targets: Target[];
-  last_issues: CheckIssue[];
-}
+export type ObservedMonitor = Pick<Static<typeof MonitorSchema>, 'id' | 'load_mode' | 'targets' | 'last_issues'>;
 
 export async function currentObservations(db: Queryable, monitor: ObservedMonitor): Promise<Observation[]> {
   const baselines = await readBaselines(db, monitor.id);
