@@ -1,4 +1,4 @@
-// Errors are values with a code; src/api/error-handler.ts maps them to the
+// Errors are values with a code; src/http/error-handler.ts maps them to the
 // error envelope and HTTP status in one place.
 
 export const ERROR_STATUS = {
