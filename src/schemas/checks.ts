@@ -18,5 +18,17 @@ export const ReceiptSchema = Type.Object({
   issues: Type.Array(CheckIssueSchema),
 });
 
+export const CheckRunSchema = Type.Object({
+  checked_at: Timestamp,
+  duration_ms: Type.Integer({ description: 'from the start of the page load to the recorded result' }),
+  outcome: Type.Union([Type.Literal('ok'), Type.Literal('issues'), Type.Literal('failed')], {
+    description: 'ok: every target was read; issues: the page loaded but a target could not be read; failed: the page did not load',
+  }),
+  http_status: Type.Union([Type.Integer(), Type.Null()]),
+  manual_check_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'the receipt, when the check was requested' }),
+  issues: Type.Array(CheckIssueSchema),
+  changes: Type.Array(Type.String({ format: 'uuid' }), { description: 'ids of the changes this check recorded' }),
+});
+
 export const RequestCheckBody = Type.Object({}, { additionalProperties: false, description: 'an empty object' });
 export const CheckParams = Type.Object({ check_id: Type.String({ format: 'uuid' }) });

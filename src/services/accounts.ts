@@ -1,3 +1,5 @@
+import type { Static } from '@sinclair/typebox';
+import type { AccountSchema } from '../schemas/admin.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
@@ -7,12 +9,7 @@ import type { GuardPolicy } from '../domain/network/guard-policy.ts';
 import { vetUrl } from '../fetch/ssrf/guard.ts';
 import { findAccount, insertAccount, updateAccount, type AccountRow } from '../store/accounts-store.ts';
 
-export interface AccountView {
-  id: string;
-  email: string;
-  plan: string;
-  webhook_url: string | null;
-}
+export type AccountView = Omit<Static<typeof AccountSchema>, 'webhook_secret'>;
 
 export interface AccountDeps {
   db: Database;

@@ -1,3 +1,5 @@
+import type { Static } from '@sinclair/typebox';
+import type { ChangeSchema } from '../schemas/changes.ts';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import { unifiedDiff } from '../domain/text-diff.ts';
@@ -32,7 +34,9 @@ function retainedAfter(deps: ChangeDeps, principal: Principal): Date {
   return new Date(deps.clock.now().getTime() - principal.plan.retention_days * DAY_MS);
 }
 
-export function changeView(row: ChangeRow) {
+export type ChangeView = Static<typeof ChangeSchema>;
+
+export function changeView(row: ChangeRow): ChangeView {
   return {
     id: row.id,
     monitor_id: row.monitor_id,
@@ -44,7 +48,6 @@ export function changeView(row: ChangeRow) {
     after: { value: row.after_value as string | number | string[], display: row.after_display },
   };
 }
-export type ChangeView = ReturnType<typeof changeView>;
 
 export interface ChangePage {
   rows: ChangeView[];

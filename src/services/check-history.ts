@@ -1,3 +1,5 @@
+import type { Static } from '@sinclair/typebox';
+import type { CheckRunSchema } from '../schemas/checks.ts';
 import { listCheckRuns, type CheckRunRow } from '../store/check-runs-store.ts';
 import { getMonitor, type MonitorDeps } from './monitors.ts';
 import type { Principal } from './tokens.ts';
@@ -7,7 +9,9 @@ import type { Principal } from './tokens.ts';
 
 const DAY_MS = 86_400_000;
 
-export function checkRunView(row: CheckRunRow) {
+export type CheckRunView = Static<typeof CheckRunSchema>;
+
+export function checkRunView(row: CheckRunRow): CheckRunView {
   return {
     checked_at: row.checked_at.toISOString(),
     duration_ms: row.duration_ms,
@@ -18,7 +22,6 @@ export function checkRunView(row: CheckRunRow) {
     changes: row.changes ?? [],
   };
 }
-export type CheckRunView = ReturnType<typeof checkRunView>;
 
 export async function listCheckHistory(
   deps: MonitorDeps,

@@ -1,3 +1,5 @@
+import type { Static } from '@sinclair/typebox';
+import type { ReceiptSchema } from '../schemas/checks.ts';
 import { randomUUID } from 'node:crypto';
 import { nextUtcDay, type Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
@@ -27,7 +29,9 @@ export interface ManualCheckDeps {
 /** Seconds callers are asked to wait between polls of a receipt. */
 export const POLL_SECONDS = 60;
 
-export function receiptView(row: ManualCheckRow) {
+export type Receipt = Static<typeof ReceiptSchema>;
+
+export function receiptView(row: ManualCheckRow): Receipt {
   const iso = (d: Date | null) => d?.toISOString() ?? null;
   return {
     check_id: row.id,
@@ -40,7 +44,6 @@ export function receiptView(row: ManualCheckRow) {
     issues: row.issues,
   };
 }
-export type Receipt = ReturnType<typeof receiptView>;
 
 
 /**

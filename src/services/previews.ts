@@ -1,3 +1,5 @@
+import type { Static } from '@sinclair/typebox';
+import type { PreviewSchema } from '../schemas/previews.ts';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
@@ -26,16 +28,7 @@ export interface PreviewDeps {
   loaders: Loaders;
 }
 
-export interface PreviewView {
-  id: string;
-  url: string;
-  final_url: string;
-  load_mode: LoadMode;
-  title: string | null;
-  created_at: string;
-  expires_at: string;
-  elements: PreviewElement[];
-}
+export type PreviewView = Static<typeof PreviewSchema>;
 
 export type TargetResult = Omit<TargetExtraction, 'text'>;
 

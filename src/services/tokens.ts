@@ -1,9 +1,10 @@
+import type { Static } from '@sinclair/typebox';
+import type { CreateTokenBody, CreatedTokenSchema, TokenViewSchema } from '../schemas/admin.ts';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import type { Plan, PlanName, Plans } from '../domain/plans.ts';
 import { isPlanName } from '../domain/plans.ts';
-import type { Scope } from '../domain/scopes.ts';
 import type { Database } from '../store/database.ts';
 import { lockAccount } from '../store/accounts-store.ts';
 import {
@@ -12,19 +13,11 @@ import {
 import type { ApiAccess } from './api-access.ts';
 import { generateTokenSecret, hashTokenSecret, looksLikeToken, sameHash } from './token-secrets.ts';
 
-export type TokenState = 'valid' | 'expired' | 'revoked' | 'disabled';
+type TokenState = TokenView['state'];
 
-export interface TokenView {
-  id: string;
-  name: string;
-  scopes: string[];
-  hint: string;
-  state: TokenState;
-  created_at: string;
-  expires_at: string;
-  revoked_at: string | null;
-  last_used_at: string | null;
-}
+export type TokenView = Static<typeof TokenViewSchema>;
+export type CreateTokenInput = Static<typeof CreateTokenBody>;
+export type CreatedToken = Static<typeof CreatedTokenSchema>;
 
 /** Who is calling: resolved from a bearer token on every request. */
 export interface Principal {
@@ -65,8 +58,8 @@ function view(row: TokenRow, plan: Plan, at: Date): TokenView {
 export async function createToken(
   deps: TokenDeps,
   accountId: string,
-  input: { name: string; scopes: Scope[]; expires_in_days: number },
-): Promise<{ id: string; token: string; expires_at: string }> {
+  input: CreateTokenInput,
+): Promise<CreatedToken> {
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     // The account row lock makes the active-token limit exact under concurrency.

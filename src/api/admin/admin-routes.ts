@@ -13,7 +13,7 @@ import { Data, ListOf } from '../../schemas/common.ts';
 import {
   AccountSchema, ApiStatusSchema, CreateAccountBody, CreatedTokenSchema, CreateTokenBody, EmptyBody, IdParams, PasswordLinkSchema,
   PatchAccountBody, PutApiStatusBody, TokenViewSchema,
-} from './admin-schemas.ts';
+} from '../../schemas/admin.ts';
 
 // The operator API (DESIGN §6): accounts, tokens and the API's open/closed state.
 export const adminRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps) => {

@@ -3,21 +3,9 @@ import { Type } from '@sinclair/typebox';
 import { AppError } from '../../errors.ts';
 import { listCheckHistory } from '../../services/check-history.ts';
 import type { AppDeps } from '../../http/app-deps.ts';
-import { ListOf, MAX_CURSOR_LENGTH, Timestamp } from '../../schemas/common.ts';
+import { ListOf, MAX_CURSOR_LENGTH } from '../../schemas/common.ts';
 import { MonitorParams } from '../../schemas/monitors.ts';
-import { CheckIssueSchema } from '../../schemas/previews.ts';
-
-const CheckRunSchema = Type.Object({
-  checked_at: Timestamp,
-  duration_ms: Type.Integer({ description: 'from the start of the page load to the recorded result' }),
-  outcome: Type.Union([Type.Literal('ok'), Type.Literal('issues'), Type.Literal('failed')], {
-    description: 'ok: every target was read; issues: the page loaded but a target could not be read; failed: the page did not load',
-  }),
-  http_status: Type.Union([Type.Integer(), Type.Null()]),
-  manual_check_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'the receipt, when the check was requested' }),
-  issues: Type.Array(CheckIssueSchema),
-  changes: Type.Array(Type.String({ format: 'uuid' }), { description: 'ids of the changes this check recorded' }),
-});
+import { CheckRunSchema } from '../../schemas/checks.ts';
 
 const HistoryQuery = Type.Object(
   {

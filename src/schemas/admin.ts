@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { PLAN_NAMES } from '../../domain/plans.ts';
-import { SCOPES } from '../../domain/scopes.ts';
-import { NullableTimestamp, Timestamp } from '../../schemas/common.ts';
+import { PLAN_NAMES } from '../domain/plans.ts';
+import { SCOPES } from '../domain/scopes.ts';
+import { NullableTimestamp, Timestamp } from './common.ts';
 
 export const PlanNameSchema = Type.Union(PLAN_NAMES.map((p) => Type.Literal(p)));
 
