@@ -30,7 +30,7 @@ export function isHttps(request: FastifyRequest, publicUrl: string): boolean {
   if (publicUrl.startsWith('https:')) return true;
   if ((request.raw.socket as { encrypted?: boolean }).encrypted) return true;
   const forwarded = request.headers['x-forwarded-proto'];
-  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0].trim().toLowerCase();
+  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]!.trim().toLowerCase();
   return first === 'https';
 }
 

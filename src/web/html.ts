@@ -14,7 +14,7 @@ export type HtmlValue = SafeHtml | string | number | boolean | null | undefined 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 
 function render(value: HtmlValue): string {
@@ -26,7 +26,7 @@ function render(value: HtmlValue): string {
 }
 
 export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): SafeHtml {
-  let out = strings[0];
-  for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1];
+  let out = strings[0]!;
+  for (const [i, value] of values.entries()) out += render(value) + strings[i + 1]!;
   return new SafeHtml(out);
 }

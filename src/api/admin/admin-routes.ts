@@ -21,7 +21,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps)
   app.addHook('onRequest', async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
     const match = /^Bearer (.+)$/i.exec(request.headers.authorization?.trim() ?? '');
-    if (!match || !sameSecret(match[1], adminToken)) throw new AppError('unauthorized', 'missing or invalid operator token');
+    if (!match || !sameSecret(match[1]!, adminToken)) throw new AppError('unauthorized', 'missing or invalid operator token');
     requireJsonContentType(request);
   });
   app.setNotFoundHandler(() => {

@@ -11,10 +11,11 @@ const read = { scope: 'changes:read' } as const;
 
 function cursorPosition(cursors: Cursors, raw: string | undefined, filters: Record<string, unknown>) {
   if (raw === undefined) return null;
-  const position = cursors.decode(raw, filters, ['d', 'i']);
-  const detectedAt = new Date(position.d);
-  if (Number.isNaN(detectedAt.getTime()) || !isUuid(position.i)) throw new AppError('malformed_cursor', 'the cursor is malformed');
-  return { detectedAt, id: position.i };
+  const { d, i } = cursors.decode(raw, filters, ['d', 'i']);
+  if (d === undefined || i === undefined) throw new AppError('malformed_cursor', 'the cursor is malformed');
+  const detectedAt = new Date(d);
+  if (Number.isNaN(detectedAt.getTime()) || !isUuid(i)) throw new AppError('malformed_cursor', 'the cursor is malformed');
+  return { detectedAt, id: i };
 }
 
 const instant = (text: string | undefined) => (text === undefined ? undefined : new Date(text));

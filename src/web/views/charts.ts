@@ -15,8 +15,8 @@ export interface HistoryPoint {
 /** The value before the first change (from `since`), then each change's new value. */
 export function historyOf(changesNewestFirst: ChangeView[], since: Date): HistoryPoint[] {
   const changes = [...changesNewestFirst].reverse();
-  if (changes.length === 0) return [];
-  const first = changes[0];
+  const [first] = changes;
+  if (first === undefined) return [];
   return [
     { at: since, value: first.before.value as number | string, display: first.before.display },
     ...changes.map((c) => ({ at: new Date(c.detected_at), value: c.after.value as number | string, display: c.after.display })),
@@ -29,20 +29,21 @@ const PAD = { left: 88, right: 16, top: 16, bottom: 32 };
 
 export function priceChart(targetId: string, label: string, points: HistoryPoint[], now: Date): SafeHtml {
   const numeric = points.filter((p): p is HistoryPoint & { value: number } => typeof p.value === 'number');
-  if (numeric.length === 0) return html`<p class="muted">No price changes recorded yet.</p>`;
-  const start = numeric[0].at.getTime();
+  const [first] = numeric;
+  if (first === undefined) return html`<p class="muted">No price changes recorded yet.</p>`;
+  const start = first.at.getTime();
   const end = Math.max(now.getTime(), numeric.at(-1)!.at.getTime(), start + 1);
   const values = numeric.map((p) => p.value);
   const [low, high] = [Math.min(...values), Math.max(...values)];
   const margin = Math.max((high - low) * 0.1, 1);
   const x = (t: number) => PAD.left + ((t - start) / (end - start)) * (W - PAD.left - PAD.right);
   const y = (v: number) => PAD.top + (1 - (v - (low - margin)) / (high - low + 2 * margin)) * (H - PAD.top - PAD.bottom);
-  let path = `M${x(start).toFixed(1)},${y(numeric[0].value).toFixed(1)}`;
+  let path = `M${x(start).toFixed(1)},${y(first.value).toFixed(1)}`;
   for (const p of numeric.slice(1)) path += ` H${x(p.at.getTime()).toFixed(1)} V${y(p.value).toFixed(1)}`;
   path += ` H${x(end).toFixed(1)}`;
   const lowPoint = numeric.find((p) => p.value === low)!;
   const highPoint = numeric.find((p) => p.value === high)!;
-  const summary = `${label}: ${numeric.length} prices from ${utcText(numeric[0].at.toISOString())}; lowest ${lowPoint.display}, highest ${highPoint.display}, latest ${numeric.at(-1)!.display}.`;
+  const summary = `${label}: ${numeric.length} prices from ${utcText(first.at.toISOString())}; lowest ${lowPoint.display}, highest ${highPoint.display}, latest ${numeric.at(-1)!.display}.`;
   return html`<figure>
 <svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="chart-${targetId}-title">
 <title id="chart-${targetId}-title">${summary}</title>
@@ -50,7 +51,7 @@ export function priceChart(targetId: string, label: string, points: HistoryPoint
 <line class="axis" x1="${PAD.left}" y1="${PAD.top}" x2="${PAD.left}" y2="${H - PAD.bottom}"></line>
 <text x="${PAD.left - 6}" y="${y(high) + 4}" text-anchor="end">${highPoint.display}</text>
 ${low !== high && html`<text x="${PAD.left - 6}" y="${y(low) + 4}" text-anchor="end">${lowPoint.display}</text>`}
-<text x="${PAD.left}" y="${H - 10}">${utcText(numeric[0].at.toISOString())}</text>
+<text x="${PAD.left}" y="${H - 10}">${utcText(first.at.toISOString())}</text>
 <text x="${W - PAD.right}" y="${H - 10}" text-anchor="end">${utcText(new Date(end).toISOString())}</text>
 <path class="line" d="${path}"></path>
 ${numeric.map((p) => html`<circle class="dot" cx="${x(p.at.getTime()).toFixed(1)}" cy="${y(p.value).toFixed(1)}" r="3.5"><title>${p.display} at ${utcText(p.at.toISOString())}</title></circle>`)}

@@ -18,8 +18,8 @@ export function pageContext(request: FastifyRequest): PageContext {
     // Outside the dashboard's routes (the app-wide 404) these were never set.
     owner: request.owner ?? null,
     csrf: request.csrfToken ?? '',
-    path: request.url.split('?')[0],
-    notice: typeof notice === 'string' && Object.hasOwn(NOTICES, notice) ? NOTICES[notice] : null,
+    path: request.url.split('?')[0]!,
+    notice: typeof notice === 'string' && Object.hasOwn(NOTICES, notice) ? (NOTICES[notice] ?? null) : null,
   };
 }
 
