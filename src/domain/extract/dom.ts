@@ -19,7 +19,7 @@ export function descendants(nodes: readonly AnyNode[]): Element[] {
     const node = stack.pop()!;
     if (!isElement(node)) continue;
     out.push(node);
-    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
   }
   return out;
 }

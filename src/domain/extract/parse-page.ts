@@ -14,10 +14,10 @@ export interface ParsedPage {
 }
 
 function resolveBase(document: Document, finalUrl: string): string {
-  const base = findAll((el) => el.name === 'base' && el.attribs.href !== undefined, document.children)[0];
-  if (!base) return finalUrl;
+  const href = findAll((el) => el.name === 'base' && el.attribs.href !== undefined, document.children)[0]?.attribs.href;
+  if (href === undefined) return finalUrl;
   try {
-    return new URL(base.attribs.href.trim(), finalUrl).href;
+    return new URL(href.trim(), finalUrl).href;
   } catch {
     return finalUrl;
   }

@@ -46,7 +46,7 @@ interface Facts {
 function gatherFacts(elements: readonly Element[]): Map<Element, Facts> {
   const facts = new Map<Element, Facts>();
   for (let i = elements.length - 1; i >= 0; i--) {
-    const el = elements[i];
+    const el = elements[i]!;
     let raw = '';
     let tooLong = false;
     let links = el.name === 'a' && el.attribs.href !== undefined ? 1 : 0;

@@ -154,7 +154,7 @@ function walkJsonLd(node: Json | undefined, asOffer: boolean, pricesCount: boole
 export function jsonLdFacts(page: ParsedPage): StructuredFacts {
   const facts: StructuredFacts = { prices: [], availability: [] };
   const scripts = findAll(
-    (el) => el.name === 'script' && (el.attribs.type ?? '').split(';')[0].trim().toLowerCase() === 'application/ld+json',
+    (el) => el.name === 'script' && (el.attribs.type ?? '').split(';')[0]!.trim().toLowerCase() === 'application/ld+json',
     page.document.children,
   );
   for (const script of scripts) walkJsonLd(parseJsonLd(textContent(script)), false, true, facts);

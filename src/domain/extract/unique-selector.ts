@@ -16,7 +16,7 @@ const TEST_ID_ATTRIBUTES = ['data-testid', 'data-test-id', 'data-test', 'data-qa
 export function cssIdent(value: string): string {
   let out = '';
   for (let i = 0; i < value.length; i++) {
-    const ch = value[i];
+    const ch = value[i]!;
     const code = value.charCodeAt(i);
     if (code === 0) out += '\ufffd';
     else if ((code >= 1 && code <= 0x1f) || code === 0x7f || (i === 0 && /\d/u.test(ch)) || (i === 1 && /\d/u.test(ch) && value[0] === '-')) {
@@ -86,9 +86,9 @@ function ownSelector(el: Element, index: SelectorIndex): string | null {
   const own = classes(el);
   const single = own.find((cls) => index.isUnique(`${el.name}.${cls}`));
   if (single) return `${el.name}.${cssIdent(single)}`;
-  for (let i = 0; i < own.length; i++) {
-    for (let j = i + 1; j < own.length; j++) {
-      if (index.pairCount(el.name, own[i], own[j]) === 1) return `${el.name}.${cssIdent(own[i])}.${cssIdent(own[j])}`;
+  for (const [i, first] of own.entries()) {
+    for (const second of own.slice(i + 1)) {
+      if (index.pairCount(el.name, first, second) === 1) return `${el.name}.${cssIdent(first)}.${cssIdent(second)}`;
     }
   }
   return null;

@@ -43,11 +43,9 @@ interface EmbeddingRange extends Range {
   extract(addr: ipaddr.IPv6): ipaddr.IPv4;
 }
 
-const low32 = (a: ipaddr.IPv6) =>
-  new ipaddr.IPv4([a.parts[6] >> 8, a.parts[6] & 0xff, a.parts[7] >> 8, a.parts[7] & 0xff]);
+const low32 = (a: ipaddr.IPv6) => new ipaddr.IPv4(a.toByteArray().slice(12, 16));
 // 6to4 (RFC 3056) puts the IPv4 address in bits 16..47.
-const sixToFour = (a: ipaddr.IPv6) =>
-  new ipaddr.IPv4([a.parts[1] >> 8, a.parts[1] & 0xff, a.parts[2] >> 8, a.parts[2] & 0xff]);
+const sixToFour = (a: ipaddr.IPv6) => new ipaddr.IPv4(a.toByteArray().slice(2, 6));
 
 const EMBEDDING: EmbeddingRange[] = (
   [

@@ -209,7 +209,7 @@ export function parseAuthority(value: string): { host: string; port: number } | 
   if (!match) return null;
   const port = Number(match[3]);
   if (port < 1 || port > 65535) return null;
-  return { host: (match[1] ?? match[2]).toLowerCase(), port };
+  return { host: (match[1] ?? match[2]!).toLowerCase(), port };
 }
 
 /** URL.hostname keeps the brackets of an IPv6 literal; the guard wants the bare address */
@@ -221,8 +221,9 @@ function bare(hostname: string): string {
 function forwardable(raw: string[], also?: string): string[] {
   const kept: string[] = [];
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i].toLowerCase();
-    if (!HOP_BY_HOP.has(name) && name !== also) kept.push(raw[i], raw[i + 1]);
+    const [field, value] = [raw[i]!, raw[i + 1]!];
+    const name = field.toLowerCase();
+    if (!HOP_BY_HOP.has(name) && name !== also) kept.push(field, value);
   }
   return kept;
 }

@@ -52,7 +52,7 @@ export class ProxySessions {
   authenticate(header: string | undefined): ProxySession | null {
     const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? '');
     if (!match) return null;
-    const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+    const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon < 0) return null;
     const entry = this.#live.get(decoded.slice(0, colon));

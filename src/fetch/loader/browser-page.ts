@@ -80,7 +80,7 @@ export async function loadPage(
         retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter },
       );
     }
-    const type = (response.headers()['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    const type = (response.headers()['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     // A missing type is sniffed by Chromium like any browser would; a declared
     // non-HTML type is not a page to watch in browser mode.
     if (type !== '' && !isHtmlMime(type)) {
@@ -118,7 +118,8 @@ function matchingEvent(raw: string, events: readonly ProxyEvent[]): ProxyEvent |
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   for (let i = events.length - 1; i >= 0; i -= 1) {
-    if (events[i].host === host && events[i].port === port) return events[i];
+    const event = events[i]!;
+    if (event.host === host && event.port === port) return event;
   }
   return undefined;
 }
@@ -144,5 +145,5 @@ function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 function firstLine(message: string): string {
-  return message.split('\n')[0].slice(0, 200);
+  return message.split('\n')[0]!.slice(0, 200);
 }

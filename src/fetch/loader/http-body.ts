@@ -42,7 +42,7 @@ async function* inflateEither(source: AsyncIterable<Buffer>): AsyncGenerator<Buf
   const first = await input.next();
   if (first.done) return;
   const head: Buffer = first.value;
-  const zlibWrapped = head.length >= 2 && (head[0] & 0x0f) === 8 && head.readUInt16BE(0) % 31 === 0;
+  const zlibWrapped = head.length >= 2 && (head.readUInt8(0) & 0x0f) === 8 && head.readUInt16BE(0) % 31 === 0;
   const decoder = zlibWrapped ? createInflate() : createInflateRaw();
   const rest = Readable.from(
     (async function* () {

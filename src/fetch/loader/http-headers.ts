@@ -16,7 +16,7 @@ export interface ContentType {
 export function parseContentType(value: HeaderValue): ContentType {
   const text = firstHeader(value);
   if (!text) return { mime: null, charset: null };
-  const [essence, ...params] = text.split(';');
+  const [essence = '', ...params] = text.split(';');
   const mime = essence.trim().toLowerCase();
   const charsetParam = params.map((p) => p.trim()).find((p) => /^charset\s*=/i.test(p));
   const charset = charsetParam ? charsetParam.replace(/^charset\s*=\s*/i, '').replace(/^["']|["']$/g, '').trim() : null;

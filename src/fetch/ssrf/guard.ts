@@ -145,13 +145,13 @@ export async function resolveAndVet(
   const nameReason = hostNameReason(host);
   if (nameReason) throw new GuardError(nameReason);
   const answers = await lookup(host);
-  if (answers.length === 0) {
+  const [first] = answers;
+  if (first === undefined) {
     throw Object.assign(new Error(`no addresses for ${host}`), { code: 'ENOTFOUND' });
   }
   for (const answer of answers) {
     const verdict = isAddressAllowed(answer.address, port, policy);
     if (!verdict.ok) throw new GuardError(`${host} resolves to ${verdict.reason}`);
   }
-  const first = answers[0].address;
-  return { address: first, family: isIP(first) === 6 ? 6 : 4 };
+  return { address: first.address, family: isIP(first.address) === 6 ? 6 : 4 };
 }
