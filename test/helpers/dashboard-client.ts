@@ -25,7 +25,7 @@ export class DashboardClient {
 
   private remember(res: LightMyRequestResponse): LightMyRequestResponse {
     for (const line of setCookies(res)) {
-      const [pair] = line.split(';');
+      const [pair = ''] = line.split(';');
       const eq = pair.indexOf('=');
       const [name, value] = [pair.slice(0, eq), pair.slice(eq + 1)];
       if (/Max-Age=0/i.test(line)) this.cookies.delete(name);

@@ -28,7 +28,7 @@ export function gatedPages(sites: FixtureServer[], paths: string[], holdMs = 30_
     res.writeHead(200, { 'content-type': 'text/html' });
     res.end(`<html><body><h1 id="title">${title}</h1></body></html>`);
   };
-  for (const [i, path] of paths.entries()) sites[i % sites.length].route(path, handler);
+  for (const [i, path] of paths.entries()) sites[i % sites.length]!.route(path, handler);
   return {
     setTitle: (next) => void (title = next),
     close() {

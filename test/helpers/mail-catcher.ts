@@ -52,7 +52,7 @@ function parseMail(raw: string, from: string, to: string[]): CaughtMail {
   const boundary = /boundary="?([^";]+)"?/.exec(headers.get('content-type') ?? '')?.[1];
   const sections = boundary ? body.split(`--${boundary}`).slice(1, -1).map((s) => splitMessage(s.replace(/^\r\n/, ''))) : [{ headers, body }];
   for (const section of sections) {
-    const type = (section.headers.get('content-type') ?? 'text/plain').split(';')[0].trim();
+    const type = (section.headers.get('content-type') ?? 'text/plain').split(';')[0]!.trim();
     parts.set(type, decodeBody(section.body.replace(/\r\n$/, ''), section.headers.get('content-transfer-encoding')).replace(/\r\n/g, '\n'));
   }
   return { from, to, headers, text: parts.get('text/plain') ?? '', html: parts.get('text/html') ?? '' };

@@ -33,7 +33,7 @@ export async function insertMonitorRow(db: Queryable, input: MonitorRowInput): P
 /** When the monitor is next due. */
 export async function nextCheckAt(db: Queryable, monitorId: string): Promise<Date> {
   const rows = await db.query<{ next_check_at: Date }>('SELECT next_check_at FROM monitors WHERE id = $1', [monitorId]);
-  return rows[0].next_check_at;
+  return rows[0]!.next_check_at;
 }
 
 /** Edits a monitor row as PATCH would (status, targets with a new config version). */

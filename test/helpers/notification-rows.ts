@@ -51,8 +51,11 @@ export interface ChangeInput {
   after?: { value: unknown; display: string | null };
 }
 
+/** Outbox ids by channel; only the channels a change was enqueued on have one. */
+type OutboxIds = Record<NotificationChannel, string>;
+
 /** A detected change and its outbox rows, committed together; returns the change id and the outbox ids by channel. */
-export async function insertNotifiedChange(t: TestApp, input: ChangeInput): Promise<{ changeId: string; outbox: Record<string, string> }> {
+export async function insertNotifiedChange(t: TestApp, input: ChangeInput): Promise<{ changeId: string; outbox: OutboxIds }> {
   const changeId = randomUUID();
   const at = t.clock.now();
   const targetId = input.targetId ?? 'price';
@@ -67,7 +70,7 @@ export async function insertNotifiedChange(t: TestApp, input: ChangeInput): Prom
     for (const channel of input.channels) await enqueueNotification(tx, { changeId, accountId: input.accountId, channel, at });
   });
   const rows = await t.db.query<{ id: string; channel: string }>('SELECT id, channel FROM notification_outbox WHERE change_id = $1', [changeId]);
-  return { changeId, outbox: Object.fromEntries(rows.map((r) => [r.channel, r.id])) };
+  return { changeId, outbox: Object.fromEntries(rows.map((r) => [r.channel, r.id])) as OutboxIds };
 }
 
 export interface OutboxState {
@@ -82,7 +85,7 @@ export interface OutboxState {
 
 export async function outboxRow(t: TestApp, id: string): Promise<OutboxState> {
   const rows = await t.db.query<OutboxState>('SELECT * FROM notification_outbox WHERE id = $1', [id]);
-  return rows[0];
+  return rows[0]!;
 }
 
 export async function attemptsOf(t: TestApp, id: string) {

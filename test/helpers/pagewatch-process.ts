@@ -73,7 +73,7 @@ export class ProcessGroup {
       if (Date.now() > deadline) throw new Error(`${name} did not listen within ${ms} ms:\n${output}`);
       await new Promise((r) => setTimeout(r, 50));
     }
-    proc.url = listening[1];
+    proc.url = listening[1]!;
     return proc;
   }
 
