@@ -162,14 +162,14 @@ test('at most the plan\'s manual checks are accepted per UTC day: 429 check_limi
     ids.push(await insertMonitorRow(t.db, { accountId: account.accountId, url: `${site.url}/limit-${n}-${i}.html`, targets: [TITLE], nextCheckAt: new Date(t.clock.now().getTime() + 86_400_000) }));
   }
   for (const id of ids.slice(0, 3)) assert.equal((await requestCheck(account.token, id)).statusCode, 202);
-  const limited = await requestCheck(account.token, ids[3]);
+  const limited = await requestCheck(account.token, ids[3]!);
   assert.equal(limited.statusCode, 429);
   assert.equal(limited.json().error.code, 'check_limited');
   const now = t.clock.now();
   const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
   assert.equal(limited.headers['retry-after'], String(Math.ceil((midnight - now.getTime()) / 1000)));
   t.clock.set(new Date(midnight));
-  assert.equal((await requestCheck(account.token, ids[3])).statusCode, 202);
+  assert.equal((await requestCheck(account.token, ids[3]!)).statusCode, 202);
 });
 
 test('a page that cannot be loaded ends the check as failed with the load issue', async () => {

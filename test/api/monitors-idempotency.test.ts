@@ -23,7 +23,7 @@ async function body(token: string) {
 
 async function monitorCount(accountId: string): Promise<number> {
   const rows = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM monitors WHERE account_id = $1', [accountId]);
-  return rows[0].n;
+  return rows[0]!.n;
 }
 
 test('a missing Idempotency-Key is 400 idempotency_key_missing', async () => {

@@ -120,7 +120,7 @@ test("the plan's monitor slots are exact: beyond them 409 allowance_exhausted; d
   const full = await postMonitor(t.app, token, body);
   assert.equal(full.statusCode, 409);
   assert.equal(full.json().error.code, 'allowance_exhausted');
-  assert.equal((await del(token, ids[0])).statusCode, 204);
+  assert.equal((await del(token, ids[0]!)).statusCode, 204);
   assert.equal((await postMonitor(t.app, token, body)).statusCode, 201);
 });
 

@@ -42,7 +42,7 @@ test('40 parallel monitor creations of one account, each with its own key: one m
   assert.deepEqual(statusCounts(responses.map((r) => r.statusCode)), { 201: 3, 409: 37 }, responses.map((r) => r.body).join('\n'));
   assert.ok(responses.every((r) => r.statusCode === 201 || r.json().error.code === 'monitor_exists'));
   const rows = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM monitors WHERE account_id = $1', [accountId]);
-  assert.equal(rows[0].n, 3);
+  assert.equal(rows[0]!.n, 3);
 });
 
 test('parallel manual checks of one account: each monitor gets one queued request, returned to every caller', async () => {

@@ -154,7 +154,7 @@ test('only the three most recent previews of an account are kept', async () => {
     t.clock.advance(SPACING_MS);
   }
   const target = [{ id: 'a', kind: 'text', selection: { scope: 'page' } }];
-  assert.equal((await evaluate(token, ids[0], target)).statusCode, 404);
+  assert.equal((await evaluate(token, ids[0]!, target)).statusCode, 404);
   for (const id of ids.slice(1)) assert.equal((await evaluate(token, id, target)).statusCode, 200);
   const rows = await t.db.query('SELECT id FROM previews WHERE id = $1', [ids[0]]);
   assert.equal(rows.length, 0, 'the discarded capture is deleted');

@@ -18,7 +18,7 @@ const seconds = (a: Date, b: Date): number => (b.getTime() - a.getTime()) / 1000
 // Offsets
 
 test('the offset of a monitor is the same on every call', () => {
-  assert.equal(stableOffsetSeconds(ids[0], 15), stableOffsetSeconds(ids[0], 15));
+  assert.equal(stableOffsetSeconds(ids[0]!, 15), stableOffsetSeconds(ids[0]!, 15));
 });
 
 test('the offset lies within the interval', () => {
@@ -33,7 +33,7 @@ test('monitors with the same interval are spread over it', () => {
   // and no second holds more than a handful.
   const offsets = ids.map((id) => stableOffsetSeconds(id, 5));
   const perMinute = [0, 0, 0, 0, 0];
-  for (const offset of offsets) perMinute[Math.floor(offset / 60)] += 1;
+  for (const offset of offsets) perMinute[Math.floor(offset / 60)]! += 1;
   for (const count of perMinute) assert.ok(count > 150 && count < 250, `${perMinute}`);
   const perSecond = new Map<number, number>();
   for (const offset of offsets) perSecond.set(offset, (perSecond.get(offset) ?? 0) + 1);
@@ -41,8 +41,8 @@ test('monitors with the same interval are spread over it', () => {
 });
 
 test('an interval that is not a whole number of minutes, at least 1, is rejected', () => {
-  assert.throws(() => stableOffsetSeconds(ids[0], 0), RangeError);
-  assert.throws(() => stableOffsetSeconds(ids[0], 2.5), RangeError);
+  assert.throws(() => stableOffsetSeconds(ids[0]!, 0), RangeError);
+  assert.throws(() => stableOffsetSeconds(ids[0]!, 2.5), RangeError);
 });
 
 // Next due time

@@ -52,13 +52,16 @@ const everyNth = (count: number, step: number): [string, string] => {
 test('texts with more edits than the cap become one whole-replacement hunk', () => {
   const count = 8 * (MAX_EDIT_LENGTH / 2 + 10);
   const [patch] = parsePatch(unifiedDiff(...everyNth(count, 8)));
+  assert.ok(patch);
   assert.equal(patch.hunks.length, 1);
   const [hunk] = patch.hunks;
+  assert.ok(hunk);
   assert.deepEqual([hunk.oldStart, hunk.oldLines, hunk.newStart, hunk.newLines], [1, count, 1, count]);
 });
 
 test('texts with fewer edits than the cap get a hunk per changed region', () => {
   const [patch] = parsePatch(unifiedDiff(...everyNth(80, 8)));
+  assert.ok(patch);
   assert.equal(patch.hunks.length, 10);
 });
 

@@ -55,7 +55,7 @@ test('notifications are charged as they are sent; past the allowance they are re
     changes.map((c, i) => [c.outbox.webhook, i < 2 ? 'delivered' : 'skipped', i < 2 ? undefined : 'allowance_exhausted']),
   );
   assert.equal(receiver.received.length, 2);
-  const third = await outboxRow(t, changes[2].outbox.webhook);
+  const third = await outboxRow(t, changes[2]!.outbox.webhook);
   assert.deepEqual([third.status, third.skipped_reason, third.charged_period], ['skipped', 'allowance_exhausted', null]);
   assert.deepEqual(await a.usage(), { email: [0, 1], webhook: [2, 2] });
 });

@@ -30,7 +30,7 @@ test('a change committed before any dispatcher ran is delivered by the dispatche
   const { outbox } = await insertNotifiedChange(t, { accountId: a.accountId, monitorId: a.monitorId, channels: ['webhook'] });
   // "After the restart": a dispatcher that never saw the change being made.
   const restarted = testDispatcher(t);
-  assert.equal((await restarted.runOnce())[0].outcome, 'delivered');
+  assert.equal((await restarted.runOnce())[0]!.outcome, 'delivered');
   assert.deepEqual(receiver.received.map((d) => d.headers['webhook-id']), [outbox.webhook]);
 });
 
@@ -46,7 +46,7 @@ test('a dispatcher that died after claiming: the row is delivered exactly once b
   t.clock.advance(leaseMs - 1_000);
   assert.deepEqual(await survivor.runOnce(), [], 'still leased');
   t.clock.advance(1_000);
-  assert.equal((await survivor.runOnce())[0].outcome, 'delivered');
+  assert.equal((await survivor.runOnce())[0]!.outcome, 'delivered');
   t.clock.advance(leaseMs * 2);
   assert.deepEqual(await survivor.runOnce(), []);
   assert.equal(receiver.received.length, 1);
@@ -57,6 +57,7 @@ test('a dispatcher that died after sending, before recording it: the retry carri
   const a = await webhookAccount();
   const { outbox } = await insertNotifiedChange(t, { accountId: a.accountId, monitorId: a.monitorId, channels: ['webhook'] });
   const [claim] = await t.db.transaction((tx) => claimDueDeliveries(tx, t.clock.now(), DEFAULT_DELIVERY_LEASE_SECONDS, 10));
+  assert.ok(claim);
   const subject = await readDeliverySubject(t.db, claim.id);
   assert.ok(subject);
   const sent = await sendWebhook(
@@ -67,9 +68,9 @@ test('a dispatcher that died after sending, before recording it: the retry carri
   // …and the process is gone before it could record the delivery.
 
   t.clock.advance(leaseMs);
-  assert.equal((await testDispatcher(t).runOnce())[0].outcome, 'delivered');
+  assert.equal((await testDispatcher(t).runOnce())[0]!.outcome, 'delivered');
   assert.deepEqual(receiver.received.map((d) => d.headers['webhook-id']), [outbox.webhook, outbox.webhook]);
-  assert.deepEqual(JSON.parse(receiver.received[0].body.toString()), JSON.parse(receiver.received[1].body.toString()));
+  assert.deepEqual(JSON.parse(receiver.received[0]!.body.toString()), JSON.parse(receiver.received[1]!.body.toString()));
 });
 
 test('a dispatcher that outlived its lease does not overwrite the outcome of the one that took over', async () => {
@@ -80,7 +81,7 @@ test('a dispatcher that outlived its lease does not overwrite the outcome of the
   while (receiver.received.length === 0) await sleep(10);
 
   t.clock.advance(leaseMs);
-  assert.equal((await testDispatcher(t).runOnce())[0].outcome, 'delivered');
+  assert.equal((await testDispatcher(t).runOnce())[0]!.outcome, 'delivered');
   assert.deepEqual(await slow, [{ id: outbox.webhook, channel: 'webhook', outcome: 'lease_lost' }]);
   const row = await outboxRow(t, outbox.webhook);
   assert.deepEqual([row.status, row.attempts], ['delivered', 1]);

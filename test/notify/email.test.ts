@@ -24,7 +24,7 @@ beforeEach(async () => {
 
 async function emailAccount(monitor: { name?: string; url?: string; targets?: Target[] } = {}) {
   const account = await createAccountWithToken(t.app);
-  const email = (await t.db.query<{ email: string }>('SELECT email FROM accounts WHERE id = $1', [account.accountId]))[0].email;
+  const email = (await t.db.query<{ email: string }>('SELECT email FROM accounts WHERE id = $1', [account.accountId]))[0]!.email;
   const monitorId = await insertNotifyingMonitor(t, { accountId: account.accountId, emailEnabled: true, ...monitor });
   return { ...account, email, monitorId };
 }
@@ -36,6 +36,7 @@ test('an email to the account names the monitor, target, rule, before and after 
   assert.deepEqual(await testDispatcher(t).runOnce(), [{ id: outbox.email, channel: 'email', outcome: 'delivered' }]);
   assert.equal(smtp.mails.length, 1);
   const [mail] = smtp.mails;
+  assert.ok(mail);
   assert.deepEqual(mail.to, [a.email]);
   assert.equal(mail.from, 'pagewatch@watch.example.org');
   assert.equal(mail.headers.get('subject'), '[pagewatch] Espresso price on Espresso machine: dropped');
@@ -69,6 +70,7 @@ test('captured text and names are escaped in the HTML part', async () => {
 
   await testDispatcher(t).runOnce();
   const [mail] = smtp.mails;
+  assert.ok(mail);
   assert.ok(!mail.html.includes('<script>'), mail.html);
   assert.ok(!mail.html.includes('<img'), mail.html);
   assert.ok(!mail.html.includes('<i>'), mail.html);
@@ -89,6 +91,7 @@ test('a monitor without a name is named by its URL; long values are cut', async 
 
   await testDispatcher(t).runOnce();
   const [mail] = smtp.mails;
+  assert.ok(mail);
   assert.equal(mail.headers.get('subject'), '[pagewatch] body on https://news.example/front: changed');
   assert.ok(mail.text.includes('Monitor:  https://news.example/front\n'));
   assert.ok(mail.text.includes('Target:   body\n'));
@@ -103,11 +106,11 @@ test('a temporary SMTP refusal is retried; a permanent one fails without retries
   const dispatcher = testDispatcher(t);
   smtp.refuse(451, 550);
 
-  assert.equal((await dispatcher.runOnce())[0].outcome, 'retry');
+  assert.equal((await dispatcher.runOnce())[0]!.outcome, 'retry');
   const row = await outboxRow(t, outbox.email);
   assert.equal(row.next_attempt_at.getTime(), t.clock.now().getTime() + 60_000);
   t.clock.set(row.next_attempt_at);
-  assert.equal((await dispatcher.runOnce())[0].outcome, 'failed');
+  assert.equal((await dispatcher.runOnce())[0]!.outcome, 'failed');
   t.clock.advance(86_400_000);
   assert.deepEqual(await dispatcher.runOnce(), []);
   assert.equal(smtp.mails.length, 0);
@@ -121,7 +124,7 @@ test('an SMTP server that cannot be reached is tried again later', async () => {
   await closed.close();
   const dispatcher = testDispatcher(t, { config: { ...t.config, smtpUrl: `smtp://127.0.0.1:${closed.port}` } });
   try {
-    assert.equal((await dispatcher.runOnce())[0].outcome, 'retry');
+    assert.equal((await dispatcher.runOnce())[0]!.outcome, 'retry');
   } finally {
     await dispatcher.stop();
   }
@@ -130,7 +133,7 @@ test('an SMTP server that cannot be reached is tried again later', async () => {
   assert.ok(row.last_error);
   assert.equal((await testDispatcher(t).runOnce()).length, 0, 'not due before its backoff');
   t.clock.set(row.next_attempt_at);
-  assert.equal((await testDispatcher(t).runOnce())[0].outcome, 'delivered', 'delivered once the server is back');
+  assert.equal((await testDispatcher(t).runOnce())[0]!.outcome, 'delivered', 'delivered once the server is back');
 });
 
 test('without PAGEWATCH_SMTP_URL an email notification is skipped with the reason, never retried, not charged', async () => {
@@ -152,6 +155,6 @@ test('PAGEWATCH_SMTP_FROM names the sender', async () => {
   const a = await emailAccount();
   await insertNotifiedChange(t, { accountId: a.accountId, monitorId: a.monitorId, channels: ['email'] });
   await testDispatcher(t, { config: { ...t.config, smtpFrom: config.smtpFrom } }).runOnce();
-  assert.equal(smtp.mails[0].from, 'alerts@watch.example.org');
-  assert.equal(smtp.mails[0].headers.get('from'), 'pagewatch alerts <alerts@watch.example.org>');
+  assert.equal(smtp.mails[0]!.from, 'alerts@watch.example.org');
+  assert.equal(smtp.mails[0]!.headers.get('from'), 'pagewatch alerts <alerts@watch.example.org>');
 });

@@ -40,13 +40,14 @@ test('a price that crosses below the threshold is emailed and POSTed once; a cha
   const [change] = listed.json().data;
   assert.equal(receiver.received.length, 1);
   const [delivery] = receiver.received;
+  assert.ok(delivery);
   assert.equal(verifyWebhook(secret, delivery.headers, delivery.body, { now: t.clock.now() }).ok, true);
   const { check_id: checkId, ...data } = JSON.parse(delivery.body.toString()).data;
   assert.deepEqual(data, { change, monitor: { id: page.monitorId, url: page.url, name: null } });
   assert.match(checkId, /^[0-9a-f-]{36}$/, 'the check that found the change');
 
   assert.equal(smtp.mails.length, 1);
-  const { text } = smtp.mails[0];
+  const { text } = smtp.mails[0]!;
   for (const line of [`Monitor:  ${page.url}`, 'Target:   Price', 'Rule:     below: the price fell below the threshold', `Before:   ${change.before.display}`, `After:    ${change.after.display}`]) {
     assert.ok(text.includes(line), `"${line}" in:\n${text}`);
   }

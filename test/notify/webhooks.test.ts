@@ -38,6 +38,7 @@ test('a change is POSTed as a signed change.detected event whose data.change is 
   assert.deepEqual(await dispatcher.runOnce(), [{ id: outbox.webhook, channel: 'webhook', outcome: 'delivered' }]);
   assert.equal(receiver.received.length, 1);
   const [delivery] = receiver.received;
+  assert.ok(delivery);
   assert.equal(delivery.path, '/hook');
   assert.equal(delivery.headers['content-type'], 'application/json');
   assert.equal(delivery.headers['webhook-id'], outbox.webhook);
@@ -62,7 +63,7 @@ test('a change is POSTed as a signed change.detected event whose data.change is 
 });
 
 async function monitorUrl(monitorId: string): Promise<string> {
-  return (await t.db.query<{ url: string }>('SELECT url FROM monitors WHERE id = $1', [monitorId]))[0].url;
+  return (await t.db.query<{ url: string }>('SELECT url FROM monitors WHERE id = $1', [monitorId]))[0]!.url;
 }
 
 test('verifyWebhook accepts the delivery and rejects a changed body, another secret and a stale timestamp', async () => {
@@ -70,6 +71,7 @@ test('verifyWebhook accepts the delivery and rejects a changed body, another sec
   await insertNotifiedChange(t, { accountId: a.accountId, monitorId: a.monitorId, channels: ['webhook'] });
   await testDispatcher(t).runOnce();
   const [delivery] = receiver.received;
+  assert.ok(delivery);
   const now = t.clock.now();
 
   const verified = verifyWebhook(a.secret, delivery.headers, delivery.body, { now });
@@ -94,7 +96,7 @@ test('a failing endpoint is retried with exponential backoff under the same webh
   receiver.answer({ status: 500 }, { status: 502 });
   const start = t.clock.now().getTime();
 
-  assert.equal((await dispatcher.runOnce())[0].outcome, 'retry');
+  assert.equal((await dispatcher.runOnce())[0]!.outcome, 'retry');
   let row = await outboxRow(t, outbox.webhook);
   assert.deepEqual([row.status, row.attempts, row.last_error], ['pending', 1, 'the endpoint answered 500']);
   assert.equal(row.next_attempt_at.getTime(), start + 60_000, 'the first retry comes a minute later');
@@ -102,12 +104,12 @@ test('a failing endpoint is retried with exponential backoff under the same webh
   assert.deepEqual(await dispatcher.runOnce(), [], 'not due yet');
 
   t.clock.advance(1_000);
-  assert.equal((await dispatcher.runOnce())[0].outcome, 'retry');
+  assert.equal((await dispatcher.runOnce())[0]!.outcome, 'retry');
   row = await outboxRow(t, outbox.webhook);
   assert.equal(row.next_attempt_at.getTime(), start + 60_000 + 120_000, 'the delay doubles');
 
   t.clock.set(row.next_attempt_at);
-  assert.equal((await dispatcher.runOnce())[0].outcome, 'delivered');
+  assert.equal((await dispatcher.runOnce())[0]!.outcome, 'delivered');
 
   assert.equal(receiver.received.length, 3);
   assert.deepEqual(new Set(receiver.received.map((d) => d.headers['webhook-id'])), new Set([outbox.webhook]));
@@ -135,7 +137,7 @@ test('Retry-After (seconds or an HTTP date) pushes the next attempt later than t
   await dispatcher.runOnce();
   assert.equal((await outboxRow(t, outbox.webhook)).next_attempt_at.getTime(), start + 600_000 + 3_600_000);
   t.clock.set(new Date(start + 600_000 + 3_600_000));
-  assert.equal((await dispatcher.runOnce())[0].outcome, 'delivered');
+  assert.equal((await dispatcher.runOnce())[0]!.outcome, 'delivered');
   assert.equal(receiver.received.length, 3);
 });
 
@@ -145,7 +147,7 @@ test('410 Gone stops the retries at once', async () => {
   const dispatcher = testDispatcher(t);
   receiver.answer({ status: 410 });
 
-  assert.equal((await dispatcher.runOnce())[0].outcome, 'failed');
+  assert.equal((await dispatcher.runOnce())[0]!.outcome, 'failed');
   const row = await outboxRow(t, outbox.webhook);
   assert.deepEqual([row.status, row.attempts, row.last_error, row.delivered_at], ['failed', 1, 'the endpoint answered 410 Gone', null]);
   t.clock.advance(2 * 86_400_000);
@@ -171,7 +173,7 @@ test('an endpoint that keeps failing is given up after about a day of attempts',
   assert.match(row.last_error ?? '', /answered 500; gave up after 12 attempts/);
   const attempts = await attemptsOf(t, outbox.webhook);
   assert.equal(attempts.length, 12);
-  const lastHours = (attempts[11].attempted_at.getTime() - start) / 3_600_000;
+  const lastHours = (attempts[11]!.attempted_at.getTime() - start) / 3_600_000;
   assert.ok(lastHours > 20 && lastHours <= 24, `the last attempt came ${lastHours} h after the change`);
 });
 
@@ -181,13 +183,13 @@ test('a slow endpoint times out and is retried; a redirect is an answer, not fol
   const dispatcher = testDispatcher(t, { webhookTimeoutMs: 300 });
   receiver.answer({ status: 200, delayMs: 1_000 }, { status: 307, headers: { location: `${receiver.url}/elsewhere` } });
 
-  assert.equal((await dispatcher.runOnce())[0].outcome, 'retry');
+  assert.equal((await dispatcher.runOnce())[0]!.outcome, 'retry');
   t.clock.set((await outboxRow(t, outbox.webhook)).next_attempt_at);
-  assert.equal((await dispatcher.runOnce())[0].outcome, 'retry');
+  assert.equal((await dispatcher.runOnce())[0]!.outcome, 'retry');
   assert.deepEqual(receiver.received.map((d) => d.path), ['/hook', '/hook']);
   const attempts = await attemptsOf(t, outbox.webhook);
   assert.deepEqual(attempts.map((x) => x.response_status), [null, 307]);
-  assert.ok(attempts[0].error, 'the timeout is recorded');
+  assert.ok(attempts[0]!.error, 'the timeout is recorded');
 });
 
 test('the endpoint goes through the SSRF guard: a loopback endpoint the operator does not trust is refused without a connection', async () => {
@@ -195,7 +197,7 @@ test('the endpoint goes through the SSRF guard: a loopback endpoint the operator
   const { outbox } = await insertNotifiedChange(t, { accountId: a.accountId, monitorId: a.monitorId, channels: ['webhook'] });
   const dispatcher = testDispatcher(t, { policy: guardPolicy({ allowPorts: [80, 443], trustedCidrs: [] }) });
 
-  assert.equal((await dispatcher.runOnce())[0].outcome, 'failed');
+  assert.equal((await dispatcher.runOnce())[0]!.outcome, 'failed');
   assert.equal(receiver.received.length, 0);
   assert.match((await outboxRow(t, outbox.webhook)).last_error ?? '', /refused by the SSRF guard/);
 });

@@ -43,7 +43,7 @@ test('a monitor\'s changes: newest first, rule matches highlighted, price chart,
   assert.match(list.body, /<ol class="timeline"><li class="state-in_stock">in stock from/);
   assert.match(list.body, /<li class="state-out_of_stock">out of stock from/);
 
-  const titleChange = /<a href="(\/changes\/[0-9a-f-]{36})">(?:(?!<\/tr>)[^])*?&lt;script/.exec(table)![1];
+  const titleChange = /<a href="(\/changes\/[0-9a-f-]{36})">(?:(?!<\/tr>)[^])*?&lt;script/.exec(table)![1]!;
   const detail = await client.get(titleChange);
   assert.equal(detail.statusCode, 200);
   assert.match(detail.body, /<h1>Title changed<\/h1>/);
@@ -58,7 +58,7 @@ test('another account\'s changes are not found', async () => {
   await page.check();
   await page.check({ title: 'Renamed' });
   const client = await signedIn(t.app, owner.email);
-  const changeUrl = /href="(\/changes\/[0-9a-f-]{36})"/.exec((await client.get(`/monitors/${page.monitorId}/changes`)).body)![1];
+  const changeUrl = /href="(\/changes\/[0-9a-f-]{36})"/.exec((await client.get(`/monitors/${page.monitorId}/changes`)).body)![1]!;
   const stranger = await signedIn(t.app, (await createOwner(t.app)).email);
   assert.equal((await stranger.get(changeUrl)).statusCode, 404);
   assert.equal((await stranger.get(`/monitors/${page.monitorId}/changes`)).statusCode, 404);

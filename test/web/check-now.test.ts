@@ -25,7 +25,7 @@ test('"Check now" queues the same manual check as the API and shows the receipt 
   const { monitorId, client } = await ownerWithMonitor();
   const page = await client.get(`/monitors/${monitorId}`);
   assert.match(page.body, /2 of 2 manual checks left today/);
-  const key = /name="idempotency_key" value="([^"]+)"/.exec(page.body)![1];
+  const key = /name="idempotency_key" value="([^"]+)"/.exec(page.body)![1]!;
   const res = await client.post(`/monitors/${monitorId}/check`, { idempotency_key: key });
   assert.equal(res.statusCode, 303);
   const location = res.headers.location as string;
@@ -33,13 +33,13 @@ test('"Check now" queues the same manual check as the API and shows the receipt 
   const double = await client.post(`/monitors/${monitorId}/check`, { idempotency_key: key });
   assert.equal(double.headers.location, location, 'a double submit is one request');
 
-  const queued = await client.get(location.split('#')[0]);
+  const queued = await client.get(location.split('#')[0]!);
   assert.match(queued.body, /Manual check <span class="state state-queued">queued<\/span>/);
   assert.match(queued.body, /data-refresh-seconds="10"/);
   assert.match(queued.body, /1 of 2 manual checks left today/);
 
   await engine.runCycle();
-  const done = await client.get(location.split('#')[0]);
+  const done = await client.get(location.split('#')[0]!);
   assert.match(done.body, /state-succeeded/);
   assert.doesNotMatch(done.body, /data-refresh-seconds/);
   assert.match(done.body, /No change was found/);
@@ -84,7 +84,8 @@ test('"Check now" says when a check would run when the plan interval since the l
   const { monitorId, client } = await ownerWithMonitor();
   const before = await client.get(`/monitors/${monitorId}`);
   assert.doesNotMatch(before.body, /id="check-wait"/, 'a monitor never checked can be checked at once');
-  const res = await client.post(`/monitors/${monitorId}/check`, { idempotency_key: /name="idempotency_key" value="([^"]+)"/.exec(before.body)![1] });
+  const key = /name="idempotency_key" value="([^"]+)"/.exec(before.body)![1]!;
+  const res = await client.post(`/monitors/${monitorId}/check`, { idempotency_key: key });
   assert.equal(res.statusCode, 303);
   await engine.runCycle();
   const checkedAt = t.clock.now();

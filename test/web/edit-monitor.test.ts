@@ -23,7 +23,7 @@ async function ownerWithMonitor(): Promise<{ client: DashboardClient; monitorId:
 async function monitorRow(id: string) {
   const rows = await t.db.query<{ name: string | null; labels: string[]; email_enabled: boolean; webhook_enabled: boolean; interval_minutes: number;
     targets: Target[]; config_version: number }>('SELECT * FROM monitors WHERE id = $1', [id]);
-  return rows[0];
+  return rows[0]!;
 }
 
 test('the edit page saves name, labels and notifications through the monitor service', async () => {
@@ -54,7 +54,7 @@ test('an invalid setting is explained once on the edit page and nothing is saved
   await client.get(`/monitors/${monitorId}/edit`);
   const res = await client.post(`/monitors/${monitorId}/edit`, { name: 'ok', labels: `${'x'.repeat(51)}, ${'y'.repeat(51)}` });
   assert.equal(res.statusCode, 422);
-  const error = /<p class="error" role="alert">([^<]*)<\/p>/.exec(res.body)![1];
+  const error = /<p class="error" role="alert">([^<]*)<\/p>/.exec(res.body)![1]!;
   assert.equal(error.match(/labels:/g)?.length, 1, error);
   assert.doesNotMatch(error, /pattern|\^/);
   assert.equal((await monitorRow(monitorId)).name, null);
@@ -80,7 +80,7 @@ test('new targets and interval go through a fresh preview that starts from the c
     t2_element: 'page', t2_label: 'Price', t2_kind: 'price', t2_rule: 'dropped', t2_currency: 'EUR', t2_decimal: ',',
     t3_element: '', t3_kind: 'text', t3_rule: 'changed',
   };
-  const previewPath = location.split('?')[0];
+  const previewPath = location.split('?')[0]!;
   const saved = await client.post(previewPath, fields);
   assert.equal(saved.statusCode, 303, saved.body.slice(0, 500));
   assert.equal(saved.headers.location, `/monitors/${monitorId}?notice=monitor-reconfigured`);
@@ -130,7 +130,7 @@ test('ignore patterns and confirmation are shown in the target form and kept whe
   const form = await client.get(location);
   assert.match(form.body, /<textarea id="t1_ignore" name="t1_ignore" rows="2" aria-describedby="t1_ignore-help">Sale\n\/\\d\+ left\/<\/textarea>/);
   assert.match(form.body, /<input type="checkbox" id="t1_confirm" name="t1_confirm" checked>/);
-  const saved = await client.post(location.split('?')[0], {
+  const saved = await client.post(location.split('?')[0]!, {
     monitor_id: monitorId, expected_version: '1', interval: '60', action: 'save',
     t1_id: 'product', t1_element: 'sel:#product-title', t1_label: 'Product', t1_kind: 'text', t1_rule: 'changed',
     t1_ignore: 'Sale\n/\\d+ left/\n', t1_confirm: 'on', t2_element: '', t3_element: '',

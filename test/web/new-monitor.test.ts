@@ -41,7 +41,7 @@ test('a preview lists the page\'s elements; evaluate shows the values; create ma
   assert.match(evaluated.body, /<span class="value">[^<]*1[.,]?299[.,]00[^<]*<\/span>/);
   assert.match(evaluated.body, /<option value="sel:#product-title" selected>/, 'the form keeps what was chosen');
 
-  const key = /name="idempotency_key" value="([^"]+)"/.exec(evaluated.body)![1];
+  const key = /name="idempotency_key" value="([^"]+)"/.exec(evaluated.body)![1]!;
   const created = await client.post(location, { ...TARGETS, action: 'create', idempotency_key: key });
   assert.equal(created.statusCode, 303, created.body.slice(0, 2000));
   const monitorUrl = (created.headers.location as string).split('?')[0];

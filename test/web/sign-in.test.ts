@@ -204,7 +204,7 @@ test('signed-out visitors are sent to sign-in; unknown pages are HTML 404s; API 
 
 test('after sign-in the owner lands on the page they asked for, never on another site', async () => {
   const { email } = await createOwner(t.app);
-  for (const [next, expected] of [['/usage', '/usage'], ['//evil.example', '/'], ['https://evil.example', '/']]) {
+  for (const [next, expected] of [['/usage', '/usage'], ['//evil.example', '/'], ['https://evil.example', '/']] as const) {
     const client = new DashboardClient(t.app);
     await client.get(`/sign-in?next=${encodeURIComponent(next)}`);
     const res = await client.post('/sign-in', { email, password: OWNER_PASSWORD, next });

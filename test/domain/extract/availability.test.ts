@@ -54,12 +54,12 @@ test('an in-stock statement outweighs a "notify me" link', () => {
 
 test('contradicting statements of equal weight leave the stock unknown', () => {
   const result = extractTarget(page('<p>In stock</p><p>Out of stock</p>'), stock());
-  assert.equal(result.issues[0].code, 'availability_unknown');
+  assert.equal(result.issues[0]!.code, 'availability_unknown');
 });
 
 test('a page that says nothing about stock is availability_unknown', () => {
   const result = extractTarget(page('<p>£19.95</p>'), stock());
-  assert.deepEqual([result.ok, result.value, result.issues[0].code], [false, null, 'availability_unknown']);
+  assert.deepEqual([result.ok, result.value, result.issues[0]!.code], [false, null, 'availability_unknown']);
 });
 
 test('a selector scope reads only the wording of the selected element', () => {

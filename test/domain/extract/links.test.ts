@@ -46,5 +46,5 @@ test('a links selector may match several elements; links are gathered from all',
 
 test('no matching link is a links_missing issue', () => {
   const result = extractTarget(page('<a href="/about">a</a>'), links({ match: '/jobs/' }));
-  assert.deepEqual([result.ok, result.issues[0].code], [false, 'links_missing']);
+  assert.deepEqual([result.ok, result.issues[0]!.code], [false, 'links_missing']);
 });

@@ -51,7 +51,7 @@ test('a selector matching nothing is a selector_missing issue', () => {
   const result = extractTarget(page('<p>x</p>'), textTarget({ selection: selector('#gone') }));
   assert.equal(result.ok, false);
   assert.equal(result.value, null);
-  assert.equal(result.issues[0].code, 'selector_missing');
+  assert.equal(result.issues[0]!.code, 'selector_missing');
 });
 
 test('a selector matching two elements is an ambiguity issue, not a guess', () => {
@@ -63,15 +63,15 @@ test('a selector matching two elements is an ambiguity issue, not a guess', () =
 test('an invalid CSS selector is a selector_invalid issue, never a crash', () => {
   const result = extractTarget(page('<p>x</p>'), textTarget({ selection: selector('p[[[') }));
   assert.equal(result.ok, false);
-  assert.equal(result.issues[0].code, 'selector_invalid');
-  assert.match(result.issues[0].message, /not valid CSS/);
+  assert.equal(result.issues[0]!.code, 'selector_invalid');
+  assert.match(result.issues[0]!.message, /not valid CSS/);
 });
 
 test('a selector too costly to match is a selector_too_costly issue and is not run', () => {
   const deep = `<main>${'<div>'.repeat(60)}${'<span class="s">x</span>'.repeat(5)}${'</div>'.repeat(60)}</main>`;
   const started = performance.now();
   const result = extractTarget(page(deep), textTarget({ selection: selector('section div div div div div div span') }));
-  assert.equal(result.issues[0].code, 'selector_too_costly');
+  assert.equal(result.issues[0]!.code, 'selector_too_costly');
   assert.ok(performance.now() - started < 1000, 'answered without matching');
 });
 

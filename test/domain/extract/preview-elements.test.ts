@@ -26,7 +26,7 @@ function assertEverySelectorUnique(html: string): void {
     const selected = selectElements(parsed, element.selector);
     assert.ok(selected.ok, element.selector);
     assert.equal(selected.elements.length, 1, `${element.selector} should match one element`);
-    assert.equal(selected.elements[0].name, element.tag);
+    assert.equal(selected.elements[0]!.name, element.tag);
   }
 }
 
@@ -55,7 +55,7 @@ test('ids, test ids and itemprops are preferred to class and positional paths', 
 test('a repeated class gets a positional path that still matches one element', () => {
   const cards = listElements(page(PRODUCT)).filter((e) => e.text === '€ 9,90');
   assert.equal(cards.length, 2);
-  assert.notEqual(cards[0].selector, cards[1].selector);
+  assert.notEqual(cards[0]!.selector, cards[1]!.selector);
 });
 
 test('hints mark prices, stock messages, headings and link lists', () => {
@@ -68,14 +68,14 @@ test('hints mark prices, stock messages, headings and link lists', () => {
 
 test('element texts are at most 200 characters', () => {
   const elements = listElements(page(`<h1>${'long '.repeat(100)}</h1>`));
-  assert.equal(elements[0].text.length, 200);
+  assert.equal(elements[0]!.text.length, 200);
 });
 
 test('at most 200 elements are listed, in page order', () => {
   const html = Array.from({ length: 300 }, (_, i) => `<h2>Heading ${i}</h2>`).join('');
   const elements = listElements(page(`<html><body>${html}</body></html>`));
   assert.equal(elements.length, MAX_PREVIEW_ELEMENTS);
-  assert.equal(elements[0].text, 'Heading 0');
+  assert.equal(elements[0]!.text, 'Heading 0');
 });
 
 test('nothing from scripts, styles or hidden elements is listed', () => {

@@ -11,7 +11,7 @@ import { startFixtureServer } from '../../helpers/fixture-server.ts';
 const interfaces = readFileSync('/proc/self/net/dev', 'utf8')
   .split('\n')
   .slice(2)
-  .map((line) => line.split(':')[0].trim())
+  .map((line) => line.split(':')[0]!.trim())
   .filter(Boolean);
 if (interfaces.join(',') !== 'lo') {
   console.error(`refusing to run outside a loopback-only network namespace (interfaces: ${interfaces.join(', ')})`);

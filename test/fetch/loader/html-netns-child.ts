@@ -34,7 +34,7 @@ export interface NamespaceReport {
 
 // Safety first: never touch a real network's interfaces or addresses.
 const links = execFileSync('ip', ['-o', 'link', 'show'], { encoding: 'utf8' }).trim().split('\n');
-if (links.length !== 1 || !/^\d+: lo:/.test(links[0])) {
+if (links.length !== 1 || !/^\d+: lo:/.test(links[0]!)) {
   console.error('refusing to run: not inside a loopback-only network namespace');
   process.exit(2);
 }
