@@ -34,7 +34,7 @@ export class Cursors {
   }
 
   /** The keyset position of a cursor this server made for exactly these filters; 400 malformed_cursor otherwise. */
-  decode(raw: string, filters: Record<string, unknown>, keys: readonly string[]): Record<string, string> {
+  decode<K extends string>(raw: string, filters: Record<string, unknown>, keys: readonly K[]): Record<K, string> {
     if (raw.length > MAX_CURSOR_LENGTH) throw malformed();
     const [encoded, seal, extra] = raw.split('.');
     if (!encoded || !seal || extra !== undefined) throw malformed();
@@ -49,7 +49,7 @@ export class Cursors {
       throw malformed();
     }
     if (parsed.f !== digest(canonicalJson(filters), 12) || typeof parsed.p !== 'object' || parsed.p === null) throw malformed();
-    const position: Record<string, string> = {};
+    const position = {} as Record<K, string>;
     for (const key of keys) {
       const value = parsed.p[key];
       if (typeof value !== 'string') throw malformed();

@@ -12,7 +12,6 @@ const read = { scope: 'changes:read' } as const;
 function cursorPosition(cursors: Cursors, raw: string | undefined, filters: Record<string, unknown>) {
   if (raw === undefined) return null;
   const { d, i } = cursors.decode(raw, filters, ['d', 'i']);
-  if (d === undefined || i === undefined) throw new AppError('malformed_cursor', 'the cursor is malformed');
   const detectedAt = new Date(d);
   if (Number.isNaN(detectedAt.getTime()) || !isUuid(i)) throw new AppError('malformed_cursor', 'the cursor is malformed');
   return { detectedAt, id: i };

@@ -36,7 +36,6 @@ export const checkHistoryRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app
       const filters = { monitor_id: request.params.monitor_id };
       const cursor = request.query.cursor;
       const beforeSeq = cursor === undefined ? null : deps.cursors.decode(cursor, filters, ['s']).s;
-      if (beforeSeq === undefined) throw new AppError('malformed_cursor', 'the cursor is malformed');
       if (beforeSeq !== null && !/^\d{1,18}$/.test(beforeSeq)) throw new AppError('malformed_cursor', 'the cursor is malformed');
       const page = await listCheckHistory(deps, request.principal!, request.params.monitor_id, { limit: request.query.limit, beforeSeq });
       return { data: page.rows, meta: { next_cursor: page.next === null ? null : deps.cursors.encode({ s: page.next }, filters) } };

@@ -16,7 +16,6 @@ const write = { scope: 'monitors:write' } as const;
 function cursorPosition(cursors: Cursors, raw: string | undefined, filters: Record<string, unknown>) {
   if (raw === undefined) return null;
   const { c, s } = cursors.decode(raw, filters, ['c', 's']);
-  if (c === undefined || s === undefined) throw new AppError('malformed_cursor', 'the cursor is malformed');
   const createdAt = new Date(c);
   if (Number.isNaN(createdAt.getTime()) || !/^\d+$/.test(s)) throw new AppError('malformed_cursor', 'the cursor is malformed');
   return { created_at: createdAt, seq: Number(s) };

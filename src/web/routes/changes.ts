@@ -23,7 +23,7 @@ export const changeRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
     const filters = { monitor_id: monitor.id };
     const cursor = typeof request.query.cursor === 'string' ? request.query.cursor : null;
     const position = cursor ? deps.cursors.decode(cursor, filters, ['detected_at', 'id']) : null;
-    const after = position ? { detectedAt: new Date(position.detected_at!), id: position.id! } : null;
+    const after = position ? { detectedAt: new Date(position.detected_at), id: position.id } : null;
     const page = await listChangePage(deps, principal, { monitorId: monitor.id, limit: PAGE_SIZE, after });
     const more = page.next ? deps.cursors.encode({ detected_at: page.next.detectedAt.toISOString(), id: page.next.id }, filters) : null;
 

@@ -36,7 +36,7 @@ export const monitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
     const filters = listFilters(request.query);
     const cursor = typeof request.query.cursor === 'string' ? request.query.cursor : null;
     const position = cursor ? deps.cursors.decode(cursor, filters, ['created_at', 'seq']) : null;
-    const after = position ? { created_at: new Date(position.created_at!), seq: Number(position.seq) } : null;
+    const after = position ? { created_at: new Date(position.created_at), seq: Number(position.seq) } : null;
     const page = await listMonitorPage(deps, principal, { ...filters, limit: PAGE_SIZE, after });
     const more = page.next ? deps.cursors.encode({ created_at: page.next.created_at.toISOString(), seq: String(page.next.seq) }, filters) : null;
     const slots = await monitorSlots(deps, principal);
