@@ -21,6 +21,17 @@ export interface PriceMention {
   currency: CurrencyMention;
   /** see NumberRun.autoGrouped */
   autoGrouped: DecimalHint | null;
+  /** offsets of the amount with its currency (end exclusive) */
+  start: number;
+  end: number;
+}
+
+/** A number read without a currency, and where it is. */
+export interface BareAmount {
+  amount: DecimalAmount;
+  autoGrouped: DecimalHint | null;
+  start: number;
+  end: number;
 }
 
 export interface PriceTextOptions {
@@ -107,7 +118,10 @@ export function findPriceMentions(text: string, decimal?: DecimalHint): PriceMen
   const found: PriceMention[] = [];
   runs.forEach((run, i) => {
     const currency = currencies[i];
-    if (run.amount && currency) found.push({ amount: run.amount, currency, autoGrouped: run.autoGrouped });
+    if (!run.amount || !currency) return;
+    const start = Math.min(run.start, currency.start);
+    const end = Math.max(run.end, currency.end);
+    found.push({ amount: run.amount, currency, autoGrouped: run.autoGrouped, start, end });
   });
   return found;
 }
@@ -145,6 +159,6 @@ export function findPriceRange(text: string, decimal?: DecimalHint): PriceRange 
 }
 
 /** Every readable number in the text, currency or not (for a selected price element without a sign). */
-export function findAmounts(text: string, decimal?: DecimalHint): { amount: DecimalAmount; autoGrouped: DecimalHint | null }[] {
-  return amountRuns(text, decimal).flatMap((run) => (run.amount ? [{ amount: run.amount, autoGrouped: run.autoGrouped }] : []));
+export function findAmounts(text: string, decimal?: DecimalHint): BareAmount[] {
+  return amountRuns(text, decimal).flatMap(({ amount, autoGrouped, start, end }) => (amount ? [{ amount, autoGrouped, start, end }] : []));
 }
