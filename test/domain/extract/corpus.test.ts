@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { evaluateAvailabilityCases, evaluateParserCases, evaluatePriceCases, loadCorpora } from '../../../scripts/corpus-eval.ts';
 
@@ -20,6 +21,14 @@ test('no price is ever rounded to fit its currency', () => {
 test('at most 5 wrong or invented price values on the whole corpus, xfail included', () => {
   const bad = [...prices.strict.wrong, ...prices.strict.invented, ...prices.xfail.wrong, ...prices.xfail.invented];
   assert.ok(bad.length <= 5, bad.join('\n'));
+});
+
+test("every wrong or invented price value is listed by its corpus line in the README's accuracy section", () => {
+  const readme = readFileSync(resolve(import.meta.dirname, '../../../README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('#### Accuracy'), readme.indexOf('### Monitoring engine'));
+  const bad = [...prices.strict.wrong, ...prices.strict.invented, ...prices.xfail.wrong, ...prices.xfail.invented];
+  const unlisted = bad.filter((line) => !section.includes(`${/^line \d+/u.exec(line)![0]},`));
+  assert.deepEqual(unlisted, []);
 });
 
 test('at least 99% of the price cases not marked xfail get their value through the evaluate route with API defaults', () => {
