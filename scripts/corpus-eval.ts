@@ -99,7 +99,8 @@ let validateEvaluateBody: BodyValidator | null = null;
  * route, on a page holding `html`. Throws on a body the API would refuse.
  */
 export function evaluateLikeTheApi(html: string, targets: unknown[]): TargetExtraction[] {
-  validateEvaluateBody ??= validatorCompiler({ schema: EvaluateBody, method: 'POST', url: '/api/v1/previews/:preview_id/evaluate', httpPart: 'body' }) as BodyValidator;
+  const url = '/api/v1/previews/:preview_id/evaluate';
+  validateEvaluateBody ??= validatorCompiler({ schema: EvaluateBody, method: 'POST', url, httpPart: 'body' }) as BodyValidator;
   const body = { targets };
   if (!validateEvaluateBody(body)) throw validationError(validateEvaluateBody.errors ?? [], 'body');
   const validated = body.targets as Target[];

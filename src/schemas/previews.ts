@@ -34,7 +34,11 @@ export const PreviewSchema = Type.Object({
 
 export const CheckIssueSchema = Type.Object({
   target_id: Type.Union([Type.String(), Type.Null()]),
-  code: Type.String({ description: 'e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout' }),
+  code: Type.String({
+    description:
+      'e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, ' +
+      'currency_mismatch, availability_unknown, blocked, fetch_failed, timeout',
+  }),
   message: Type.String(),
 });
 

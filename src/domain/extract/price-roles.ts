@@ -19,11 +19,9 @@ const OLD_LABELS = 'was|previously|rrp|msrp|uvp|statt|old price|regular price|re
 const OLD_BEFORE = new RegExp(`(?:^|[^\\p{L}])(?:${OLD_LABELS})[\\s:]*$`, 'iu');
 
 const TAXES = 'vat|tax|taxes|gst|mwst\\.?|tva|iva|dph|btw';
-const EX_TAX_AFTER = new RegExp(
-  `^[\\s(\\[]*(?:(?:\\+|plus|ex\\.?|exc\\.?|excl\\.?|excluding|zzgl\\.?|without|bez|hors)\\s*(?:${TAXES})|ht|netto|pre-tax|before tax)(?!\\p{L})`,
-  'iu',
-);
-/** how far after an amount its label is looked for */
+const EXCLUDING = '\\+|plus|ex\\.?|exc\\.?|excl\\.?|excluding|zzgl\\.?|without|bez|hors';
+const EX_TAX_AFTER = new RegExp(`^[\\s(\\[]*(?:(?:${EXCLUDING})\\s*(?:${TAXES})|ht|netto|pre-tax|before tax)(?!\\p{L})`, 'iu');
+/** how far from an amount (before it, or after it) its label is looked for */
 const LABEL_REACH = 40;
 
 function insideBrackets(text: string, items: readonly PlacedAmount[]): boolean[] {
@@ -40,7 +38,10 @@ function insideBrackets(text: string, items: readonly PlacedAmount[]): boolean[]
 }
 
 function labelledOld(text: string, items: readonly PlacedAmount[]): boolean[] {
-  return items.map((item, i) => OLD_BEFORE.test(text.slice(i === 0 ? Math.max(0, item.start - LABEL_REACH) : items[i - 1].end, item.start)));
+  return items.map((item, i) => {
+    const from = Math.max(i === 0 ? 0 : items[i - 1].end, item.start - LABEL_REACH);
+    return OLD_BEFORE.test(text.slice(from, item.start));
+  });
 }
 
 function labelledExTax(text: string, items: readonly PlacedAmount[]): boolean[] {
