@@ -88,5 +88,5 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
 /** `pagewatch worker`: checks and notifications until SIGTERM/SIGINT, then drains and exits. */
 export async function workUntilSignalled(config: Config): Promise<void> {
   const worker = await startWorker(config);
-  await runUntilSignalled(worker.stop, (message) => worker.app.log.info(message));
+  await runUntilSignalled(() => worker.stop(), (message) => worker.app.log.info(message));
 }

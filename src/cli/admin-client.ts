@@ -42,7 +42,7 @@ export async function adminRequest(options: AdminClientOptions, method: string, 
     );
   }
   const text = await response.text();
-  const parsed = text ? JSON.parse(text) : null;
+  const parsed: unknown = text ? JSON.parse(text) : null;
   if (!response.ok) throw new AdminRequestError(response.status, parsed);
   return parsed;
 }

@@ -139,15 +139,15 @@ export function createEngine(options: EngineOptions): Engine {
     freedDuringClaim = false;
     cycle = startCycle().then(
       ({ items, checks }) => {
-        for (const check of checks) check.catch((err) => options.logger.error({ err }, 'check failed'));
+        for (const check of checks) check.catch((err: unknown) => options.logger.error({ err }, 'check failed'));
         return items;
       },
-      (err) => {
+      (err: unknown) => {
         options.logger.error({ err }, 'scheduler cycle failed');
         return [];
       },
     );
-    cycle.finally(() => {
+    void cycle.finally(() => {
       cycle = null;
       if (!running) return;
       timer = setTimeout(loopOnce, waiting && freedDuringClaim ? 0 : options.tickSeconds * 1000);

@@ -44,7 +44,7 @@ export class Cursors {
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw malformed();
     let parsed: { p?: Record<string, unknown>; f?: unknown };
     try {
-      parsed = JSON.parse(body);
+      parsed = JSON.parse(body) as typeof parsed;
     } catch {
       throw malformed();
     }

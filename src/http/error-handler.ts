@@ -34,9 +34,9 @@ function toAppError(err: FastifyError & { validationContext?: string }): AppErro
  * Errors found before routing (a bad or over-long path): they reach no hook,
  * so the headers every response carries are set here.
  */
-export function sendFrameworkError(err: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function sendFrameworkError(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   reply.header('X-Request-Id', request.id).header('Cache-Control', 'no-store');
-  return sendError(err, request, reply);
+  void sendError(err, request, reply);
 }
 
 export function sendError(err: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {

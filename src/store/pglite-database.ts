@@ -33,8 +33,7 @@ export async function openPgliteDatabase(dataDir: string | null): Promise<Databa
   const direct = wrap(db);
   return {
     kind: 'pglite',
-    query: direct.query,
-    exec: direct.exec,
+    ...direct,
     transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
     // In-process: nothing can be missed, so onReset never runs.
     async listen(channel, onMessage) {

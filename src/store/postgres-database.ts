@@ -13,7 +13,7 @@ export interface PostgresOptions {
 const types = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === 20) return (value: string) => Number(value);
-    return pg.types.getTypeParser(oid, format);
+    return pg.types.getTypeParser(oid, format) as (value: string) => unknown;
   },
 } as pg.CustomTypesConfig;
 
@@ -91,8 +91,7 @@ export async function openPostgresDatabase(options: PostgresOptions): Promise<Da
   };
   return {
     kind: 'postgres',
-    query: direct.query,
-    exec: direct.exec,
+    ...direct,
     async transaction(fn) {
       const client = await pool.connect();
       try {

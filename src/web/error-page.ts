@@ -22,8 +22,9 @@ function describe(err: FastifyError): PageError {
       return new PageError(415, 'Unsupported form', 'The dashboard accepts ordinary HTML form submissions only.');
     case 400:
       return new PageError(400, 'Bad request', 'The request could not be understood.');
+    default:
+      return new PageError(500, 'Something went wrong', 'An internal error occurred. Quote the request id below when contacting support.');
   }
-  return new PageError(500, 'Something went wrong', 'An internal error occurred. Quote the request id below when contacting support.');
 }
 
 export function renderErrorPage(err: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {

@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 export type FormBody = Record<string, string | string[]>;
 
 export function parseForm(text: string): FormBody {
-  const body: FormBody = Object.create(null);
+  const body = Object.create(null) as FormBody;
   for (const [name, value] of new URLSearchParams(text)) {
     const existing = body[name];
     if (existing === undefined) body[name] = value;

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { signWebhook } from '../../src/notify/webhook-signature.ts';
+import type * as ClientModule from '../../packages/client/src/index.ts';
 
 // The package as it is published: types generated from openapi.json, built
 // by tsc, and its webhook verification agreeing with the server's signer.
@@ -34,7 +35,7 @@ test('the client\'s types are the ones openapi-typescript generates from the com
 test('the client builds with tsc, and the built module verifies a delivery the server signed', async () => {
   await withTempDir(async (dir) => {
     execFileSync(bin('tsc'), ['-p', join(CLIENT, 'tsconfig.json'), '--outDir', dir], { stdio: 'pipe' });
-    const built = (await import(pathToFileURL(join(dir, 'index.js')).href)) as typeof import('../../packages/client/src/index.ts');
+    const built = (await import(pathToFileURL(join(dir, 'index.js')).href)) as typeof ClientModule;
     const secret = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
     const body = '{"type":"change.detected"}';
     const timestamp = Math.floor(Date.now() / 1000);

@@ -29,7 +29,8 @@ const TYPES: Record<string, string> = {
 export async function startFixtureServer(routes: Record<string, FixtureRoute> = {}): Promise<FixtureServer> {
   const table = new Map(Object.entries(routes));
   const hits = new Map<string, number>();
-  const server: Server = createServer(async (req, res) => {
+  const server: Server = createServer((req, res) => void serve(req, res));
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://fixture').pathname;
     hits.set(path, (hits.get(path) ?? 0) + 1);
     try {
@@ -45,7 +46,7 @@ export async function startFixtureServer(routes: Record<string, FixtureRoute> = 
       if (!res.headersSent) res.writeHead(missing ? 404 : 500, { 'content-type': 'text/plain' });
       res.end(missing ? 'not found' : 'fixture error');
     }
-  });
+  }
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;

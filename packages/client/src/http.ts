@@ -54,7 +54,7 @@ export class Transport {
     const maxRetries = request.retry === false ? 0 : (this.options.maxRetries ?? 3);
     for (let attempt = 0; ; attempt++) {
       const response = await this.send(request);
-      const body = response.status === 204 ? undefined : await response.json().catch(() => undefined);
+      const body: unknown = response.status === 204 ? undefined : await response.json().catch(() => undefined);
       if (response.ok) return { status: response.status, body: body as T, headers: response.headers };
       const error = errorFromResponse(response.status, response.headers, body);
       if (!this.worthRetrying(error, attempt, maxRetries)) throw error;

@@ -111,7 +111,10 @@ function offerPrice(offer: JsonObject, aggregate: boolean): StatedPrice | null {
   const amount = readStatedAmount(direct, '.');
   if (amount) return { amount, codes: currency };
   const specs = asList(prop(offer, 'priceSpecification')).filter(isObject);
-  const current = specs.filter((spec) => !NOT_THE_PRICE.test(String(prop(spec, 'priceType') ?? '').toLowerCase()));
+  const current = specs.filter((spec) => {
+    const priceType = prop(spec, 'priceType');
+    return typeof priceType !== 'string' || !NOT_THE_PRICE.test(priceType.toLowerCase());
+  });
   for (const spec of current) {
     const specAmount = readStatedAmount(prop(spec, 'price'), '.');
     if (specAmount) return { amount: specAmount, codes: readCurrency(prop(spec, 'priceCurrency')) ?? currency };

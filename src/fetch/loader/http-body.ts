@@ -65,7 +65,8 @@ function decoderFor(coding: string): Stage {
       return inflateEither;
     default:
       // Failing inside the pipeline lets it destroy the body stream cleanly.
-      return async function* () {
+      return async function* (): AsyncGenerator<never> {
+        yield* [];
         throw new UnsupportedEncodingError(coding);
       };
   }
