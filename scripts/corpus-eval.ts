@@ -3,16 +3,20 @@
 // scripts/eval-extraction.ts and test/domain/extract/corpus.test.ts.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { extractTarget } from '../src/domain/extract/extract-target.ts';
-import { Value } from '@sinclair/typebox/value';
+import type { ErrorObject } from 'ajv';
+import type { TargetExtraction } from '../src/domain/extract/extract-target.ts';
 import { findCurrencyMentions } from '../src/domain/extract/currency-text.ts';
 import {
   currencyExponent, decimalToString, isPriceCurrency, parseDotDecimal, toMinorUnits, type DecimalAmount,
 } from '../src/domain/extract/money.ts';
 import { findNumberRuns } from '../src/domain/extract/number-text.ts';
-import { parsePage } from '../src/domain/extract/parse-page.ts';
 import { parsePriceText } from '../src/domain/extract/price-text.ts';
-import { TargetSchema, type Target } from '../src/domain/targets.ts';
+import { DEFAULT_PLANS } from '../src/domain/plans.ts';
+import { runJob } from '../src/extraction/extraction-jobs.ts';
+import { validationError, validatorCompiler } from '../src/http/validation.ts';
+import { EvaluateBody } from '../src/schemas/previews.ts';
+import { assertTargetsConfigured } from '../src/services/previews.ts';
+import type { Target } from '../src/domain/targets.ts';
 
 export interface PriceCase {
   text: string | null;
@@ -83,6 +87,27 @@ function priceReport(): PriceReport {
   return { ...report(), wrong: [], invented: [], refused: [], rounded: [] };
 }
 
+const PAGE_URL = 'https://shop.example/product';
+
+type BodyValidator = ((body: unknown) => boolean) & { errors?: ErrorObject[] | null };
+let validateEvaluateBody: BodyValidator | null = null;
+
+/**
+ * Targets as POST /previews/{id}/evaluate handles them: the request body
+ * validated by the API's validator (which fills in the schema's defaults), the
+ * plan's target rules, then the function the extraction threads run for the
+ * route, on a page holding `html`. Throws on a body the API would refuse.
+ */
+export function evaluateLikeTheApi(html: string, targets: unknown[]): TargetExtraction[] {
+  const url = '/api/v1/previews/:preview_id/evaluate';
+  validateEvaluateBody ??= validatorCompiler({ schema: EvaluateBody, method: 'POST', url, httpPart: 'body' }) as BodyValidator;
+  const body = { targets };
+  if (!validateEvaluateBody(body)) throw validationError(validateEvaluateBody.errors ?? [], 'body');
+  const validated = body.targets as Target[];
+  assertTargetsConfigured(validated, DEFAULT_PLANS.pro);
+  return runJob({ kind: 'targets', html, finalUrl: PAGE_URL, targets: validated }) as TargetExtraction[];
+}
+
 const escapeHtml = (text: string): string => text.replace(/&/gu, '&amp;').replace(/</gu, '&lt;').replace(/>/gu, '&gt;');
 
 /**
@@ -113,8 +138,9 @@ function roundHalfUp(amount: DecimalAmount, exponent: number): number {
 /**
  * Each price case as a user meets it: a page holding the text (and its label,
  * when the case has one) in its own element, and a selector-scope price target
- * in the case's currency with the `decimal` the API defaults (none: automatic)
- * unless the case states the page's separator. A case passes when the value
+ * in the case's currency without `decimal` (the automatic reading) unless the
+ * case states the page's separator, evaluated as the API's evaluate route does
+ * (evaluateLikeTheApi). A case passes when the value
  * equals the expected amount in minor units, or when it expects no price (or
  * an amount the currency cannot hold without rounding) and gets an issue.
  * A "€" decimal-separator hint (a price-parser option) is passed as none.
@@ -129,11 +155,10 @@ export function evaluatePriceCases(cases: readonly PriceCase[]): { strict: Price
     const exponent = currencyExponent(currency) ?? 2;
     const label = c.currency_hint === null ? '' : `<span class="label">${escapeHtml(c.currency_hint)}</span> `;
     const html = `<!doctype html><html><body><p>${label}<span id="price">${escapeHtml(c.text ?? '')}</span></p></body></html>`;
-    const target = Value.Default(TargetSchema, {
+    const [got] = evaluateLikeTheApi(html, [{
       id: 'price', kind: 'price', selection: { scope: 'selector', selector: '#price' }, currency,
       ...(c.decimal_separator === '.' || c.decimal_separator === ',' ? { decimal: c.decimal_separator } : {}),
-    }) as Target;
-    const got = extractTarget(parsePage(html, PAGE_URL), target);
+    }]);
     const expectedAmount = c.expected_amount === null ? null : parseDotDecimal(c.expected_amount);
     const expected = expectedAmount === null || nameable === null ? null : toMinorUnits(expectedAmount, exponent);
     const outcome = got.ok ? `${got.value} (${got.display})` : got.issues[0]?.code;
@@ -176,27 +201,25 @@ export function evaluateParserCases(cases: readonly PriceCase[]): { strict: Case
   return { strict, xfail };
 }
 
-const PAGE_URL = 'https://shop.example/product';
 
 /**
- * Each product page is evaluated as monitors would: a page-scope availability
- * target, and a page-scope price target in the case's currency (any currency
+ * Each product page is evaluated as the API's evaluate route would: a
+ * page-scope availability target, and a page-scope price target in the case's currency (any currency
  * when the page has no price: none may be found).
  */
 export function evaluateAvailabilityCases(cases: readonly AvailabilityCase[]): { stock: CaseReport; price: CaseReport } {
   const stock = report();
   const price = report();
   for (const c of cases) {
-    const page = parsePage(c.html, PAGE_URL);
-    const availabilityTarget: Target = { id: 'stock', kind: 'availability', selection: { scope: 'page' } };
-    const got = extractTarget(page, availabilityTarget);
+    const currency = c.currency ?? 'EUR';
+    const [got, result] = evaluateLikeTheApi(c.html, [
+      { id: 'stock', kind: 'availability', selection: { scope: 'page' } },
+      { id: 'price', kind: 'price', selection: { scope: 'page' }, currency },
+    ]);
     const state = got.ok ? got.value : got.issues[0]?.code === 'availability_unknown' ? 'unknown' : got.issues[0]?.code;
     score(stock, state === c.expected, () => `${c.file}: expected ${c.expected}, got ${state}`);
 
     if (!c.check_price) continue;
-    const currency = c.currency ?? 'EUR';
-    const priceTarget: Target = { id: 'price', kind: 'price', selection: { scope: 'page' }, currency };
-    const result = extractTarget(page, priceTarget);
     const expectedAmount = c.price === null ? null : parseDotDecimal(c.price);
     const expected = expectedAmount ? toMinorUnits(expectedAmount, currencyExponent(currency) ?? 2) : null;
     const passed = expected === null ? !result.ok && result.issues[0]?.code === 'price_not_found' : result.ok && result.value === expected;

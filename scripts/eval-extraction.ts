@@ -29,9 +29,10 @@ function printPrices(name: string, report: PriceReport): void {
 const corpora = loadCorpora(dir);
 const prices = evaluatePriceCases(corpora.prices);
 // Price cases go through the path a user's request takes: a page holding the
-// text, a price target with the API's defaults (no `decimal`: automatic).
-printPrices('prices (not xfail)', prices.strict);
-printPrices('prices (xfail)', prices.xfail);
+// text, a price target without `decimal` (automatic) validated by the API's
+// body validator with its defaults, then the evaluate route's extraction.
+printPrices('prices through the evaluate route (not xfail)', prices.strict);
+printPrices('prices through the evaluate route (xfail)', prices.xfail);
 const parser = evaluateParserCases(corpora.prices);
 print('prices, parsePriceText alone (not xfail)', parser.strict);
 const availability = evaluateAvailabilityCases(corpora.availability);

@@ -48,10 +48,11 @@ export const TargetSchema = Type.Object(
     decimal: Type.Optional(
       Type.Union([Type.Literal('.'), Type.Literal(',')], {
         description:
-          'price targets: decimal separator of the page. Omitted means automatic: decided per text; a lone "." or "," ' +
-          'before exactly three digits groups thousands ("Rp 31.500" is 31500 IDR) except in currencies with three decimals ' +
-          '("1.299 KWD"), and the display says which reading was taken. Amounts are ' +
-          'never rounded: more decimals than the currency has is the issue price_ambiguous',
+          'price targets: decimal separator of the page, "." or ",", always honoured. Omitted (the default) means automatic: ' +
+          'decided per number from the text and the currency\'s conventions; a lone "." or "," before exactly three digits ' +
+          'groups thousands ("Rp 31.500" is 31500 IDR, "12.500 ₫" 12500 VND: such prices are written without decimals) except ' +
+          'in currencies with three decimals ("1.299 KWD"), and the display says which reading was taken. Amounts are ' +
+          'never rounded: more decimals than the currency has is the issue price_ambiguous, never a rounded value',
       }),
     ),
     threshold: Type.Optional(Type.String({ pattern: '^[0-9]{1,12}(\\.[0-9]{1,4})?$', description: 'price targets with rule below: dot-decimal amount such as 30.00' })),

@@ -34,7 +34,11 @@ export const PreviewSchema = Type.Object({
 
 export const CheckIssueSchema = Type.Object({
   target_id: Type.Union([Type.String(), Type.Null()]),
-  code: Type.String({ description: 'e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout' }),
+  code: Type.String({
+    description:
+      'e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, ' +
+      'currency_mismatch, availability_unknown, blocked, fetch_failed, timeout',
+  }),
   message: Type.String(),
 });
 
@@ -44,7 +48,11 @@ export const TargetResultSchema = Type.Object({
   value: Type.Union([Type.String(), Type.Integer(), Type.Array(Type.String()), Type.Null()], {
     description: 'text: normalised text (≤ 1,500 chars); price: integer minor units; availability: in_stock | out_of_stock; links: sorted absolute URLs',
   }),
-  display: Type.Union([Type.String({ maxLength: 1500 }), Type.Null()]),
+  display: Type.Union([Type.String({ maxLength: 1500 }), Type.Null()], {
+    description:
+      'the value for people; for a price, amount and currency followed by how the text was read when that was a choice, ' +
+      'e.g. 31,500.00 IDR (automatic reading: "." groups thousands) or 60.00 USD (set aside: $120.00 labelled as a former price)',
+  }),
   links: Type.Union([Type.Array(Type.String(), { maxItems: 10 }), Type.Null()]),
   issues: Type.Array(CheckIssueSchema),
 });

@@ -10,6 +10,10 @@ const PAGE = `<!doctype html><html><body>
 <p><span id="vnd">12.500 ₫</span></p>
 <p><span id="huf">1.727 Ft</span></p>
 <p><span id="kwd">0.7505 KWD</span></p>
+<p><span id="rupiah">Rp 31.500</span></p>
+<p><span id="feet">16.00 ft</span></p>
+<p><span id="threshold">Orders $49+</span></p>
+<p><span id="was">Was $120.00 Now $60.00</span></p>
 </body></html>`;
 
 let t: TestApp;
@@ -62,4 +66,23 @@ test('a price with more decimals than its currency is an issue, never a rounded 
   ]);
   assert.deepEqual([kwd.ok, kwd.value, kwd.issues[0]?.code], [false, null, 'price_ambiguous']);
   assert.deepEqual([vnd.ok, vnd.value, vnd.issues[0]?.code], [false, null, 'price_ambiguous']);
+});
+
+test('without a decimal setting, a price element holding its sign reads Rp 31.500 as 31,500 IDR', async () => {
+  const [idr] = await evaluatePrices([{ id: 'rupiah', currency: 'IDR' }]);
+  assert.deepEqual([idr.ok, idr.value, idr.display], [true, 3150000, '31,500.00 IDR (automatic reading: "." groups thousands)']);
+});
+
+test('a measure or a threshold is not a price: no value, price_not_found', async () => {
+  const [feet, threshold] = await evaluatePrices([
+    { id: 'feet', currency: 'USD' },
+    { id: 'threshold', currency: 'USD' },
+  ]);
+  assert.deepEqual([feet.ok, feet.value, feet.issues[0]?.code], [false, null, 'price_not_found']);
+  assert.deepEqual([threshold.ok, threshold.value, threshold.issues[0]?.code], [false, null, 'price_not_found']);
+});
+
+test('of a former and a current price the current one is the value and the display names the one set aside', async () => {
+  const [was] = await evaluatePrices([{ id: 'was', currency: 'USD' }]);
+  assert.deepEqual([was.value, was.display], [6000, '60.00 USD (set aside: $120.00 labelled as a former price)']);
 });

@@ -536,7 +536,7 @@ export interface operations {
                             changes: string[];
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
                                 code: string;
                                 message: string;
                             }[];
@@ -655,7 +655,7 @@ export interface operations {
                                 phrase?: string;
                                 /** @description price targets: ISO 4217 code (required) */
                                 currency?: string;
-                                /** @description price targets: decimal separator of the page. Omitted means automatic: decided per text; a lone "." or "," before exactly three digits groups thousands ("Rp 31.500" is 31500 IDR) except in currencies with three decimals ("1.299 KWD"), and the display says which reading was taken. Amounts are never rounded: more decimals than the currency has is the issue price_ambiguous */
+                                /** @description price targets: decimal separator of the page, "." or ",", always honoured. Omitted (the default) means automatic: decided per number from the text and the currency's conventions; a lone "." or "," before exactly three digits groups thousands ("Rp 31.500" is 31500 IDR, "12.500 ₫" 12500 VND: such prices are written without decimals) except in currencies with three decimals ("1.299 KWD"), and the display says which reading was taken. Amounts are never rounded: more decimals than the currency has is the issue price_ambiguous, never a rounded value */
                                 decimal?: "." | ",";
                                 /** @description price targets with rule below: dot-decimal amount such as 30.00 */
                                 threshold?: string;
@@ -689,7 +689,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
                                 code: string;
                                 message: string;
                             }[];
@@ -790,7 +790,7 @@ export interface operations {
                         phrase?: string;
                         /** @description price targets: ISO 4217 code (required) */
                         currency?: string;
-                        /** @description price targets: decimal separator of the page. Omitted means automatic: decided per text; a lone "." or "," before exactly three digits groups thousands ("Rp 31.500" is 31500 IDR) except in currencies with three decimals ("1.299 KWD"), and the display says which reading was taken. Amounts are never rounded: more decimals than the currency has is the issue price_ambiguous */
+                        /** @description price targets: decimal separator of the page, "." or ",", always honoured. Omitted (the default) means automatic: decided per number from the text and the currency's conventions; a lone "." or "," before exactly three digits groups thousands ("Rp 31.500" is 31500 IDR, "12.500 ₫" 12500 VND: such prices are written without decimals) except in currencies with three decimals ("1.299 KWD"), and the display says which reading was taken. Amounts are never rounded: more decimals than the currency has is the issue price_ambiguous, never a rounded value */
                         decimal?: "." | ",";
                         /** @description price targets with rule below: dot-decimal amount such as 30.00 */
                         threshold?: string;
@@ -972,7 +972,7 @@ export interface operations {
                                 phrase?: string;
                                 /** @description price targets: ISO 4217 code (required) */
                                 currency?: string;
-                                /** @description price targets: decimal separator of the page. Omitted means automatic: decided per text; a lone "." or "," before exactly three digits groups thousands ("Rp 31.500" is 31500 IDR) except in currencies with three decimals ("1.299 KWD"), and the display says which reading was taken. Amounts are never rounded: more decimals than the currency has is the issue price_ambiguous */
+                                /** @description price targets: decimal separator of the page, "." or ",", always honoured. Omitted (the default) means automatic: decided per number from the text and the currency's conventions; a lone "." or "," before exactly three digits groups thousands ("Rp 31.500" is 31500 IDR, "12.500 ₫" 12500 VND: such prices are written without decimals) except in currencies with three decimals ("1.299 KWD"), and the display says which reading was taken. Amounts are never rounded: more decimals than the currency has is the issue price_ambiguous, never a rounded value */
                                 decimal?: "." | ",";
                                 /** @description price targets with rule below: dot-decimal amount such as 30.00 */
                                 threshold?: string;
@@ -1006,7 +1006,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
                                 code: string;
                                 message: string;
                             }[];
@@ -1023,7 +1023,7 @@ export interface operations {
                                 /** @description the latest check's issues for this target; when any, value is the last one known */
                                 issues: {
                                     target_id: string | null;
-                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
+                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
                                     code: string;
                                     message: string;
                                 }[];
@@ -1202,7 +1202,7 @@ export interface operations {
                         phrase?: string;
                         /** @description price targets: ISO 4217 code (required) */
                         currency?: string;
-                        /** @description price targets: decimal separator of the page. Omitted means automatic: decided per text; a lone "." or "," before exactly three digits groups thousands ("Rp 31.500" is 31500 IDR) except in currencies with three decimals ("1.299 KWD"), and the display says which reading was taken. Amounts are never rounded: more decimals than the currency has is the issue price_ambiguous */
+                        /** @description price targets: decimal separator of the page, "." or ",", always honoured. Omitted (the default) means automatic: decided per number from the text and the currency's conventions; a lone "." or "," before exactly three digits groups thousands ("Rp 31.500" is 31500 IDR, "12.500 ₫" 12500 VND: such prices are written without decimals) except in currencies with three decimals ("1.299 KWD"), and the display says which reading was taken. Amounts are never rounded: more decimals than the currency has is the issue price_ambiguous, never a rounded value */
                         decimal?: "." | ",";
                         /** @description price targets with rule below: dot-decimal amount such as 30.00 */
                         threshold?: string;
@@ -1280,7 +1280,7 @@ export interface operations {
                                 phrase?: string;
                                 /** @description price targets: ISO 4217 code (required) */
                                 currency?: string;
-                                /** @description price targets: decimal separator of the page. Omitted means automatic: decided per text; a lone "." or "," before exactly three digits groups thousands ("Rp 31.500" is 31500 IDR) except in currencies with three decimals ("1.299 KWD"), and the display says which reading was taken. Amounts are never rounded: more decimals than the currency has is the issue price_ambiguous */
+                                /** @description price targets: decimal separator of the page, "." or ",", always honoured. Omitted (the default) means automatic: decided per number from the text and the currency's conventions; a lone "." or "," before exactly three digits groups thousands ("Rp 31.500" is 31500 IDR, "12.500 ₫" 12500 VND: such prices are written without decimals) except in currencies with three decimals ("1.299 KWD"), and the display says which reading was taken. Amounts are never rounded: more decimals than the currency has is the issue price_ambiguous, never a rounded value */
                                 decimal?: "." | ",";
                                 /** @description price targets with rule below: dot-decimal amount such as 30.00 */
                                 threshold?: string;
@@ -1314,7 +1314,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
                                 code: string;
                                 message: string;
                             }[];
@@ -1449,7 +1449,7 @@ export interface operations {
                             manual_check_id: string | null;
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
                                 code: string;
                                 message: string;
                             }[];
@@ -1558,7 +1558,7 @@ export interface operations {
                             changes: string[];
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
                                 code: string;
                                 message: string;
                             }[];
@@ -1816,7 +1816,7 @@ export interface operations {
                         phrase?: string;
                         /** @description price targets: ISO 4217 code (required) */
                         currency?: string;
-                        /** @description price targets: decimal separator of the page. Omitted means automatic: decided per text; a lone "." or "," before exactly three digits groups thousands ("Rp 31.500" is 31500 IDR) except in currencies with three decimals ("1.299 KWD"), and the display says which reading was taken. Amounts are never rounded: more decimals than the currency has is the issue price_ambiguous */
+                        /** @description price targets: decimal separator of the page, "." or ",", always honoured. Omitted (the default) means automatic: decided per number from the text and the currency's conventions; a lone "." or "," before exactly three digits groups thousands ("Rp 31.500" is 31500 IDR, "12.500 ₫" 12500 VND: such prices are written without decimals) except in currencies with three decimals ("1.299 KWD"), and the display says which reading was taken. Amounts are never rounded: more decimals than the currency has is the issue price_ambiguous, never a rounded value */
                         decimal?: "." | ",";
                         /** @description price targets with rule below: dot-decimal amount such as 30.00 */
                         threshold?: string;
@@ -1850,11 +1850,12 @@ export interface operations {
                                 ok: boolean;
                                 /** @description text: normalised text (≤ 1,500 chars); price: integer minor units; availability: in_stock | out_of_stock; links: sorted absolute URLs */
                                 value: string | number | string[] | null;
+                                /** @description the value for people; for a price, amount and currency followed by how the text was read when that was a choice, e.g. 31,500.00 IDR (automatic reading: "." groups thousands) or 60.00 USD (set aside: $120.00 labelled as a former price) */
                                 display: string | null;
                                 links: string[] | null;
                                 issues: {
                                     target_id: string | null;
-                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
+                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
                                     code: string;
                                     message: string;
                                 }[];
@@ -2277,7 +2278,7 @@ export interface operations {
                         /** @description the issues of the check that made it failing */
                         issues: {
                             target_id: string | null;
-                            /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
+                            /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
                             code: string;
                             message: string;
                         }[];

@@ -16,8 +16,9 @@ import { makeDecimal, type DecimalAmount } from './money.ts';
 //   decides; without a hint it groups thousands. It is decimal anyway when the
 //   part before it cannot be a thousands group ("0.750", "1250.600");
 // * a separator followed by a dash marks a whole amount ("1.899,-", "105.–");
-// * a euro sign written right after a whole number and followed by exactly
-//   two digits is the decimal separator ("35€99", French style);
+// * a euro sign written right after a whole number is the decimal separator
+//   when digits touch it ("35€99", "1250€600", French style) or when exactly
+//   two follow it after a space ("35€ 99");
 // * a leading separator (".75") is a decimal point when nothing later in the
 //   number can be the decimal separator.
 
@@ -97,14 +98,15 @@ function scanRun(text: string, start: number): Scan {
     // only right after a whole number: "20,00 € 15" is two prices, not one
     const whole = scan.groups.slice(1).every((g) => g.length === 3);
     if (ch === '€' && whole) {
-      const euroAt = pos;
-      const centsAt = SPACES.has(text[euroAt + 1]) ? euroAt + 2 : euroAt + 1;
+      const spaced = SPACES.has(text[pos + 1]);
+      const centsAt = spaced ? pos + 2 : pos + 1;
       const cents = digitsAt(text, centsAt);
-      if (cents.length === 2) {
+      // "35€ 99"; with nothing between them, "140€33" and "1250€600" (1250.600) too; "1250€ 600" is two numbers
+      if (cents.length === 2 || (!spaced && cents.length >= 1 && cents.length <= 3)) {
         scan.seps.push('€');
         scan.groups.push(cents);
         scan.euroDecimal = true;
-        pos = centsAt + 2;
+        pos = centsAt + cents.length;
       }
     }
     break;

@@ -21,6 +21,17 @@ export interface PriceMention {
   currency: CurrencyMention;
   /** see NumberRun.autoGrouped */
   autoGrouped: DecimalHint | null;
+  /** offsets of the amount with its currency (end exclusive) */
+  start: number;
+  end: number;
+}
+
+/** A number read without a currency, and where it is. */
+export interface BareAmount {
+  amount: DecimalAmount;
+  autoGrouped: DecimalHint | null;
+  start: number;
+  end: number;
 }
 
 export interface PriceTextOptions {
@@ -61,23 +72,42 @@ export function parsePriceText(text: string | null, options: PriceTextOptions = 
 
 const NEAR = /^[ \u00a0\u202f\u2009]{0,2}$/u;
 
+interface Side {
+  mention: CurrencyMention;
+  gap: number;
+}
+
 /**
  * The currency written next to each number: inside it ("35€99"), or at most
  * two spaces before or after it; the closer side wins, the one before on a tie.
+ * A sign stands for one amount: when the numbers on both sides of it would
+ * take it, the closer keeps it and the other takes its own other side or none
+ * ("1250€ 600" is 1250 EUR and a bare 600); at equal distance both keep it.
  * Mentions and runs are both in text order, so one forward pass pairs them.
  */
 function attachCurrencies(text: string, runs: readonly NumberRun[], mentions: readonly CurrencyMention[]): (CurrencyMention | null)[] {
   let next = 0;
-  return runs.map((run) => {
+  const sides = runs.map((run) => {
     while (next < mentions.length && mentions[next].end <= run.start) next++;
     const before = mentions[next - 1];
-    const inside = mentions[next] && mentions[next].start < run.end ? mentions[next] : undefined;
-    if (inside) return inside;
     const after = mentions[next];
-    const gapBefore = before && NEAR.test(text.slice(before.end, run.start)) ? run.start - before.end : Infinity;
-    const gapAfter = after && NEAR.test(text.slice(run.end, after.start)) ? after.start - run.end : Infinity;
-    if (gapBefore === Infinity && gapAfter === Infinity) return null;
-    return gapBefore <= gapAfter ? before! : after!;
+    if (after && after.start < run.end) return { inside: after, before: null, after: null };
+    return {
+      inside: null,
+      before: before && NEAR.test(text.slice(before.end, run.start)) ? { mention: before, gap: run.start - before.end } : null,
+      after: after && NEAR.test(text.slice(run.end, after.start)) ? { mention: after, gap: after.start - run.end } : null,
+    };
+  });
+  const closer = (a: Side | null, b: Side | null): Side | null => (a && (!b || a.gap <= b.gap) ? a : b);
+  const chosen = sides.map((side) => (side.inside ? null : closer(side.before, side.after)));
+  return sides.map((side, i) => {
+    const mine = chosen[i];
+    if (side.inside || !mine) return side.inside;
+    // the neighbour on the far side of the chosen sign, if it takes the sign too and is closer to it
+    const rival = mine === side.after ? chosen[i + 1] : chosen[i - 1];
+    if (rival?.mention !== mine.mention || rival.gap >= mine.gap) return mine.mention;
+    const other = mine === side.after ? side.before : side.after;
+    return other?.mention ?? null;
   });
 }
 
@@ -88,7 +118,10 @@ export function findPriceMentions(text: string, decimal?: DecimalHint): PriceMen
   const found: PriceMention[] = [];
   runs.forEach((run, i) => {
     const currency = currencies[i];
-    if (run.amount && currency) found.push({ amount: run.amount, currency, autoGrouped: run.autoGrouped });
+    if (!run.amount || !currency) return;
+    const start = Math.min(run.start, currency.start);
+    const end = Math.max(run.end, currency.end);
+    found.push({ amount: run.amount, currency, autoGrouped: run.autoGrouped, start, end });
   });
   return found;
 }
@@ -126,6 +159,6 @@ export function findPriceRange(text: string, decimal?: DecimalHint): PriceRange 
 }
 
 /** Every readable number in the text, currency or not (for a selected price element without a sign). */
-export function findAmounts(text: string, decimal?: DecimalHint): { amount: DecimalAmount; autoGrouped: DecimalHint | null }[] {
-  return amountRuns(text, decimal).flatMap((run) => (run.amount ? [{ amount: run.amount, autoGrouped: run.autoGrouped }] : []));
+export function findAmounts(text: string, decimal?: DecimalHint): BareAmount[] {
+  return amountRuns(text, decimal).flatMap(({ amount, autoGrouped, start, end }) => (amount ? [{ amount, autoGrouped, start, end }] : []));
 }

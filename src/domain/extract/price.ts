@@ -2,6 +2,7 @@ import type { AnyNode } from 'domhandler';
 import { currencyExponent, decimalToString, makeDecimal, toMinorUnits, type DecimalAmount } from './money.ts';
 import type { DecimalHint } from './number-text.ts';
 import type { ParsedPage } from './parse-page.ts';
+import { currentPrices } from './price-roles.ts';
 import { findAmounts, findPriceMentions, findPriceRange, isFreeText } from './price-text.ts';
 import { jsonLdFacts, metaFacts, microdataFacts, type StatedPrice } from './structured-data.ts';
 import { visibleText } from './visible-text.ts';
@@ -14,7 +15,9 @@ import { visibleText } from './visible-text.ts';
 //                   (of a range, "£6.95 - £9.95", the lower bound);
 //                   a selected element without any currency sign may hold one
 //                   bare number, read in the target's currency.
-// Struck-through text (<del>, <s>) is an old price and never a candidate.
+// Struck-through text (<del>, <s>) is an old price and never a candidate; of
+// several amounts in the text, those its words show are no current price
+// (a note in parentheses, "Was", "excl. VAT") are set aside (price-roles.ts).
 // When no source decides, the most telling failure is reported: several
 // different amounts (ambiguous) before amounts in another currency (mismatch)
 // before nothing at all (not found).
@@ -74,6 +77,11 @@ function byConvention(
   return { amount: split, codes, reading: `automatic reading: "${autoGrouped}" is the decimal separator` };
 }
 
+function noted(price: StatedPrice, note: string | null): StatedPrice {
+  if (note === null) return price;
+  return { ...price, reading: price.reading ? `${price.reading}; ${note}` : note };
+}
+
 function textCandidates(
   roots: readonly AnyNode[],
   decimal: DecimalHint | undefined,
@@ -84,11 +92,13 @@ function textCandidates(
   // a selected element showing a price range: its "from" price
   const range = bareNumbers ? findPriceRange(text, decimal) : null;
   if (range) return [byConvention(range.amount, range.currency?.codes ?? null, range.autoGrouped, exponent)];
-  const mentions = findPriceMentions(text, decimal).map((m) => byConvention(m.amount, m.currency.codes, m.autoGrouped, exponent));
-  if (mentions.length > 0 || !bareNumbers) return mentions;
-  const bare = findAmounts(text, decimal);
-  if (bare.length === 0 && isFreeText(text)) return [{ amount: makeDecimal('0', ''), codes: null }];
-  return bare.map(({ amount, autoGrouped }) => byConvention(amount, null, autoGrouped, exponent));
+  const mentions = currentPrices(text, findPriceMentions(text, decimal));
+  if (mentions.kept.length > 0 || !bareNumbers) {
+    return mentions.kept.map((m) => noted(byConvention(m.amount, m.currency.codes, m.autoGrouped, exponent), mentions.note));
+  }
+  const bare = currentPrices(text, findAmounts(text, decimal));
+  if (bare.kept.length === 0 && isFreeText(text)) return [{ amount: makeDecimal('0', ''), codes: null }];
+  return bare.kept.map(({ amount, autoGrouped }) => noted(byConvention(amount, null, autoGrouped, exponent), bare.note));
 }
 
 export function extractPrice(

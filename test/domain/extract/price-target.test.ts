@@ -114,6 +114,33 @@ test('a selected element showing two different prices is price_ambiguous', () =>
   assert.equal(result.issues[0].code, 'price_ambiguous');
 });
 
+const inElement = (text: string, currency = 'EUR') =>
+  extractTarget(page(`<div id="p">${text}</div>`), priceTarget({ currency, selection: selector('#p') }));
+
+test('an amount in parentheses is a note on the price outside them, and the display says it was set aside', () => {
+  const result = inElement('34.12 (40.94 inc VAT)', 'USD');
+  assert.deepEqual([result.value, result.display], [3412, '34.12 USD (set aside: 40.94 in parentheses)']);
+});
+
+test('an amount labelled as a former price is not the current price', () => {
+  assert.equal(inElement('Was $120.00 Now $60.00', 'USD').value, 6000);
+  assert.equal(inElement('UVP 49,99 € 39,99 €').value, 3999);
+});
+
+test('a price labelled as excluding tax gives way to one without that label', () => {
+  const result = inElement('EUR29.66 (inc VAT 20% - UK) EUR24.71 (exc VAT 20% - UK)');
+  assert.deepEqual([result.value, result.display], [2966, '29.66 EUR (set aside: EUR24.71 labelled as excluding tax)']);
+});
+
+test('a price labelled as excluding tax is the price when it is the only one', () => {
+  assert.equal(inElement('€6.56 + VAT').value, 656);
+});
+
+test('two prices that no label tells apart stay price_ambiguous', () => {
+  assert.equal(inElement('$ 281.40 $ 265.70', 'USD').issues[0]?.code, 'price_ambiguous');
+  assert.equal(inElement('Was €20,00 was €15,00').issues[0]?.code, 'price_ambiguous');
+});
+
 test('a selected element showing a price range has its lower bound as price', () => {
   const range = (text: string) => extractTarget(page(`<div id="p">${text}</div>`), priceTarget({ selection: selector('#p') }));
   assert.equal(range('€6.95 - €9.95').value, 695);

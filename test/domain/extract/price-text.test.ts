@@ -56,6 +56,12 @@ test('a euro sign between a number and two digits is the decimal separator', () 
   assert.equal(amountOf('35€ 99'), '35.99');
 });
 
+test('a euro sign with digits touching both sides is the decimal separator, with a space only before two digits', () => {
+  assert.equal(amountOf('1250€600'), '1250.6');
+  assert.equal(amountOf('12€5'), '12.5');
+  assert.equal(amountOf('1250€ 600'), '1250');
+});
+
 test('a leading point is a decimal point when nothing later can be one', () => {
   assert.equal(amountOf('.75 €'), '0.75');
   assert.equal(amountOf('$.750.30'), '750.3');
@@ -105,6 +111,16 @@ test('the currency hint is used when the price string names none', () => {
 test('short signs count only next to a number', () => {
   assert.equal(currencyOf('Sold by Br Smith, 25 units'), null);
   assert.equal(currencyOf('11,33 Br'), 'Br');
+});
+
+test('a currency sign between two numbers belongs to the closer one', () => {
+  const mentions = findPriceMentions('1250€ 600');
+  assert.deepEqual(mentions.map((m) => [decimalToString(m.amount), m.currency.text]), [['1250', '€']]);
+});
+
+test('a currency sign at equal distance from two numbers counts for both', () => {
+  const mentions = findPriceMentions('10 € 20');
+  assert.deepEqual(mentions.map((m) => decimalToString(m.amount)), ['10', '20']);
 });
 
 test('every number with a currency next to it is a price mention', () => {
