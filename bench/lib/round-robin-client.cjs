@@ -3,6 +3,7 @@
 // at any moment the connections are spread over the list's accounts instead of
 // all asking for the first one together. The starting points follow the golden
 // ratio, which spreads any number of connections evenly without knowing it.
+/* global module -- autocannon require()s this file in its worker thread, so it is CommonJS */
 let started = 0;
 
 module.exports = function roundRobin(client) {
