@@ -7,6 +7,10 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     /** worker threads; 0 runs in the calling thread */
     workers?: number;
+    /** the sequence each connection walks; paths replace the url's */
+    requests?: { method?: string; path?: string; headers?: Record<string, string> }[];
+    /** path of a module exporting a function given each connection's client (a path in worker mode) */
+    setupClient?: string;
   }
   interface Result {
     requests: { average: number; total: number };

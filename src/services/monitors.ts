@@ -7,7 +7,7 @@ import { initialDueAt } from '../domain/schedule.ts';
 import type { Loaders } from '../fetch/loaders.ts';
 import type { Database } from '../store/database.ts';
 import {
-  countMonitors, deleteMonitor, findMonitor, insertMonitor, listMonitors, lockMonitor, monitorIdForUrl, updateMonitor,
+  countMonitors, deleteMonitor, findMonitor, findMonitorWithBaselines, insertMonitor, listMonitors, lockMonitor, monitorIdForUrl, updateMonitor,
   type MonitorChanges, type MonitorFilters, type MonitorRow,
 } from '../store/monitors-store.ts';
 import { runIdempotent, type IdempotentOutcome } from './idempotency.ts';
@@ -103,10 +103,12 @@ export async function getMonitor(deps: MonitorDeps, principal: Principal, id: st
   return monitorView(row);
 }
 
-/** GET /monitors/{id}: the monitor with each target's current observation. */
+/** GET /monitors/{id}: the monitor with each target's current observation, in one statement. */
 export async function getMonitorDetail(deps: MonitorDeps, principal: Principal, id: string): Promise<MonitorView & { observations: Observation[] }> {
-  const monitor = await getMonitor(deps, principal, id);
-  return { ...monitor, observations: await currentObservations(deps.db, monitor) };
+  const found = await findMonitorWithBaselines(deps.db, principal.accountId, id);
+  if (!found) throw monitorNotFound();
+  const monitor = monitorView(found.monitor);
+  return { ...monitor, observations: currentObservations(monitor, found.baselines) };
 }
 
 /** How many monitors the account has, against its plan's limit. */

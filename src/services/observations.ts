@@ -1,8 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { isObservedValue, type ObservedValue } from '../domain/observed-value.ts';
 import { targetFingerprint } from '../domain/target-fingerprint.ts';
-import type { Queryable } from '../store/database.ts';
-import { readBaselines } from '../store/baselines-store.ts';
+import type { CurrentBaseline } from '../store/monitors-store.ts';
 import type { MonitorSchema, ObservationSchema } from '../schemas/monitors.ts';
 
 // Each target's current observation: the value its baseline holds (what the
@@ -15,8 +14,9 @@ export type Observation = Static<typeof ObservationSchema>;
 /** The parts of a monitor its observations are read for. */
 export type ObservedMonitor = Pick<Static<typeof MonitorSchema>, 'id' | 'load_mode' | 'targets' | 'last_issues'>;
 
-export async function currentObservations(db: Queryable, monitor: ObservedMonitor): Promise<Observation[]> {
-  const baselines = await readBaselines(db, monitor.id);
+/** The observations of `monitor` given its stored baselines. */
+export function currentObservations(monitor: ObservedMonitor, stored: CurrentBaseline[]): Observation[] {
+  const baselines = new Map(stored.map((b) => [b.target_id, b]));
   return monitor.targets.map((target) => {
     const baseline = baselines.get(target.id);
     const applies = baseline && baseline.fingerprint === targetFingerprint(target, monitor.load_mode) && isObservedValue(target.kind, baseline.value);

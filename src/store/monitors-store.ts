@@ -1,6 +1,7 @@
 import type { Queryable } from './database.ts';
 import type { Target } from '../domain/targets.ts';
 import type { CheckIssue } from '../domain/issues.ts';
+import type { BaselineRow } from './baselines-store.ts';
 
 export interface MonitorRow {
   id: string;
@@ -48,6 +49,34 @@ export async function insertMonitor(db: Queryable, m: NewMonitor): Promise<void>
 export async function findMonitor(db: Queryable, accountId: string, id: string): Promise<MonitorRow | null> {
   const rows = await db.query<MonitorRow>('SELECT * FROM monitors WHERE id = $1 AND account_id = $2', [id, accountId]);
   return rows[0] ?? null;
+}
+
+/** What a monitor's current observations are read from: the parts of its baselines they show. */
+export type CurrentBaseline = Pick<BaselineRow, 'target_id' | 'fingerprint' | 'value' | 'display' | 'updated_at'>;
+
+/**
+ * The monitor with its baselines in one statement: GET /monitors/{id} is the
+ * API's hot read, and on the embedded store every statement costs the one
+ * event loop (bench/findings.md, "API: the monitor read").
+ */
+export async function findMonitorWithBaselines(
+  db: Queryable,
+  accountId: string,
+  id: string,
+): Promise<{ monitor: MonitorRow; baselines: CurrentBaseline[] } | null> {
+  // updated_at travels as epoch milliseconds: JSON has no timestamp type, and the driver's Dates keep milliseconds too.
+  const rows = await db.query<MonitorRow & { current_baselines: (Omit<CurrentBaseline, 'updated_at'> & { updated_ms: number })[] }>(
+    `SELECT m.*, coalesce((
+         SELECT json_agg(json_build_object('target_id', b.target_id, 'fingerprint', b.fingerprint, 'value', b.value,
+           'display', b.display, 'updated_ms', floor(extract(epoch FROM b.updated_at) * 1000)))
+         FROM baselines b WHERE b.monitor_id = m.id), '[]') AS current_baselines
+     FROM monitors m WHERE m.id = $1 AND m.account_id = $2`,
+    [id, accountId],
+  );
+  if (rows.length === 0) return null;
+  const { current_baselines: stored, ...monitor } = rows[0];
+  const baselines = stored.map(({ updated_ms, ...b }) => ({ ...b, updated_at: new Date(Number(updated_ms)) }));
+  return { monitor, baselines };
 }
 
 /** Locks the monitor row for the rest of the transaction. */

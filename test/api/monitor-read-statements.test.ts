@@ -1,0 +1,69 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { buildApp } from '../../src/http/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createLoaders } from '../../src/fetch/loaders.ts';
+import { createMetrics } from '../../src/process-metrics.ts';
+import { targetFingerprint } from '../../src/domain/target-fingerprint.ts';
+import type { Database } from '../../src/store/database.ts';
+import { writeBaseline } from '../../src/store/baselines-store.ts';
+import { insertMonitor } from '../../src/store/monitors-store.ts';
+import { ADMIN_TOKEN, bearer, createAccountWithToken } from '../helpers/test-app.ts';
+import { ManualClock } from '../helpers/manual-clock.ts';
+import { openTestDatabase } from '../helpers/test-database.ts';
+import { TITLE } from '../helpers/watched-page.ts';
+
+// GET /api/v1/monitors/{id} is the API's hot read. With the token cached it
+// costs the store one statement, the monitor with its baselines; on PostgreSQL
+// one more, the admission (request limits are counted in memory on PGlite).
+
+let db: Database;
+let statements = 0;
+before(async () => {
+  db = await openTestDatabase();
+});
+after(() => db.close());
+
+/** The store, counting the statements sent through it. */
+function counting(): Database {
+  return {
+    ...db,
+    query: (sql, params) => (statements++, db.query(sql, params)),
+    transaction: (fn) => (statements++, db.transaction(fn)),
+  };
+}
+
+test('a repeated GET /monitors/{id} is one statement with its observations, plus the admission on PostgreSQL', async () => {
+  const config = loadConfig({ PAGEWATCH_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent' });
+  const clock = new ManualClock();
+  const loaders = createLoaders(config);
+  const app = await buildApp({ config, db: counting(), clock, loaders, metrics: createMetrics() });
+  try {
+    const { accountId, token } = await createAccountWithToken(app);
+    const id = randomUUID();
+    const at = clock.now();
+    await insertMonitor(db, {
+      id, account_id: accountId, url: 'https://shop.example/a.html', load_mode: 'html', status: 'active', name: null, labels: [],
+      interval_minutes: 60, targets: [TITLE], email_enabled: false, webhook_enabled: false, failing_after: 3,
+      created_at: at, updated_at: at, next_check_at: at,
+    });
+    await writeBaseline(db, {
+      monitor_id: id, target_id: TITLE.id, fingerprint: targetFingerprint(TITLE, 'html'), value: 'Espresso Duo', display: 'Espresso Duo',
+      text_hash: null, seen_links: [], updated_at: at, pending_value: null, pending_since: null,
+    });
+    const read = () => app.inject({ method: 'GET', url: `/api/v1/monitors/${id}`, headers: bearer(token) });
+    assert.equal((await read()).statusCode, 200, 'the first request fills the caches');
+
+    const before = statements;
+    const res = await read();
+    assert.equal(res.statusCode, 200);
+    assert.equal(statements - before, db.kind === 'pglite' ? 1 : 2);
+    assert.deepEqual(res.json().data.observations, [
+      { target_id: 'title', value: 'Espresso Duo', display: 'Espresso Duo', since: at.toISOString(), issues: [] },
+    ]);
+  } finally {
+    await app.close();
+    await loaders.close();
+  }
+});
