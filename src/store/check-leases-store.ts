@@ -47,10 +47,10 @@ export interface ClaimCandidate {
 export async function findClaimCandidates(db: Queryable, at: Date, plans: string[], limit: number): Promise<ClaimCandidate[]> {
   return db.query<ClaimCandidate>(
     `WITH due AS (
-       SELECT m.id FROM monitors m JOIN accounts a ON a.id = m.account_id
-       WHERE m.status = 'active' AND m.next_check_at <= $1::timestamptz AND a.plan = ANY($2::text[])
-         AND NOT EXISTS (SELECT 1 FROM check_leases l WHERE l.monitor_id = m.id AND l.lease_expires_at > $1::timestamptz)
-       ORDER BY m.next_check_at
+       SELECT s.monitor_id AS id FROM check_state s JOIN monitors m ON m.id = s.monitor_id JOIN accounts a ON a.id = m.account_id
+       WHERE s.active AND s.next_check_at <= $1::timestamptz AND a.plan = ANY($2::text[])
+         AND NOT EXISTS (SELECT 1 FROM check_leases l WHERE l.monitor_id = s.monitor_id AND l.lease_expires_at > $1::timestamptz)
+       ORDER BY s.next_check_at
        LIMIT $3
      ), wanted AS (
        SELECT id FROM due
@@ -58,19 +58,20 @@ export async function findClaimCandidates(db: Queryable, at: Date, plans: string
        UNION SELECT monitor_id FROM check_leases WHERE lease_expires_at <= $1::timestamptz
      )
      SELECT m.id, m.account_id, a.plan, m.url, m.load_mode, m.interval_minutes, m.targets, m.config_version,
-            m.next_check_at, m.last_checked_at, m.email_enabled, m.webhook_enabled,
+            s.next_check_at, s.last_checked_at, m.email_enabled, m.webhook_enabled,
             q.id AS queued_check_id,
             l.attempt AS lease_attempt, l.scheduled AS lease_scheduled, l.manual_check_id AS lease_manual_check_id,
             l.reserved_metric AS lease_reserved_metric, l.reserved_period AS lease_reserved_period
      FROM wanted w
      JOIN monitors m ON m.id = w.id
+     JOIN check_state s ON s.monitor_id = m.id
      JOIN accounts a ON a.id = m.account_id
      LEFT JOIN check_leases l ON l.monitor_id = m.id
      LEFT JOIN manual_checks q ON q.monitor_id = m.id AND q.status = 'queued' AND q.expires_at > $1::timestamptz
      WHERE m.status = 'active' AND a.plan = ANY($2::text[])
        AND (l.monitor_id IS NULL OR l.lease_expires_at <= $1::timestamptz)
-       AND (m.next_check_at <= $1::timestamptz OR q.id IS NOT NULL OR l.monitor_id IS NOT NULL)
-     ORDER BY m.next_check_at NULLS FIRST, m.id
+       AND (s.next_check_at <= $1::timestamptz OR q.id IS NOT NULL OR l.monitor_id IS NOT NULL)
+     ORDER BY s.next_check_at NULLS FIRST, m.id
      LIMIT $3
      FOR UPDATE OF m SKIP LOCKED`,
     [at, plans, limit],

@@ -40,7 +40,7 @@ test('an unchanged check commits in three statements: lock lease and monitor, re
     assert.equal(commit.length, 3, commit.join('\n'));
     assert.match(commit[0], /^SELECT .* FROM check_leases l JOIN monitors m .* FOR UPDATE OF l, m$/);
     assert.match(commit[1], /^SELECT \* FROM baselines /);
-    assert.match(commit[2], /^WITH released AS \(DELETE FROM check_leases .*\) UPDATE monitors /);
+    assert.match(commit[2], /^WITH released AS \(DELETE FROM check_leases .*\) UPDATE check_state /);
     const lease = await t.db.query('SELECT 1 FROM check_leases WHERE monitor_id = $1', [page.monitorId]);
     assert.equal(lease.length, 0, 'the lease was released');
   } finally {
