@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createEngine } from '../src/engine/scheduler.ts';
+import { vacuumHotTables } from '../src/store/vacuum.ts';
 import { benchLoaders } from './lib/engine.ts';
 import { startPageServer } from './lib/page-server.ts';
 import { PRODUCT_TARGETS } from './lib/pages.ts';
@@ -36,6 +37,8 @@ interface Growth {
   perTable: Map<string, number>;
   checks: number;
   seconds: number;
+  /** PGlite: the longest VACUUM of one table (the pause requests may see) and of all, in ms */
+  vacuum: { longest: number; total: number } | null;
 }
 
 async function run(kind: StoreKind, bases: string[]): Promise<Growth> {
@@ -77,7 +80,10 @@ async function run(kind: StoreKind, bases: string[]): Promise<Growth> {
     const unchanged = checks - firstChecks;
     const perTable = new Map(TABLES.map((name) => [name, ((lastTables.get(name) ?? 0) - (firstTables.get(name) ?? 0)) / unchanged]));
     await engine.stop();
-    return { afterFirst, hourly, perTable, checks: unchanged, seconds: (performance.now() - started) / 1000 };
+    const seconds = (performance.now() - started) / 1000;
+    const took = store.db.kind === 'pglite' ? Object.values(await vacuumHotTables(store.db)) : null;
+    const vacuum = took && { longest: Math.max(...took), total: took.reduce((a, b) => a + b, 0) };
+    return { afterFirst, hourly, perTable, checks: unchanged, seconds, vacuum };
   } finally {
     await loaders.close();
     await store.close();
@@ -92,7 +98,10 @@ try {
   for (const kind of kinds) {
     const g = await run(kind, server.bases);
     const total = (g.hourly.at(-1)! - g.afterFirst) / g.checks;
-    rows.push([STORE_LABELS[kind], mib(g.afterFirst), ...g.hourly.map((bytes) => mib(bytes)), `${fmt(total, 0)} B`, g.checks, fmt(g.checks / g.seconds)]);
+    rows.push([
+      STORE_LABELS[kind], mib(g.afterFirst), ...g.hourly.map((bytes) => mib(bytes)), `${fmt(total, 0)} B`, g.checks, fmt(g.checks / g.seconds),
+      g.vacuum ? `${g.vacuum.longest} ms / ${g.vacuum.total} ms` : 'autovacuum',
+    ]);
     tables.push([STORE_LABELS[kind], ...TABLES.map((name) => `${fmt(g.perTable.get(name) ?? 0, 0)} B`)]);
     console.log(STORE_LABELS[kind], g);
   }
@@ -104,7 +113,7 @@ ${MONITORS.toLocaleString('en-US')} html monitors at ${INTERVAL} minutes whose p
 (claims, group commit, hourly housekeeping; on PGlite its VACUUM) on a manual clock that moves one interval per round, for
 ${HOURS} simulated hours after the first captures. Sizes are tables and indexes.
 
-${table(['store', 'after first captures', ...Array.from({ length: HOURS }, (_, h) => `after hour ${h + 1}`), 'bytes per unchanged check', 'unchanged checks', 'checks/s'], rows)}
+${table(['store', 'after first captures', ...Array.from({ length: HOURS }, (_, h) => `after hour ${h + 1}`), 'bytes per unchanged check', 'unchanged checks', 'checks/s', 'vacuum: longest table / all'], rows)}
 
 Bytes per unchanged check, by table (with its indexes and TOAST):
 
