@@ -168,9 +168,13 @@ export async function lockHeldChecks(db: Queryable, checks: { monitorId: string;
     [checks.map((c) => c.monitorId), checks.map((c) => c.token)],
   );
   return new Map(rows.map((row) => {
-    const { status, config_version, email_enabled, webhook_enabled, failing_after, next_check_at, consecutive_failures, failing_since, host_has_backoff, ...lease } = row;
+    const {
+      status, config_version, email_enabled, webhook_enabled, failing_after,
+      next_check_at, consecutive_failures, failing_since, host_has_backoff, ...lease
+    } = row;
     const monitor = { id: lease.monitor_id, status, config_version, email_enabled, webhook_enabled, failing_after };
-    return [lease.monitor_id, { lease, monitor, state: { next_check_at, consecutive_failures, failing_since }, hostHasBackoff: host_has_backoff }];
+    const state = { next_check_at, consecutive_failures, failing_since };
+    return [lease.monitor_id, { lease, monitor, state, hostHasBackoff: host_has_backoff }];
   }));
 }
 

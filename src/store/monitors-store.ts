@@ -52,7 +52,10 @@ export async function insertMonitor(db: Queryable, m: NewMonitor): Promise<void>
 
 /** The check state every monitor has from its creation. */
 export async function insertCheckState(db: Queryable, monitorId: string, active: boolean, nextCheckAt: Date | null): Promise<void> {
-  await db.query('INSERT INTO check_state (monitor_id, active, next_check_at) VALUES ($1, $2, $3::timestamptz)', [monitorId, active, nextCheckAt]);
+  await db.query(
+    'INSERT INTO check_state (monitor_id, active, next_check_at) VALUES ($1, $2, $3::timestamptz)',
+    [monitorId, active, nextCheckAt],
+  );
 }
 
 export async function findMonitor(db: Queryable, accountId: string, id: string): Promise<MonitorRow | null> {
@@ -117,7 +120,9 @@ export async function updateMonitor(db: Queryable, id: string, changes: MonitorC
   }
   await db.query(`UPDATE monitors SET ${sets.join(', ')} WHERE id = $1`, params);
   // check_state.active follows the status by a trigger (migration 018).
-  if (nextCheckAt !== undefined) await db.query('UPDATE check_state SET next_check_at = $2::timestamptz WHERE monitor_id = $1', [id, nextCheckAt]);
+  if (nextCheckAt !== undefined) {
+    await db.query('UPDATE check_state SET next_check_at = $2::timestamptz WHERE monitor_id = $1', [id, nextCheckAt]);
+  }
   const rows = await db.query<MonitorRow>(`${MONITOR_ROWS} WHERE m.id = $1`, [id]);
   return rows[0];
 }
