@@ -56,7 +56,7 @@ try {
   if (STEADY) {
     await pass(store.db, store.db, loaders);
     // Due again; last_checked_at cleared so that the overdue rule does not move them to their next slot.
-    await store.db.query("UPDATE monitors SET next_check_at = now() - interval '1 second', last_checked_at = NULL");
+    await store.db.query("UPDATE check_state SET next_check_at = now() - interval '1 second', last_checked_at = NULL");
   }
   const engineDb = process.env.PROBE_COUNT === '1' ? counted(store.db) : store.db;
   const { done, seconds } = await pass(store.db, engineDb, loaders);

@@ -23,6 +23,7 @@ import { openBenchStore, postgresAvailable, STORE_LABELS, type StoreKind } from 
 //   BENCH_SCALE_INTERVAL     interval_minutes of every monitor (default 5)
 //   BENCH_SCALE_CONCURRENCY  checks at once (default 16)
 //   BENCH_SCALE_STORES       stores (default pglite,postgres)
+//   BENCH_SCALE_SIMULATE     0: skip the simulated hour (default 1)
 //   BENCH_TICK_SECONDS       scheduler cycle (default 1, see bench/lib/engine.ts)
 
 const MONITORS = Number(process.env.BENCH_SCALE_MONITORS ?? 100_000);
@@ -30,6 +31,7 @@ const MINUTES = Number(process.env.BENCH_SCALE_MINUTES ?? 3);
 const INTERVAL = Number(process.env.BENCH_SCALE_INTERVAL ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_SCALE_CONCURRENCY ?? 16);
 const STORES = (process.env.BENCH_SCALE_STORES ?? 'pglite,postgres').split(',') as StoreKind[];
+const SIMULATE = process.env.BENCH_SCALE_SIMULATE !== '0';
 const START_DELAY_MS = 5_000;
 // The fixture site moves each page's price this often (bench/lib/pages.ts).
 const CHANGE_SECONDS = 600;
@@ -106,10 +108,12 @@ async function run(kind: StoreKind, server: PageServer): Promise<Figures> {
     const sorted = [...lateness].sort((a, b) => a - b);
     const endBytes = await store.sizeBytes();
     const simulationStarted = performance.now();
-    await simulateHistory(store.db, {
-      accountId, targets: PRODUCT_TARGETS, intervalMinutes: INTERVAL, changeSeconds: CHANGE_SECONDS, from: new Date(), slots: HOUR_SLOTS,
-      monitors: seeds.map((seed, i) => ({ id: ids[i], n: seed.n, url: seed.url, host: new URL(seed.url).host })),
-    });
+    if (SIMULATE) {
+      await simulateHistory(store.db, {
+        accountId, targets: PRODUCT_TARGETS, intervalMinutes: INTERVAL, changeSeconds: CHANGE_SECONDS, from: new Date(), slots: HOUR_SLOTS,
+        monitors: seeds.map((seed, i) => ({ id: ids[i], n: seed.n, url: seed.url, host: new URL(seed.url).host })),
+      });
+    }
     const simulationSeconds = (performance.now() - simulationStarted) / 1000;
     const hourChanges = (await store.db.query<{ n: number }>('SELECT count(*)::int AS n FROM changes'))[0].n;
     return {
@@ -178,7 +182,7 @@ space reusable.
 ${table(['store', 'after seeding', 'after the real run', 'after the simulated hour', 'changes recorded', 'bytes per check', 'simulation time'], sizes)}
 
 Re-run: \`node bin/run-ts.js bench/scale.bench.ts\` (BENCH_SCALE_MONITORS, BENCH_SCALE_MINUTES, BENCH_SCALE_INTERVAL,
-BENCH_SCALE_CONCURRENCY, BENCH_SCALE_STORES, BENCH_TICK_SECONDS, BENCH_DATABASE_URL).`,
+BENCH_SCALE_CONCURRENCY, BENCH_SCALE_STORES, BENCH_SCALE_SIMULATE, BENCH_TICK_SECONDS, BENCH_DATABASE_URL).`,
   );
 } finally {
   await server.close();

@@ -35,10 +35,14 @@ export async function insertMonitors(
     ids.push(...batchIds);
     await db.query(
       `INSERT INTO monitors (id, account_id, url, load_mode, status, interval_minutes, targets, email_enabled, webhook_enabled,
-         created_at, updated_at, next_check_at)
-       SELECT m.id, $1, m.url, $2, 'active', $3, $4::jsonb, false, false, now(), now(), m.due
-       FROM unnest($5::uuid[], $6::text[], $7::timestamptz[]) AS m(id, url, due)`,
-      [options.accountId, options.loadMode, options.intervalMinutes, targets, batchIds, batch.map((m) => m.url), batch.map((m) => m.nextCheckAt)],
+         created_at, updated_at)
+       SELECT m.id, $1, m.url, $2, 'active', $3, $4::jsonb, false, false, now(), now()
+       FROM unnest($5::uuid[], $6::text[]) AS m(id, url)`,
+      [options.accountId, options.loadMode, options.intervalMinutes, targets, batchIds, batch.map((m) => m.url)],
+    );
+    await db.query(
+      'INSERT INTO check_state (monitor_id, active, next_check_at) SELECT id, true, due FROM unnest($1::uuid[], $2::timestamptz[]) AS s(id, due)',
+      [batchIds, batch.map((m) => m.nextCheckAt)],
     );
   }
   return ids;
@@ -46,6 +50,6 @@ export async function insertMonitors(
 
 /** Monitors checked at least once since `since`. */
 export async function countCheckedSince(db: Queryable, since: Date): Promise<number> {
-  const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM monitors WHERE last_checked_at >= $1', [since]);
+  const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM check_state WHERE last_checked_at >= $1', [since]);
   return rows[0].n;
 }

@@ -144,10 +144,10 @@ async function recordChecks(db: Queryable, monitors: SimulatedMonitor[], changed
     await db.query('DELETE FROM check_leases WHERE monitor_id = ANY($1::uuid[])', [batch.map((m) => m.id)]);
   });
   await db.query(
-    `UPDATE monitors m SET last_checked_at = $2::timestamptz, next_check_at = $2::timestamptz + make_interval(mins => $3::int),
-       last_change_at = CASE WHEN c.id IS NULL THEN m.last_change_at ELSE $2::timestamptz END, last_issues = '[]'::jsonb
+    `UPDATE check_state s SET last_checked_at = $2::timestamptz, next_check_at = $2::timestamptz + make_interval(mins => $3::int),
+       last_change_at = CASE WHEN c.id IS NULL THEN s.last_change_at ELSE $2::timestamptz END, last_issues = '[]'::jsonb
      FROM monitors m2 LEFT JOIN unnest($4::uuid[]) AS c(id) ON c.id = m2.id
-     WHERE m.id = m2.id AND m2.account_id = $1`,
+     WHERE s.monitor_id = m2.id AND m2.account_id = $1`,
     [accountId, at, options.intervalMinutes, changed],
   );
   await addToCounter(db, accountId, METRICS.checksHtml.name, periodStart(METRICS.checksHtml, at), monitors.length);

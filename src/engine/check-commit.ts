@@ -4,21 +4,30 @@ import type { CheckIssue } from '../domain/issues.ts';
 import { CONFIRM_RECHECK_SECONDS } from '../domain/noise.ts';
 import { nextDueAt, stableOffsetSeconds } from '../domain/schedule.ts';
 import type { Queryable } from '../store/database.ts';
-import { deleteOtherBaselines, readBaselines } from '../store/baselines-store.ts';
-import { deleteLease, lockHeldCheck } from '../store/check-leases-store.ts';
+import { deleteOtherBaselines, readBaselinesOf, type BaselineRow } from '../store/baselines-store.ts';
+import { deleteLease, lockHeldChecks, type HeldCheck } from '../store/check-leases-store.ts';
 import { finishManualCheck } from '../store/manual-checks-store.ts';
-import { recordCheckAndReleaseLease } from '../store/monitor-checks-store.ts';
+import { recordChecks, type CheckRecord } from '../store/monitor-checks-store.ts';
 import { enqueueMonitorEvent, enqueueNotification } from '../store/outbox-store.ts';
+import { lazySavepoint } from '../store/savepoint.ts';
 import type { WorkItem } from './check-claims.ts';
 import { recordHostOutcome } from './host-politeness.ts';
 import type { LoadResult } from '../fetch/loader/types.ts';
 import { recordTarget } from './target-outcome.ts';
 
-// The end of a check, in one transaction: baselines, changes, their outbox
-// rows, the monitor's state, the manual-check receipt and the host's backoff
-// all move together or not at all. Only the worker that still holds the lease
-// may commit: a worker that outlived its lease (it was presumed dead and the
-// check was taken over) has its results discarded, so a check is recorded once.
+// The end of checks, several in one transaction (group commit): for each
+// check its baselines, changes, their outbox rows, the monitor's state, the
+// manual-check receipt and the host's backoff all move together or not at
+// all. Only the worker that still holds the lease may commit: a worker that
+// outlived its lease (it was presumed dead and the check was taken over) has
+// its results discarded, so a check is recorded once.
+//
+// Set-based where every check does the same: one statement locks all the
+// leases, monitors and check states, one reads all the baselines, one writes
+// all the check states, history rows and lease releases. What only some checks
+// do (a change, a receipt, a backoff, a failing alert) is written per check
+// under its own savepoint, taken at its first statement: a check whose rows
+// fail is rolled back alone and reported, the others are recorded.
 
 export interface Observation {
   /** when the check began loading the page */
@@ -39,16 +48,59 @@ const MONITOR_CHANGED: CheckIssue = {
   message: "the monitor's targets or loading changed while it was being checked; this capture was discarded",
 };
 
-export async function commitCheck(tx: Queryable, item: WorkItem, observation: Observation, at: Date): Promise<CommitOutcome> {
-  const held = await lockHeldCheck(tx, item.monitorId, item.token);
-  if (held === null) return { outcome: 'lease_lost' };
-  const { monitor } = held;
+export interface PendingCheck {
+  item: WorkItem;
+  observation: Observation;
+  /** when the check finished */
+  at: Date;
+}
+
+/** Per check, in order: its outcome, or the error its own rows raised (nothing of it was written). */
+export type CommitResult = { ok: true; outcome: CommitOutcome } | { ok: false; error: unknown };
+
+/** A check that made the monitor failing, or healthy again. */
+type FailingTransition = { event: 'monitor.failing' | 'monitor.recovered'; since: Date; failures: number };
+
+export async function commitChecks(tx: Queryable, checks: PendingCheck[]): Promise<CommitResult[]> {
+  const held = await lockHeldChecks(tx, checks.map(({ item }) => ({ monitorId: item.monitorId, token: item.token })));
+  const baselines = await readBaselinesOf(tx, [...held.keys()]);
+  const records: CheckRecord[] = [];
+  const results: CommitResult[] = [];
+  for (const check of checks) {
+    const found = held.get(check.item.monitorId);
+    if (found === undefined || found.lease.token !== check.item.token) {
+      results.push({ ok: true, outcome: { outcome: 'lease_lost' } });
+      continue;
+    }
+    const own = lazySavepoint(tx, 'check_commit');
+    try {
+      const { outcome, record } = await commitOne(own.tx, check, found, baselines.get(check.item.monitorId) ?? new Map());
+      await own.release();
+      if (record) records.push(record);
+      results.push({ ok: true, outcome });
+    } catch (error) {
+      await own.rollback();
+      results.push({ ok: false, error });
+    }
+  }
+  await recordChecks(tx, records);
+  return results;
+}
+
+/** One check's own rows; its state and history row are returned for the batch's single write. */
+async function commitOne(
+  tx: Queryable,
+  { item, observation, at }: PendingCheck,
+  held: HeldCheck,
+  baselines: Map<string, BaselineRow>,
+): Promise<{ outcome: CommitOutcome; record: CheckRecord | null }> {
+  const { monitor, state } = held;
   if (monitor.config_version !== item.configVersion) {
     if (item.manualCheckId !== null) {
       await finishManualCheck(tx, item.manualCheckId, { status: 'failed', at, changes: [], issues: [MONITOR_CHANGED] });
     }
     await deleteLease(tx, item.monitorId, item.token);
-    return { outcome: 'monitor_changed' };
+    return { outcome: { outcome: 'monitor_changed' }, record: null };
   }
 
   const { load, extractions } = observation;
@@ -56,7 +108,6 @@ export async function commitCheck(tx: Queryable, item: WorkItem, observation: Ob
   const backoff = await recordHostOutcome(tx, item.host, load, at, held.hostHasBackoff);
   if (backoff) issues.push(backoff);
 
-  const baselines = await readBaselines(tx, item.monitorId);
   const changes: string[] = [];
   const notifying: string[] = [];
   let awaitingConfirmation = false;
@@ -83,11 +134,12 @@ export async function commitCheck(tx: Queryable, item: WorkItem, observation: Ob
   // Baselines are only written with the monitor row locked, so the ones read above are all there are.
   if ([...baselines.keys()].some((id) => !targetIds.includes(id))) await deleteOtherBaselines(tx, item.monitorId, targetIds);
 
-  const nextCheckAt = item.scheduled
+  const scheduledAt = item.scheduled
     ? nextDueAt(item.dueAt ?? at, item.intervalMinutes, stableOffsetSeconds(item.monitorId, item.intervalMinutes), at)
-    : null;
+    : state.next_check_at;
   // A value seen once by a confirm target is looked at again soon, whatever the interval.
   const recheckAt = awaitingConfirmation ? new Date(at.getTime() + CONFIRM_RECHECK_SECONDS * 1000) : null;
+  const nextCheckAt = earliest(scheduledAt, recheckAt);
   if (item.manualCheckId !== null) {
     // A capture whose page could not be loaded is a failed check; a loaded page
     // with undetermined targets is a successful check with issues.
@@ -101,7 +153,11 @@ export async function commitCheck(tx: Queryable, item: WorkItem, observation: Ob
     manual_check_id: item.manualCheckId,
   } as const;
   const failed = load.html === null || (extractions ?? []).some((extraction) => !extraction.ok);
-  const transition = await recordCheckAndReleaseLease(tx, item.monitorId, item.token, { checkedAt: at, nextCheckAt, recheckAt, changes, issues, run, failed });
+  const consecutiveFailures = failed ? state.consecutive_failures + 1 : 0;
+  const failingSince = !failed
+    ? null
+    : state.failing_since === null && consecutiveFailures >= monitor.failing_after ? at : state.failing_since;
+  const transition = failingTransition(state.failing_since, failingSince, consecutiveFailures);
   if (transition) {
     const data = transition.event === 'monitor.failing'
       ? { failing_since: transition.since.toISOString(), consecutive_failures: transition.failures, issues }
@@ -112,5 +168,19 @@ export async function commitCheck(tx: Queryable, item: WorkItem, observation: Ob
       }
     }
   }
-  return { outcome: 'recorded', changes, issues };
+  const record: CheckRecord = {
+    monitorId: item.monitorId, token: item.token, checkedAt: at, nextCheckAt, changed: changes.length > 0, issues,
+    consecutiveFailures, failingSince, changes, run,
+  };
+  return { outcome: { outcome: 'recorded', changes, issues }, record };
+}
+
+function earliest(a: Date | null, b: Date | null): Date | null {
+  if (a === null || b === null) return a ?? b;
+  return a <= b ? a : b;
+}
+
+function failingTransition(was: Date | null, now: Date | null, failures: number): FailingTransition | null {
+  if ((was === null) === (now === null)) return null;
+  return now !== null ? { event: 'monitor.failing', since: now, failures } : { event: 'monitor.recovered', since: was!, failures: 0 };
 }

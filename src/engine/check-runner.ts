@@ -5,12 +5,13 @@ import type { Database } from '../store/database.ts';
 import { deferLease, lockHeldLease } from '../store/check-leases-store.ts';
 import { refundCheck } from './check-allowance.ts';
 import type { WorkItem } from './check-claims.ts';
-import { commitCheck, type CommitOutcome } from './check-commit.ts';
+import type { CommitOutcome } from './check-commit.ts';
+import type { CommitCheck } from './commit-batcher.ts';
 import type { Loaders } from '../fetch/loaders.ts';
 import type { LoadResult } from '../fetch/loader/types.ts';
 
 // Runs one claimed check: load the page (outside any transaction: it may take
-// up to a minute), extract every target, then commit. A renderer without room
+// up to a minute), extract every target, then hand it to the group commit. A renderer without room
 // is a capacity deferral: the allowance goes back and the check is retried on
 // a later cycle.
 
@@ -18,6 +19,8 @@ export interface RunnerDeps {
   db: Database;
   clock: Clock;
   loaders: Loaders;
+  /** records a finished check (group commit) */
+  commit: CommitCheck;
 }
 
 export type RunOutcome = CommitOutcome | { outcome: 'deferred' };
@@ -48,5 +51,5 @@ export async function runCheck(deps: RunnerDeps, item: WorkItem, signal?: AbortS
   // check is handed back for the next cycle of any worker instead of recorded.
   if (result === 'deferred' || signal?.aborted) return defer(deps, item);
   const extractions = result.html === null ? null : await extractWithin(deps.loaders.extraction, result.html, result.finalUrl, item.targets);
-  return deps.db.transaction((tx) => commitCheck(tx, item, { startedAt, load: result, extractions }, deps.clock.now()));
+  return deps.commit({ item, observation: { startedAt, load: result, extractions }, at: deps.clock.now() });
 }

@@ -5,6 +5,7 @@ import type { Database } from '../store/database.ts';
 import { claimWork, type Claim, type WorkItem } from './check-claims.ts';
 import { recordClaim, recordOutcome, type EngineMetrics } from './check-metrics.ts';
 import { runCheck, type RunOutcome } from './check-runner.ts';
+import { createCommitBatcher, type CommitBatchSettings } from './commit-batcher.ts';
 import { DEFAULT_HOST_CONCURRENCY } from './host-politeness.ts';
 import { cleanupExpired, settleChecks } from './housekeeping.ts';
 import type { Loaders } from '../fetch/loaders.ts';
@@ -39,6 +40,8 @@ export interface EngineOptions {
   cleanupEveryMs?: number;
   /** where checks, queue lag and lease take-overs are counted (the process's /metrics) */
   metrics?: EngineMetrics;
+  /** group commit of finished checks; default DEFAULT_COMMIT_BATCH */
+  commitBatch?: CommitBatchSettings;
 }
 
 export interface CycleReport {
@@ -68,6 +71,7 @@ const DEFAULT_CLEANUP_MS = 3_600_000;
 export function createEngine(options: EngineOptions): Engine {
   const { db, clock, plans } = options;
   const inFlight = new Set<Promise<RunOutcome>>();
+  const commit = createCommitBatcher(db, options.commitBatch);
   const abort = new AbortController();
   let timer: NodeJS.Timeout | null = null;
   let running = false;
@@ -95,7 +99,7 @@ export function createEngine(options: EngineOptions): Engine {
   const claim = async (): Promise<WorkItem[]> => (await claimOnce()).items;
 
   const run = (item: WorkItem): Promise<RunOutcome> => {
-    const check = runCheck({ db, clock, loaders: options.loaders }, item, abort.signal);
+    const check = runCheck({ db, clock, loaders: options.loaders, commit }, item, abort.signal);
     const { metrics } = options;
     if (metrics) check.then((outcome) => recordOutcome(metrics, item, outcome), () => recordOutcome(metrics, item, 'error'));
     inFlight.add(check);

@@ -19,6 +19,15 @@ export async function readBaselines(db: Queryable, monitorId: string): Promise<M
   return new Map(rows.map((r) => [r.target_id, r]));
 }
 
+/** The baselines of several monitors, by monitor id and target id, in one statement. */
+export async function readBaselinesOf(db: Queryable, monitorIds: string[]): Promise<Map<string, Map<string, BaselineRow>>> {
+  const byMonitor = new Map<string, Map<string, BaselineRow>>(monitorIds.map((id) => [id, new Map()]));
+  if (monitorIds.length === 0) return byMonitor;
+  const rows = await db.query<BaselineRow>('SELECT * FROM baselines WHERE monitor_id = ANY($1::uuid[])', [monitorIds]);
+  for (const row of rows) byMonitor.get(row.monitor_id)?.set(row.target_id, row);
+  return byMonitor;
+}
+
 export async function writeBaseline(db: Queryable, row: BaselineRow): Promise<void> {
   await db.query(
     `INSERT INTO baselines (monitor_id, target_id, fingerprint, value, display, text_hash, seen_links, updated_at, pending_value, pending_since)

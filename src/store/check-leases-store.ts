@@ -47,10 +47,10 @@ export interface ClaimCandidate {
 export async function findClaimCandidates(db: Queryable, at: Date, plans: string[], limit: number): Promise<ClaimCandidate[]> {
   return db.query<ClaimCandidate>(
     `WITH due AS (
-       SELECT m.id FROM monitors m JOIN accounts a ON a.id = m.account_id
-       WHERE m.status = 'active' AND m.next_check_at <= $1::timestamptz AND a.plan = ANY($2::text[])
-         AND NOT EXISTS (SELECT 1 FROM check_leases l WHERE l.monitor_id = m.id AND l.lease_expires_at > $1::timestamptz)
-       ORDER BY m.next_check_at
+       SELECT s.monitor_id AS id FROM check_state s JOIN monitors m ON m.id = s.monitor_id JOIN accounts a ON a.id = m.account_id
+       WHERE s.active AND s.next_check_at <= $1::timestamptz AND a.plan = ANY($2::text[])
+         AND NOT EXISTS (SELECT 1 FROM check_leases l WHERE l.monitor_id = s.monitor_id AND l.lease_expires_at > $1::timestamptz)
+       ORDER BY s.next_check_at
        LIMIT $3
      ), wanted AS (
        SELECT id FROM due
@@ -58,19 +58,20 @@ export async function findClaimCandidates(db: Queryable, at: Date, plans: string
        UNION SELECT monitor_id FROM check_leases WHERE lease_expires_at <= $1::timestamptz
      )
      SELECT m.id, m.account_id, a.plan, m.url, m.load_mode, m.interval_minutes, m.targets, m.config_version,
-            m.next_check_at, m.last_checked_at, m.email_enabled, m.webhook_enabled,
+            s.next_check_at, s.last_checked_at, m.email_enabled, m.webhook_enabled,
             q.id AS queued_check_id,
             l.attempt AS lease_attempt, l.scheduled AS lease_scheduled, l.manual_check_id AS lease_manual_check_id,
             l.reserved_metric AS lease_reserved_metric, l.reserved_period AS lease_reserved_period
      FROM wanted w
      JOIN monitors m ON m.id = w.id
+     JOIN check_state s ON s.monitor_id = m.id
      JOIN accounts a ON a.id = m.account_id
      LEFT JOIN check_leases l ON l.monitor_id = m.id
      LEFT JOIN manual_checks q ON q.monitor_id = m.id AND q.status = 'queued' AND q.expires_at > $1::timestamptz
      WHERE m.status = 'active' AND a.plan = ANY($2::text[])
        AND (l.monitor_id IS NULL OR l.lease_expires_at <= $1::timestamptz)
-       AND (m.next_check_at <= $1::timestamptz OR q.id IS NOT NULL OR l.monitor_id IS NOT NULL)
-     ORDER BY m.next_check_at NULLS FIRST, m.id
+       AND (s.next_check_at <= $1::timestamptz OR q.id IS NOT NULL OR l.monitor_id IS NOT NULL)
+     ORDER BY s.next_check_at NULLS FIRST, m.id
      LIMIT $3
      FOR UPDATE OF m SKIP LOCKED`,
     [at, plans, limit],
@@ -129,32 +130,52 @@ export interface MonitorState {
   config_version: number;
   email_enabled: boolean;
   webhook_enabled: boolean;
+  failing_after: number;
+}
+
+/** The monitor's check state as the commit found it (locked). */
+export interface HeldCheckState {
+  next_check_at: Date | null;
+  consecutive_failures: number;
+  failing_since: Date | null;
 }
 
 export interface HeldCheck {
   lease: LeaseRow;
   monitor: MonitorState;
+  state: HeldCheckState;
   /** whether the lease's host has a backoff row (active or expired) */
   hostHasBackoff: boolean;
 }
 
 /**
- * The lease if this worker still holds it and its monitor, both locked for the
- * transaction in one statement (lease first, then monitor); null when either
- * is gone.
+ * The leases these workers still hold (same token), with their monitors and
+ * check states, all locked for the transaction in one statement; keyed by
+ * monitor id. A check whose lease or monitor is gone is absent.
  */
-export async function lockHeldCheck(db: Queryable, monitorId: string, token: string): Promise<HeldCheck | null> {
-  const rows = await db.query<LeaseRow & Omit<MonitorState, 'id'> & { host_has_backoff: boolean }>(
-    `SELECT l.*, m.status, m.config_version, m.email_enabled, m.webhook_enabled,
+export async function lockHeldChecks(db: Queryable, checks: { monitorId: string; token: string }[]): Promise<Map<string, HeldCheck>> {
+  if (checks.length === 0) return new Map();
+  const rows = await db.query<LeaseRow & Omit<MonitorState, 'id'> & HeldCheckState & { host_has_backoff: boolean }>(
+    `SELECT l.*, m.status, m.config_version, m.email_enabled, m.webhook_enabled, m.failing_after,
+            s.next_check_at, s.consecutive_failures, s.failing_since,
             EXISTS (SELECT 1 FROM host_backoff b WHERE b.host = l.host) AS host_has_backoff
-     FROM check_leases l JOIN monitors m ON m.id = l.monitor_id
-     WHERE l.monitor_id = $1 AND l.token = $2
-     FOR UPDATE OF l, m`,
-    [monitorId, token],
+     FROM unnest($1::uuid[], $2::uuid[]) AS h(monitor_id, token)
+     JOIN check_leases l ON l.monitor_id = h.monitor_id AND l.token = h.token
+     JOIN monitors m ON m.id = l.monitor_id
+     JOIN check_state s ON s.monitor_id = l.monitor_id
+     ORDER BY l.monitor_id
+     FOR UPDATE OF l, m, s`,
+    [checks.map((c) => c.monitorId), checks.map((c) => c.token)],
   );
-  if (rows.length === 0) return null;
-  const { status, config_version, email_enabled, webhook_enabled, host_has_backoff, ...lease } = rows[0];
-  return { lease, monitor: { id: lease.monitor_id, status, config_version, email_enabled, webhook_enabled }, hostHasBackoff: host_has_backoff };
+  return new Map(rows.map((row) => {
+    const {
+      status, config_version, email_enabled, webhook_enabled, failing_after,
+      next_check_at, consecutive_failures, failing_since, host_has_backoff, ...lease
+    } = row;
+    const monitor = { id: lease.monitor_id, status, config_version, email_enabled, webhook_enabled, failing_after };
+    const state = { next_check_at, consecutive_failures, failing_since };
+    return [lease.monitor_id, { lease, monitor, state, hostHasBackoff: host_has_backoff }];
+  }));
 }
 
 export async function deleteLease(db: Queryable, monitorId: string, token: string): Promise<void> {

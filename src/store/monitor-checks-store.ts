@@ -2,70 +2,70 @@ import type { CheckIssue } from '../domain/issues.ts';
 import type { Queryable } from './database.ts';
 import type { CheckRunFacts } from './check-runs-store.ts';
 
-// The engine's writes to monitor rows: schedule and the outcome of a check.
+// The engine's writes to a monitor's check state (the narrow check_state row,
+// never the wide monitors row): schedule and the outcome of a check.
 // (Creating and editing monitors belongs to the monitors service.)
 
 /** A check was skipped (site backoff, allowance): the schedule moves on and the reason is shown. */
 export async function recordSkippedCheck(db: Queryable, id: string, nextCheckAt: Date, issues: CheckIssue[]): Promise<void> {
-  await db.query('UPDATE monitors SET next_check_at = $2::timestamptz, last_issues = $3::jsonb WHERE id = $1', [id, nextCheckAt, JSON.stringify(issues)]);
+  await db.query(
+    'UPDATE check_state SET next_check_at = $2::timestamptz, last_issues = $3::jsonb WHERE monitor_id = $1',
+    [id, nextCheckAt, JSON.stringify(issues)],
+  );
 }
 
 /** Moves an overdue monitor to its next slot without checking it (see nextDueAt). */
 export async function rescheduleMonitor(db: Queryable, id: string, nextCheckAt: Date): Promise<void> {
-  await db.query('UPDATE monitors SET next_check_at = $2::timestamptz WHERE id = $1', [id, nextCheckAt]);
+  await db.query('UPDATE check_state SET next_check_at = $2::timestamptz WHERE monitor_id = $1', [id, nextCheckAt]);
+}
+
+/** A recorded check as the commit decided it: the new check state and the history row. */
+export interface CheckRecord {
+  monitorId: string;
+  token: string;
+  checkedAt: Date;
+  nextCheckAt: Date | null;
+  changed: boolean;
+  issues: CheckIssue[];
+  consecutiveFailures: number;
+  failingSince: Date | null;
+  changes: string[];
+  run: CheckRunFacts;
 }
 
 /**
- * Records the outcome of a check on the monitor and in its history, and
- * releases the check's lease (the monitor and lease rows are locked by the
- * commit), in one statement.
+ * Records the outcome of a batch of checks in one statement: each monitor's
+ * check state, its history row, and the release of its lease (the leases and
+ * states are locked by the commit). An unchanged check writes a narrow state
+ * row and a history row of a few dozen bytes.
  */
-export async function recordCheckAndReleaseLease(
-  db: Queryable,
-  id: string,
-  token: string,
-  outcome: {
-    checkedAt: Date;
-    /** the next scheduled check; null keeps the current one */
-    nextCheckAt: Date | null;
-    /** an earlier check wanted (a confirmation re-check), or null */
-    recheckAt: Date | null;
-    changes: string[];
-    issues: CheckIssue[];
-    run: CheckRunFacts;
-    /** the check failed: the page did not load, or a target could not be read */
-    failed: boolean;
-  },
-): Promise<FailingTransition> {
-  const { run } = outcome;
-  const rows = await db.query<{ was: Date | null; now: Date | null; failures: number }>(
-    `WITH released AS (DELETE FROM check_leases WHERE monitor_id = $1 AND token = $6),
-     history AS (
+export async function recordChecks(db: Queryable, records: CheckRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  const column = <T>(pick: (r: CheckRecord) => T) => records.map(pick);
+  await db.query(
+    `WITH b AS (
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::timestamptz[], $5::boolean[], $6::text[], $7::int[],
+         $8::timestamptz[], $9::int[], $10::text[], $11::int[], $12::uuid[], $13::text[])
+       AS b(monitor_id, token, checked_at, next_check_at, changed, issues, failures, failing_since, duration_ms, outcome, http_status,
+         manual_check_id, changes)
+     ), released AS (
+       DELETE FROM check_leases l USING b WHERE l.monitor_id = b.monitor_id AND l.token = b.token
+     ), history AS (
        INSERT INTO check_runs (monitor_id, checked_at, duration_ms, outcome, http_status, manual_check_id, issues, changes)
-       VALUES ($1, $2::timestamptz, $7, $8, $9, $10, NULLIF($5::jsonb, '[]'::jsonb), $11::jsonb)
+       SELECT monitor_id, checked_at, duration_ms, outcome, http_status, manual_check_id, NULLIF(issues::jsonb, '[]'::jsonb), changes::jsonb
+       FROM b
      )
-     UPDATE monitors m SET last_checked_at = $2::timestamptz,
-       next_check_at = LEAST(COALESCE($3::timestamptz, m.next_check_at), $12::timestamptz),
-       last_change_at = CASE WHEN $4 THEN $2::timestamptz ELSE m.last_change_at END,
-       last_issues = $5::jsonb,
-       consecutive_failures = CASE WHEN $13 THEN m.consecutive_failures + 1 ELSE 0 END,
-       failing_since = CASE
-         WHEN NOT $13 THEN NULL
-         WHEN m.failing_since IS NULL AND m.consecutive_failures + 1 >= m.failing_after THEN $2::timestamptz
-         ELSE m.failing_since END
-     FROM (SELECT failing_since AS was FROM monitors WHERE id = $1) previous
-     WHERE m.id = $1
-     RETURNING previous.was, m.failing_since AS now, m.consecutive_failures AS failures`,
+     UPDATE check_state s SET last_checked_at = b.checked_at, next_check_at = b.next_check_at,
+       last_change_at = CASE WHEN b.changed THEN b.checked_at ELSE s.last_change_at END,
+       last_issues = b.issues::jsonb, consecutive_failures = b.failures, failing_since = b.failing_since
+     FROM b WHERE s.monitor_id = b.monitor_id`,
     [
-      id, outcome.checkedAt, outcome.nextCheckAt, outcome.changes.length > 0, JSON.stringify(outcome.issues), token,
-      run.duration_ms, run.outcome, run.http_status, run.manual_check_id, outcome.changes.length > 0 ? JSON.stringify(outcome.changes) : null,
-      outcome.recheckAt, outcome.failed,
+      column((r) => r.monitorId), column((r) => r.token), column((r) => r.checkedAt), column((r) => r.nextCheckAt),
+      column((r) => r.changed), column((r) => JSON.stringify(r.issues)), column((r) => r.consecutiveFailures),
+      column((r) => r.failingSince),
+      column((r) => r.run.duration_ms), column((r) => r.run.outcome), column((r) => r.run.http_status),
+      column((r) => r.run.manual_check_id),
+      column((r) => (r.changes.length > 0 ? JSON.stringify(r.changes) : null)),
     ],
   );
-  const row = rows[0];
-  if (!row || (row.was === null) === (row.now === null)) return null;
-  return row.now !== null ? { event: 'monitor.failing', since: row.now, failures: row.failures } : { event: 'monitor.recovered', since: row.was!, failures: 0 };
 }
-
-/** A check that made the monitor failing, or healthy again; null when its state stayed. */
-export type FailingTransition = { event: 'monitor.failing' | 'monitor.recovered'; since: Date; failures: number } | null;

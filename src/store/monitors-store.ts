@@ -36,18 +36,31 @@ export async function countMonitors(db: Queryable, accountId: string): Promise<n
   return rows[0].n;
 }
 
+// A monitor as read: its own row and its check state (migration 018), one row per monitor.
+const MONITOR_ROWS = `SELECT m.*, s.next_check_at, s.last_checked_at, s.last_change_at, s.last_issues, s.failing_since
+  FROM monitors m JOIN check_state s ON s.monitor_id = m.id`;
+
 export async function insertMonitor(db: Queryable, m: NewMonitor): Promise<void> {
   await db.query(
     `INSERT INTO monitors (id, account_id, url, load_mode, status, name, labels, interval_minutes, targets,
-       email_enabled, webhook_enabled, created_at, updated_at, next_check_at, failing_after)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+       email_enabled, webhook_enabled, created_at, updated_at, failing_after)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
     [m.id, m.account_id, m.url, m.load_mode, m.status, m.name, JSON.stringify(m.labels), m.interval_minutes, JSON.stringify(m.targets),
-      m.email_enabled, m.webhook_enabled, m.created_at, m.updated_at, m.next_check_at, m.failing_after],
+      m.email_enabled, m.webhook_enabled, m.created_at, m.updated_at, m.failing_after],
+  );
+  await insertCheckState(db, m.id, m.status === 'active', m.next_check_at);
+}
+
+/** The check state every monitor has from its creation. */
+export async function insertCheckState(db: Queryable, monitorId: string, active: boolean, nextCheckAt: Date | null): Promise<void> {
+  await db.query(
+    'INSERT INTO check_state (monitor_id, active, next_check_at) VALUES ($1, $2, $3::timestamptz)',
+    [monitorId, active, nextCheckAt],
   );
 }
 
 export async function findMonitor(db: Queryable, accountId: string, id: string): Promise<MonitorRow | null> {
-  const rows = await db.query<MonitorRow>('SELECT * FROM monitors WHERE id = $1 AND account_id = $2', [id, accountId]);
+  const rows = await db.query<MonitorRow>(`${MONITOR_ROWS} WHERE m.id = $1 AND m.account_id = $2`, [id, accountId]);
   return rows[0] ?? null;
 }
 
@@ -66,22 +79,23 @@ export async function findMonitorWithBaselines(
 ): Promise<{ monitor: MonitorRow; baselines: CurrentBaseline[] } | null> {
   // updated_at travels as epoch milliseconds: JSON has no timestamp type, and the driver's Dates keep milliseconds too.
   const rows = await db.query<MonitorRow & { current_baselines: (Omit<CurrentBaseline, 'updated_at'> & { updated_ms: number })[] }>(
-    `SELECT m.*, coalesce((
+    `SELECT m.*, s.next_check_at, s.last_checked_at, s.last_change_at, s.last_issues, s.failing_since, coalesce((
          SELECT json_agg(json_build_object('target_id', b.target_id, 'fingerprint', b.fingerprint, 'value', b.value,
            'display', b.display, 'updated_ms', floor(extract(epoch FROM b.updated_at) * 1000)))
          FROM baselines b WHERE b.monitor_id = m.id), '[]') AS current_baselines
-     FROM monitors m WHERE m.id = $1 AND m.account_id = $2`,
+     FROM monitors m JOIN check_state s ON s.monitor_id = m.id WHERE m.id = $1 AND m.account_id = $2`,
     [id, accountId],
   );
-  if (rows.length === 0) return null;
-  const { current_baselines: stored, ...monitor } = rows[0];
+  const [row] = rows;
+  if (!row) return null;
+  const { current_baselines: stored, ...monitor } = row;
   const baselines = stored.map(({ updated_ms, ...b }) => ({ ...b, updated_at: new Date(Number(updated_ms)) }));
   return { monitor, baselines };
 }
 
-/** Locks the monitor row for the rest of the transaction. */
+/** Locks the monitor row (not its check state) for the rest of the transaction. */
 export async function lockMonitor(db: Queryable, accountId: string, id: string): Promise<MonitorRow | null> {
-  const rows = await db.query<MonitorRow>('SELECT * FROM monitors WHERE id = $1 AND account_id = $2 FOR UPDATE', [id, accountId]);
+  const rows = await db.query<MonitorRow>(`${MONITOR_ROWS} WHERE m.id = $1 AND m.account_id = $2 FOR UPDATE OF m`, [id, accountId]);
   return rows[0] ?? null;
 }
 
@@ -107,13 +121,13 @@ export async function listMonitors(
   query: MonitorFilters & { limit: number; after: { created_at: Date; seq: number } | null },
 ): Promise<MonitorRow[]> {
   return db.query<MonitorRow>(
-    `SELECT * FROM monitors
-     WHERE account_id = $1 AND ($2::text IS NULL OR status = $2::text)
-       AND ($3::timestamptz IS NULL OR (created_at, seq) < ($3::timestamptz, $4::bigint))
-       AND ($6::text IS NULL OR labels ? $6::text)
-       AND ($7::text IS NULL OR strpos(lower(coalesce(name, '') || ' ' || url), lower($7::text)) > 0)
-       AND ($8::boolean IS NULL OR (failing_since IS NOT NULL) = $8::boolean)
-     ORDER BY created_at DESC, seq DESC
+    `${MONITOR_ROWS}
+     WHERE m.account_id = $1 AND ($2::text IS NULL OR m.status = $2::text)
+       AND ($3::timestamptz IS NULL OR (m.created_at, m.seq) < ($3::timestamptz, $4::bigint))
+       AND ($6::text IS NULL OR m.labels ? $6::text)
+       AND ($7::text IS NULL OR strpos(lower(coalesce(m.name, '') || ' ' || m.url), lower($7::text)) > 0)
+       AND ($8::boolean IS NULL OR (s.failing_since IS NOT NULL) = $8::boolean)
+     ORDER BY m.created_at DESC, m.seq DESC
      LIMIT $5`,
     [accountId, query.status, query.after?.created_at ?? null, query.after?.seq ?? null, query.limit, query.label, query.search, query.failing ?? null],
   );
@@ -126,14 +140,20 @@ export type MonitorChanges = Partial<
 const JSON_COLUMNS = new Set(['labels', 'targets']);
 
 export async function updateMonitor(db: Queryable, id: string, changes: MonitorChanges, at: Date): Promise<MonitorRow> {
+  const { next_check_at: nextCheckAt, ...own } = changes;
   const params: unknown[] = [id, at];
   const sets = ['updated_at = $2'];
-  for (const [column, value] of Object.entries(changes)) {
+  for (const [column, value] of Object.entries(own)) {
     if (value === undefined) continue;
     params.push(JSON_COLUMNS.has(column) ? JSON.stringify(value) : value);
     sets.push(`${column} = $${params.length}`);
   }
-  const rows = await db.query<MonitorRow>(`UPDATE monitors SET ${sets.join(', ')} WHERE id = $1 RETURNING *`, params);
+  await db.query(`UPDATE monitors SET ${sets.join(', ')} WHERE id = $1`, params);
+  // check_state.active follows the status by a trigger (migration 018).
+  if (nextCheckAt !== undefined) {
+    await db.query('UPDATE check_state SET next_check_at = $2::timestamptz WHERE monitor_id = $1', [id, nextCheckAt]);
+  }
+  const rows = await db.query<MonitorRow>(`${MONITOR_ROWS} WHERE m.id = $1`, [id]);
   return rows[0];
 }
 

@@ -6,7 +6,7 @@ import type { Database } from './database.ts';
 // time, one table per statement, so requests are served between them.
 
 export const HOT_TABLES = [
-  'monitors', 'check_leases', 'check_runs', 'baselines', 'usage_counters', 'rate_windows', 'manual_checks', 'notification_outbox',
+  'check_state', 'monitors', 'check_leases', 'check_runs', 'baselines', 'usage_counters', 'rate_windows', 'manual_checks', 'notification_outbox',
   'notification_attempts', 'host_backoff', 'texts', 'changes', 'previews', 'preview_spacing', 'idempotency_keys', 'api_tokens',
   'dashboard_sessions', 'accounts',
 ] as const;

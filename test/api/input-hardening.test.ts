@@ -31,7 +31,7 @@ test('a page holding a NUL character previews and checks like any other', async 
     res.end('<html><body><h1 id="title">Espresso\u0000Duo</h1></body></html>');
   });
   await page.check();
-  const [row] = await t.db.query<{ last_issues: unknown[] }>('SELECT last_issues FROM monitors WHERE id = $1', [page.monitorId]);
+  const [row] = await t.db.query<{ last_issues: unknown[] }>('SELECT last_issues FROM check_state WHERE monitor_id = $1', [page.monitorId]);
   assert.deepEqual(row?.last_issues, [], 'the check was recorded without issues');
   const [baseline] = await t.db.query<{ value: string }>('SELECT value FROM baselines WHERE monitor_id = $1', [page.monitorId]);
   assert.equal(baseline?.value, 'Espresso\uFFFDDuo');

@@ -79,7 +79,7 @@ test('SIGTERM drains: requests and checks under way finish, a check past the gra
   const took = Date.now() - signalled;
   assert.ok(took >= GRACE_SECONDS * 1000 && took < (GRACE_SECONDS + 5) * 1000, `the worker waited out the grace for the stuck check, then left (${took} ms)`);
 
-  const rows = await shared.db.query<{ id: string; last_checked_at: Date | null }>('SELECT id, last_checked_at FROM monitors WHERE account_id = $1', [accountId]);
+  const rows = await shared.db.query<{ id: string; last_checked_at: Date | null }>('SELECT m.id, s.last_checked_at FROM monitors m JOIN check_state s ON s.monitor_id = m.id WHERE m.account_id = $1', [accountId]);
   const checked = new Map(rows.map((r) => [r.id, r.last_checked_at !== null]));
   assert.deepEqual(quickIds.map((id) => checked.get(id)), [true, true], 'checks under way finished');
   assert.equal(checked.get(stuckId), false, 'the stuck check was not recorded');

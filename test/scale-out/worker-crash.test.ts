@@ -62,7 +62,7 @@ test('a worker killed mid-check: its checks are done by the others after the lea
     ids.push(await insertMonitorRow(shared.db, { id, accountId, url: `${sites[i % sites.length].url}${path}`, targets: [TITLE], nextCheckAt: due, emailEnabled: true }));
   }
   const checkedSince = async (since: Date) =>
-    (await shared.db.query<{ n: number }>('SELECT count(*)::int AS n FROM monitors WHERE id = ANY($1) AND last_checked_at >= $2', [ids, since]))[0].n;
+    (await shared.db.query<{ n: number }>('SELECT count(*)::int AS n FROM check_state WHERE monitor_id = ANY($1) AND last_checked_at >= $2', [ids, since]))[0].n;
   await waitUntil('baselines', async () => (await checkedSince(start)) === MONITORS);
 
   // The page changes once; manual checks are claimed by worker-a and held mid-load.

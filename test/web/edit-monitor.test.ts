@@ -143,12 +143,12 @@ test('ignore patterns and confirmation are shown in the target form and kept whe
 
 test('a failing monitor is marked in the list and on its page, the list filters to failing monitors, and the alert threshold is editable', async () => {
   const { client, monitorId } = await ownerWithMonitor();
-  await t.db.query("UPDATE monitors SET failing_since = now(), consecutive_failures = 3 WHERE id = $1", [monitorId]);
+  await t.db.query("UPDATE check_state SET failing_since = now(), consecutive_failures = 3 WHERE monitor_id = $1", [monitorId]);
   const list = await client.get('/?failing=true');
   assert.match(list.body, /<span class="state state-failing">failing since <time/);
   assert.equal(list.body.match(/<td class="url-cell">/g)?.length, 1);
   assert.match((await client.get(`/monitors/${monitorId}`)).body, /state-failing/);
-  await t.db.query('UPDATE monitors SET failing_since = NULL WHERE id = $1', [monitorId]);
+  await t.db.query('UPDATE check_state SET failing_since = NULL WHERE monitor_id = $1', [monitorId]);
   assert.match((await client.get('/?failing=true')).body, /No monitor matches these filters/);
 
   await client.get(`/monitors/${monitorId}/edit`);

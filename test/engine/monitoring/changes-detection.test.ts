@@ -28,7 +28,7 @@ async function watch(target: Target, initial: Partial<ShopState> = {}, flags: { 
   const page = await watchPage(t, site, engine, { accountId, targets: [target], initial, ...flags });
   const changes = () =>
     t.db.query<ChangeRecord>('SELECT * FROM changes WHERE monitor_id = $1 ORDER BY detected_at, id', [page.monitorId]);
-  const monitor = async () => (await t.db.query<{ last_issues: { code: string; target_id: string | null }[]; last_checked_at: Date; last_change_at: Date | null }>('SELECT * FROM monitors WHERE id = $1', [page.monitorId]))[0];
+  const monitor = async () => (await t.db.query<{ last_issues: { code: string; target_id: string | null }[]; last_checked_at: Date; last_change_at: Date | null }>('SELECT * FROM check_state WHERE monitor_id = $1', [page.monitorId]))[0];
   return { ...page, changes, monitor };
 }
 

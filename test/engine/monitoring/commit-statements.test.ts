@@ -7,8 +7,9 @@ import { useMonitoringWorld } from '../../helpers/monitoring-world.ts';
 import { startTestEngine } from '../../helpers/test-engine.ts';
 import { TITLE, watchPage } from '../../helpers/watched-page.ts';
 
-// A check's commit in steady state (baselines seeded, page unchanged) is three
-// statements: on the embedded store each one costs CPU that bounds the engine.
+// A batch of checks commits in steady state (baselines seeded, pages unchanged)
+// in three statements whatever its size: on the embedded store each statement
+// costs CPU that bounds the engine.
 
 let t: TestApp, site: FixtureServer;
 useMonitoringWorld({}, (w) => ({ t, site } = w));
@@ -25,7 +26,7 @@ function recording(db: Database): { db: Database; transactions: string[][] } {
   return { db: { ...db, transaction: transaction as Database['transaction'] }, transactions };
 }
 
-test('an unchanged check commits in three statements: lock lease and monitor, read baselines, record and release', async () => {
+test('an unchanged check commits in three statements: lock leases, monitors and states, read baselines, record and release', async () => {
   const { accountId } = await createAccountWithToken(t.app);
   const store = recording(t.db);
   const engine = startTestEngine(t, { db: store.db });
@@ -38,9 +39,9 @@ test('an unchanged check commits in three statements: lock lease and monitor, re
     assert.equal(report.outcomes[0].outcome, 'recorded');
     const commit = store.transactions.at(-1)!;
     assert.equal(commit.length, 3, commit.join('\n'));
-    assert.match(commit[0], /^SELECT .* FROM check_leases l JOIN monitors m .* FOR UPDATE OF l, m$/);
+    assert.match(commit[0], /^SELECT .* JOIN check_leases l .* FOR UPDATE OF l, m, s$/);
     assert.match(commit[1], /^SELECT \* FROM baselines /);
-    assert.match(commit[2], /^WITH released AS \(DELETE FROM check_leases .*\) UPDATE monitors /);
+    assert.match(commit[2], /^WITH b AS \(.*DELETE FROM check_leases .*\) UPDATE check_state /);
     const lease = await t.db.query('SELECT 1 FROM check_leases WHERE monitor_id = $1', [page.monitorId]);
     assert.equal(lease.length, 0, 'the lease was released');
   } finally {

@@ -25,7 +25,7 @@ test('the loop checks due monitors on its own, and once stopped it checks nothin
   engine.start();
 
   assert.equal(engine.running, true);
-  await waitFor(async () => (await t.db.query('SELECT 1 FROM monitors WHERE id = $1 AND last_checked_at IS NOT NULL', [id])).length > 0);
+  await waitFor(async () => (await t.db.query('SELECT 1 FROM check_state WHERE monitor_id = $1 AND last_checked_at IS NOT NULL', [id])).length > 0);
   await engine.stop();
   assert.equal(engine.running, false);
 
@@ -47,7 +47,7 @@ async function allCheckedByRefills(options: { concurrency: number; hostConcurren
   engine.start();
   try {
     await waitFor(async () => {
-      const rows = await t.db.query('SELECT 1 FROM monitors WHERE id = ANY($1::uuid[]) AND last_checked_at IS NOT NULL', [ids]);
+      const rows = await t.db.query('SELECT 1 FROM check_state WHERE monitor_id = ANY($1::uuid[]) AND last_checked_at IS NOT NULL', [ids]);
       return rows.length === ids.length;
     }, 30_000);
   } finally {

@@ -46,7 +46,7 @@ test('a worker that dies mid-check: after its lease expires the check is done ag
 });
 
 async function nextDue(monitorId: string): Promise<Date> {
-  return (await t.db.query<{ next_check_at: Date }>('SELECT next_check_at FROM monitors WHERE id = $1', [monitorId]))[0].next_check_at;
+  return (await t.db.query<{ next_check_at: Date }>('SELECT next_check_at FROM check_state WHERE monitor_id = $1', [monitorId]))[0].next_check_at;
 }
 
 test('two worker loops on one PostgreSQL never check the same monitor at once', { skip: testDatabaseUrl ? false : 'needs PostgreSQL (TEST_DATABASE_URL): PGlite is single-process' }, async () => {

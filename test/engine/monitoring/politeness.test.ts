@@ -18,7 +18,7 @@ before(async () => {
 after(() => t.close());
 
 type Issues = { code: string }[];
-const lastIssues = async (id: string) => (await t.db.query<{ last_issues: Issues }>('SELECT last_issues FROM monitors WHERE id = $1', [id]))[0].last_issues.map((i) => i.code);
+const lastIssues = async (id: string) => (await t.db.query<{ last_issues: Issues }>('SELECT last_issues FROM check_state WHERE monitor_id = $1', [id]))[0].last_issues.map((i) => i.code);
 
 test('a site answering 503 with Retry-After is left alone until then, and the skipped check is an issue', async () => {
   // A server of its own: backoff is kept per host.
@@ -122,7 +122,7 @@ test('an exhausted monthly check allowance skips checks with an issue and never 
     await advanceToDue(small, page.monitorId);
     const report = await engine.runCycle();
     assert.deepEqual(report.claimed, []);
-    const [{ last_issues }] = await small.db.query<{ last_issues: Issues }>('SELECT last_issues FROM monitors WHERE id = $1', [page.monitorId]);
+    const [{ last_issues }] = await small.db.query<{ last_issues: Issues }>('SELECT last_issues FROM check_state WHERE monitor_id = $1', [page.monitorId]);
     assert.deepEqual(last_issues.map((i) => i.code), ['allowance_exhausted']);
     assert.equal(site.hits.get(page.path), 3);
     const usage = await small.app.inject({ method: 'GET', url: '/api/v1/usage', headers: bearer(token) });

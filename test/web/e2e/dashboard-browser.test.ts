@@ -190,7 +190,7 @@ test('a monitor is edited, given new targets through a fresh preview, found by i
   await page.setViewportSize({ width: 1200, height: 900 });
 
   // A monitor whose checks fail is marked, and the list filters to such monitors.
-  await t.db.query('UPDATE monitors SET failing_since = now(), consecutive_failures = 3 WHERE id = $1', [watched.monitorId]);
+  await t.db.query('UPDATE check_state SET failing_since = now(), consecutive_failures = 3 WHERE monitor_id = $1', [watched.monitorId]);
   await page.goto('/');
   await page.getByLabel('Failing only').check();
   await page.getByRole('button', { name: 'Filter' }).click();

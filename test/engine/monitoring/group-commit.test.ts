@@ -1,0 +1,147 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Engine } from '../../../src/engine/scheduler.ts';
+import type { Database, Queryable } from '../../../src/store/database.ts';
+import { createAccountWithToken, type TestApp } from '../../helpers/test-app.ts';
+import type { FixtureServer } from '../../helpers/fixture-server.ts';
+import { useMonitoringWorld } from '../../helpers/monitoring-world.ts';
+import { insertMonitorRow } from '../../helpers/monitor-rows.ts';
+import { serveShop } from '../../helpers/shop-page.ts';
+import { startTestEngine } from '../../helpers/test-engine.ts';
+import { TITLE } from '../../helpers/watched-page.ts';
+
+// Finished checks are committed together, one transaction per batch; each
+// keeps the guarantees of a commit of its own.
+
+let t: TestApp, site: FixtureServer;
+useMonitoringWorld({}, (w) => ({ t, site } = w));
+
+let pageCounter = 0;
+
+/** The store, counting batch commits and failing the change inserts of `failing` monitors. */
+function instrumented(db: Database, failing: Set<string>): { db: Database; batches: number[] } {
+  const batches: number[] = [];
+  const wrap = (tx: Queryable): Queryable => ({
+    query: (sql, params) => {
+      if (/JOIN check_leases l/.test(sql) && /FOR UPDATE OF l, m, s/.test(sql)) batches.push((params![0] as string[]).length);
+      // A real database error inside the transaction, as a broken row of this check would raise.
+      if (sql.includes('INSERT INTO changes') && failing.has(params![2] as string)) return tx.query('SELECT 1 / 0');
+      return tx.query(sql, params);
+    },
+    exec: (sql) => tx.exec(sql),
+  });
+  const transaction = <T>(fn: (tx: Queryable) => Promise<T>) => db.transaction((tx) => fn(wrap(tx)));
+  return { db: { ...db, transaction: transaction as Database['transaction'] }, batches };
+}
+
+/** Three watched pages, checked once (baselines seeded), then changed and claimed together. */
+async function threeClaimedChecks(engine: Engine) {
+  const { accountId } = await createAccountWithToken(t.app);
+  await t.db.query("UPDATE monitors SET status = 'paused'");
+  const pages = [];
+  for (let i = 0; i < 3; i++) {
+    const path = `/batch-${process.pid}-${++pageCounter}.html`;
+    const setPage = serveShop(site, path);
+    const monitorId = await insertMonitorRow(t.db, { accountId, url: `${site.url}${path}`, targets: [TITLE], nextCheckAt: t.clock.now() });
+    pages.push({ monitorId, setPage });
+  }
+  const seeded = await engine.runCycle();
+  assert.equal(seeded.outcomes.filter((o) => o.outcome === 'recorded').length, 3);
+  for (const page of pages) page.setPage({ title: 'Changed' });
+  await t.db.query('UPDATE check_state SET next_check_at = $1 WHERE monitor_id = ANY($2::uuid[])', [t.clock.now(), pages.map((p) => p.monitorId)]);
+  const items = await engine.claim();
+  assert.deepEqual(items.map((i) => i.monitorId).sort(), pages.map((p) => p.monitorId).sort());
+  const byMonitor = (id: string) => items.find((i) => i.monitorId === id)!;
+  return { pages, items, byMonitor };
+}
+
+const changesOf = async (monitorId: string) =>
+  (await t.db.query<{ after_value: string }>('SELECT after_value FROM changes WHERE monitor_id = $1', [monitorId])).map((c) => c.after_value);
+const runsOf = async (monitorId: string) =>
+  (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM check_runs WHERE monitor_id = $1', [monitorId]))[0].n;
+
+test('a lost lease in a batch does not block the others: its capture is discarded, theirs are recorded in the same commit', async () => {
+  const store = instrumented(t.db, new Set());
+  const engine = startTestEngine(t, { db: store.db, concurrency: 10, hostConcurrency: 100, commitBatch: { maxChecks: 10, maxWaitMs: 1000 } });
+  try {
+    const { pages, items, byMonitor } = await threeClaimedChecks(engine);
+    const [lost, ...kept] = pages;
+    // Presumed dead: another worker took the check over.
+    await t.db.query('UPDATE check_leases SET token = gen_random_uuid() WHERE monitor_id = $1', [lost.monitorId]);
+    store.batches.length = 0;
+    const outcomes = await Promise.all(items.map((item) => engine.run(item)));
+    assert.deepEqual(store.batches, [3], 'the three checks were committed in one batch');
+    assert.deepEqual(outcomes[items.indexOf(byMonitor(lost.monitorId))], { outcome: 'lease_lost' });
+    assert.deepEqual(await changesOf(lost.monitorId), []);
+    assert.equal(await runsOf(lost.monitorId), 1, 'only the seeding check is in its history');
+    assert.equal((await t.db.query('SELECT 1 FROM check_leases WHERE monitor_id = $1', [lost.monitorId])).length, 1, "the new holder's lease stays");
+    for (const page of kept) {
+      assert.equal(outcomes[items.indexOf(byMonitor(page.monitorId))].outcome, 'recorded');
+      assert.deepEqual(await changesOf(page.monitorId), ['Changed']);
+      assert.equal(await runsOf(page.monitorId), 2);
+    }
+  } finally {
+    await engine.stop();
+  }
+});
+
+test('a monitor changed mid-check is discarded inside a batch; the other checks of the batch are recorded', async () => {
+  const store = instrumented(t.db, new Set());
+  const engine = startTestEngine(t, { db: store.db, concurrency: 10, hostConcurrency: 100, commitBatch: { maxChecks: 10, maxWaitMs: 1000 } });
+  try {
+    const { pages, items, byMonitor } = await threeClaimedChecks(engine);
+    const [edited, ...kept] = pages;
+    await t.db.query('UPDATE monitors SET config_version = config_version + 1 WHERE id = $1', [edited.monitorId]);
+    store.batches.length = 0;
+    const outcomes = await Promise.all(items.map((item) => engine.run(item)));
+    assert.deepEqual(store.batches, [3]);
+    assert.deepEqual(outcomes[items.indexOf(byMonitor(edited.monitorId))], { outcome: 'monitor_changed' });
+    assert.deepEqual(await changesOf(edited.monitorId), []);
+    assert.equal(await runsOf(edited.monitorId), 1);
+    assert.equal((await t.db.query('SELECT 1 FROM check_leases WHERE monitor_id = $1', [edited.monitorId])).length, 0, 'its lease is released');
+    for (const page of kept) assert.deepEqual(await changesOf(page.monitorId), ['Changed']);
+  } finally {
+    await engine.stop();
+  }
+});
+
+test("a check whose own rows fail is rolled back alone: the batch's other checks are recorded, its lease stays for a retry", async () => {
+  const failing = new Set<string>();
+  const store = instrumented(t.db, failing);
+  const engine = startTestEngine(t, { db: store.db, concurrency: 10, hostConcurrency: 100, commitBatch: { maxChecks: 10, maxWaitMs: 1000 } });
+  try {
+    const { pages, items, byMonitor } = await threeClaimedChecks(engine);
+    const [broken, ...kept] = pages;
+    failing.add(broken.monitorId);
+    const outcomes = await Promise.allSettled(items.map((item) => engine.run(item)));
+    assert.equal(outcomes[items.indexOf(byMonitor(broken.monitorId))].status, 'rejected', 'its failure is reported, after a retry on its own');
+    assert.deepEqual(await changesOf(broken.monitorId), []);
+    assert.equal(await runsOf(broken.monitorId), 1, 'nothing of the failed check was recorded');
+    assert.equal((await t.db.query('SELECT 1 FROM check_leases WHERE monitor_id = $1', [broken.monitorId])).length, 1, 'its lease stays, to be taken over');
+    for (const page of kept) {
+      assert.equal(outcomes[items.indexOf(byMonitor(page.monitorId))].status, 'fulfilled');
+      assert.deepEqual(await changesOf(page.monitorId), ['Changed']);
+      assert.equal(await runsOf(page.monitorId), 2);
+    }
+  } finally {
+    await engine.stop();
+  }
+});
+
+test('a lone finished check is committed within the batch wait, not held for a full batch', async () => {
+  const engine = startTestEngine(t, { concurrency: 10, hostConcurrency: 100, commitBatch: { maxChecks: 100, maxWaitMs: 20 } });
+  try {
+    const { accountId } = await createAccountWithToken(t.app);
+    await t.db.query("UPDATE monitors SET status = 'paused'");
+    const path = `/batch-${process.pid}-${++pageCounter}.html`;
+    serveShop(site, path);
+    const monitorId = await insertMonitorRow(t.db, { accountId, url: `${site.url}${path}`, targets: [TITLE], nextCheckAt: t.clock.now() });
+    const started = performance.now();
+    const report = await engine.runCycle();
+    assert.deepEqual(report.outcomes.map((o) => o.outcome), ['recorded']);
+    assert.ok(performance.now() - started < 2000);
+    assert.equal(await runsOf(monitorId), 1);
+  } finally {
+    await engine.stop();
+  }
+});
