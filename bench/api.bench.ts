@@ -135,7 +135,7 @@ async function onStore(kind: StoreKind): Promise<{ results: ShapeResult[]; body:
       calls.push({ path: `/api/v1/monitors/${id}`, headers: { authorization: `Bearer ${token}` } });
     }
     const pagewatchBase = await listen(app);
-    const probe = await fetch(`${pagewatchBase}${calls[0].path}`, { headers: calls[0].headers });
+    const probe = await fetch(`${pagewatchBase}${calls[0]!.path}`, { headers: calls[0]!.headers });
     if (probe.status !== 200) throw new Error(`GET /monitors/{id} answered ${probe.status}: ${await probe.text()}`);
     const body = await probe.text();
     const contentType = probe.headers.get('content-type') ?? 'application/json';

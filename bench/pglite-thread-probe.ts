@@ -86,7 +86,7 @@ try {
   const rows: (string | number)[][] = [];
   for (let round = 1; round <= ROUNDS; round++) {
     for (const [what, run] of [['on the event loop', inThread], ['in a worker_thread', inWorker]] as const) {
-      const f = await run(dataDir, id);
+      const f = await run(dataDir, id!);
       rows.push([round, what, fmt(f.rps, 0), fmt(f.p50, 0), fmt(f.p99, 0), f.non2xx]);
     }
   }

@@ -89,7 +89,7 @@ async function run(kind: StoreKind, server: PageServer): Promise<Figures> {
     });
     const ids = await insertMonitors(store.db, { accountId, loadMode: 'html', intervalMinutes: INTERVAL, targets: PRODUCT_TARGETS, monitors: seeds });
     const seedBytes = await store.sizeBytes();
-    const due = new Map(seeds.map((seed, i) => [seed.url, { id: ids[i], at: seed.nextCheckAt.getTime() }]));
+    const due = new Map(seeds.map((seed, i) => [seed.url, { id: ids[i]!, at: seed.nextCheckAt.getTime() }]));
     const lateness: number[] = [];
     const engine = benchEngine(store.db, timedLoaders(inner, due, lateness), CONCURRENCY);
     let peakRss = 0;
@@ -111,11 +111,11 @@ async function run(kind: StoreKind, server: PageServer): Promise<Figures> {
     if (SIMULATE) {
       await simulateHistory(store.db, {
         accountId, targets: PRODUCT_TARGETS, intervalMinutes: INTERVAL, changeSeconds: CHANGE_SECONDS, from: new Date(), slots: HOUR_SLOTS,
-        monitors: seeds.map((seed, i) => ({ id: ids[i], n: seed.n, url: seed.url, host: new URL(seed.url).host })),
+        monitors: seeds.map((seed, i) => ({ id: ids[i]!, n: seed.n, url: seed.url, host: new URL(seed.url).host })),
       });
     }
     const simulationSeconds = (performance.now() - simulationStarted) / 1000;
-    const hourChanges = (await store.db.query<{ n: number }>('SELECT count(*)::int AS n FROM changes'))[0].n;
+    const hourChanges = (await store.db.query<{ n: number }>('SELECT count(*)::int AS n FROM changes'))[0]!.n;
     return {
       checks: lateness.length,
       // Nothing is due during the start delay.

@@ -1,3 +1,4 @@
+import { AppError } from '../errors.ts';
 import type { Queryable } from './database.ts';
 import type { Target } from '../domain/targets.ts';
 import type { CheckIssue } from '../domain/issues.ts';
@@ -32,8 +33,9 @@ export interface MonitorRow {
 export type NewMonitor = Omit<MonitorRow, 'seq' | 'config_version' | 'last_checked_at' | 'last_change_at' | 'last_issues' | 'failing_since'>;
 
 export async function countMonitors(db: Queryable, accountId: string): Promise<number> {
-  const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM monitors WHERE account_id = $1', [accountId]);
-  return rows[0].n;
+  const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM monitors WHERE account_id = $1', [accountId]);
+  if (!row) throw new AppError('internal_error', 'count(*) returned no row');
+  return row.n;
 }
 
 // A monitor as read: its own row and its check state (migration 018), one row per monitor.
@@ -153,8 +155,10 @@ export async function updateMonitor(db: Queryable, id: string, changes: MonitorC
   if (nextCheckAt !== undefined) {
     await db.query('UPDATE check_state SET next_check_at = $2::timestamptz WHERE monitor_id = $1', [id, nextCheckAt]);
   }
-  const rows = await db.query<MonitorRow>(`${MONITOR_ROWS} WHERE m.id = $1`, [id]);
-  return rows[0];
+  const [row] = await db.query<MonitorRow>(`${MONITOR_ROWS} WHERE m.id = $1`, [id]);
+  // The caller holds the monitor's row lock, so the row it just updated is there.
+  if (!row) throw new AppError('internal_error', `monitor ${id} vanished during its update`);
+  return row;
 }
 
 /** Deletes the monitor; its history goes with it through ON DELETE CASCADE. */

@@ -42,25 +42,29 @@ test('a worker killed with -9 while committing batches: committed checks stay, t
     PAGEWATCH_PLANS_FILE: writePlansFile({ pro: { min_interval_minutes: { html: 0 } } }),
   });
   const doomed = await group.start('worker', 'worker-a', env);
-  const [{ id: accountId }] = await shared.db.query<{ id: string }>(
+  const [account] = await shared.db.query<{ id: string }>(
     "INSERT INTO accounts (id, email, plan, created_at, updated_at) VALUES (gen_random_uuid(), 'batch-crash@example.com', 'pro', now(), now()) RETURNING id",
   );
+  assert.ok(account);
+  const accountId = account.id;
   // Answers spread over a few tens of milliseconds, so checks finish all the time and commit in batches.
   let title = 'Before';
   const ids: string[] = [];
   const start = new Date();
   for (let i = 0; i < MONITORS; i++) {
     const path = `/batch-crash/${i}.html`;
-    sites[i % SITES].route(path, async (_req, res) => {
+    sites[i % SITES]!.route(path, async (_req, res) => {
       await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 60));
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end(`<html><body><h1 id="title">${title}</h1></body></html>`);
     });
     const { id, due } = idDueJustBefore(start, 60);
-    ids.push(await insertMonitorRow(shared.db, { id, accountId, url: `${sites[i % SITES].url}${path}`, targets: [TITLE], nextCheckAt: due }));
+    const url = `${sites[i % SITES]!.url}${path}`;
+    ids.push(await insertMonitorRow(shared.db, { id, accountId, url, targets: [TITLE], nextCheckAt: due }));
   }
   const runsSince = async (since: Date) =>
-    (await shared.db.query<{ n: number }>('SELECT count(*)::int AS n FROM check_runs WHERE monitor_id = ANY($1) AND checked_at >= $2', [ids, since]))[0].n;
+    (await shared.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM check_runs WHERE monitor_id = ANY($1) AND checked_at >= $2', [ids, since]))[0]!.n;
   await waitUntil('baselines', async () => (await runsSince(start)) === MONITORS, 60_000);
 
   title = 'After';
@@ -78,7 +82,8 @@ test('a worker killed with -9 while committing batches: committed checks stay, t
 
   await group.start('worker', 'worker-b', env);
   const finished = async () =>
-    (await shared.db.query<{ n: number }>("SELECT count(*)::int AS n FROM manual_checks WHERE monitor_id = ANY($1) AND status IN ('succeeded', 'failed')", [ids]))[0].n;
+    (await shared.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM manual_checks WHERE monitor_id = ANY($1) AND status IN ('succeeded', 'failed')", [ids]))[0]!.n;
   await waitUntil('every check of the round finished', async () => (await finished()) === MONITORS, 60_000);
 
   const changes = await shared.db.query<{ monitor_id: string; n: number }>(

@@ -48,7 +48,7 @@ after(async () => {
 
 /** The i-th request goes to the i-th API node in turn, like a round-robin balancer. */
 function node(i: number): string {
-  return apis[i % apis.length].url;
+  return apis[i % apis.length]!.url;
 }
 
 async function createAccount(): Promise<{ accountId: string; token: string }> {
@@ -84,7 +84,7 @@ test('150 parallel requests of one account over both API nodes: exactly 60 succe
 
 test('20 parallel creations with one Idempotency-Key over both API nodes make one monitor, and every answer names it', { skip: SKIP }, async () => {
   const { accountId, token } = await createAccount();
-  const site = sites[0];
+  const site = sites[0]!;
   site.route('/idempotent.html', (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html' });
     res.end('<html><body><h1 id="title">Idempotent</h1></body></html>');
@@ -106,7 +106,7 @@ test('20 parallel creations with one Idempotency-Key over both API nodes make on
   assert.deepEqual(new Set(answers.map((a) => a.status)), new Set([201]));
   assert.equal(new Set(answers.map((a) => a.id)).size, 1);
   const rows = await shared.db.query<{ id: string }>('SELECT id FROM monitors WHERE account_id = $1', [accountId]);
-  assert.deepEqual(rows.map((r) => r.id), [answers[0].id]);
+  assert.deepEqual(rows.map((r) => r.id), [answers[0]!.id]);
   // Out of the way of the next test, which counts every check the workers make.
   await shared.db.query("UPDATE monitors SET status = 'paused' WHERE account_id = $1", [accountId]);
 });
@@ -117,7 +117,7 @@ test('300 due monitors are checked once each in a cycle, none twice, by all thre
   const { accountId, token } = await createAccount();
   const paths: { site: FixtureServer; path: string }[] = [];
   for (let i = 0; i < MONITORS; i++) {
-    const site = sites[i % SITES];
+    const site = sites[i % SITES]!;
     const path = `/cycle/${i}.html`;
     site.route(path, async (_req, res) => {
       // Small but not instant pages, so that the claims of all workers overlap.
@@ -136,24 +136,28 @@ test('300 due monitors are checked once each in a cycle, none twice, by all thre
     await insertMonitorRow(shared.db, { id, accountId, url: `${site.url}${path}`, targets: [TITLE], intervalMinutes: INTERVAL_MINUTES, nextCheckAt: due });
   }
   const checked = async () =>
-    (await shared.db.query<{ n: number }>('SELECT count(*)::int AS n FROM monitors m JOIN check_state s ON s.monitor_id = m.id WHERE m.account_id = $1 AND s.last_checked_at >= $2', [accountId, start]))[0].n;
+    (await shared.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM monitors m JOIN check_state s ON s.monitor_id = m.id
+       WHERE m.account_id = $1 AND s.last_checked_at >= $2`,
+      [accountId, start],
+    ))[0]!.n;
   await waitUntil('every monitor checked', async () => (await checked()) === MONITORS, 60_000);
   const took = Date.now() - start.getTime();
   // Three more cycles: nothing is checked again before its next slot, an interval away.
   await new Promise((r) => setTimeout(r, 3 * TICK_SECONDS * 1000));
 
   assert.deepEqual(paths.map(({ site, path }) => site.hits.get(path) ?? 0), paths.map(() => 1), 'one load per monitor');
-  const perWorker = (await counted()).map((n, i) => n - before[i]);
+  const perWorker = (await counted()).map((n, i) => n - before[i]!);
   console.log(`${MONITORS} checks in ${took} ms; per worker: ${perWorker.join(', ')}`);
   assert.equal(perWorker.reduce((a, b) => a + b, 0), MONITORS, 'one recorded check per monitor');
-  for (const [i, n] of perWorker.entries()) assert.ok(n > 0, `${workers[i].name} checked some`);
+  for (const [i, n] of perWorker.entries()) assert.ok(n > 0, `${workers[i]!.name} checked some`);
   const usage = await (await fetch(`${node(0)}/api/v1/usage`, { headers: { authorization: `Bearer ${token}` } })).json();
   assert.equal(usage.data.checks.html.used, MONITORS, 'each check charged once');
   const next = await shared.db.query<{ n: number }>(
     "SELECT count(*)::int AS n FROM monitors m JOIN check_state s ON s.monitor_id = m.id WHERE m.account_id = $1 AND s.next_check_at > now() + interval '59 minutes'",
     [accountId],
   );
-  assert.equal(next[0].n, MONITORS, 'each is next due an interval later');
+  assert.equal(next[0]!.n, MONITORS, 'each is next due an interval later');
   assert.equal((await shared.db.query('SELECT 1 FROM check_leases')).length, 0, 'no lease left');
   for (const worker of workers) {
     assert.equal(await worker.metric('pagewatch_lease_expiries_total'), 0);

@@ -47,8 +47,8 @@ test('SIGTERM drains: requests and checks under way finish, a check past the gra
   })).json()).data.token as string;
 
   // Three checks that finish soon after SIGTERM, one that would not finish within the grace.
-  const quick = gatedPages([sites[0]], ['/q0.html', '/q1.html']);
-  const stuck = gatedPages([sites[1]], ['/stuck.html']);
+  const quick = gatedPages([sites[0]!], ['/q0.html', '/q1.html']);
+  const stuck = gatedPages([sites[1]!], ['/stuck.html']);
   gates.push(quick, stuck);
   quick.close();
   stuck.close();
@@ -57,14 +57,14 @@ test('SIGTERM drains: requests and checks under way finish, a check past the gra
     const { id, due } = idDueJustBefore(start, 60);
     return insertMonitorRow(shared.db, { id, accountId, url, targets: [TITLE], nextCheckAt: due });
   };
-  const quickIds = [await monitor(`${sites[0].url}/q0.html`), await monitor(`${sites[0].url}/q1.html`)];
-  const stuckId = await monitor(`${sites[1].url}/stuck.html`);
+  const quickIds = [await monitor(`${sites[0]!.url}/q0.html`), await monitor(`${sites[0]!.url}/q1.html`)];
+  const stuckId = await monitor(`${sites[1]!.url}/stuck.html`);
   await waitUntil('all three checks loading', () => quick.waiting === 2 && stuck.waiting === 1);
 
   // A request under way at the API: its preview load is held too.
   const inFlight = fetch(`${api.url}/api/v1/previews`, {
     method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ url: `${sites[0].url}/q0.html`, load_mode: 'html' }),
+    body: JSON.stringify({ url: `${sites[0]!.url}/q0.html`, load_mode: 'html' }),
   });
   await waitUntil('the preview loading', () => quick.waiting === 3);
 

@@ -59,10 +59,12 @@ test('a worker killed mid-check: its checks are done by the others after the lea
   const ids: string[] = [];
   for (const [i, path] of paths.entries()) {
     const { id, due } = idDueJustBefore(start, 60);
-    ids.push(await insertMonitorRow(shared.db, { id, accountId, url: `${sites[i % sites.length].url}${path}`, targets: [TITLE], nextCheckAt: due, emailEnabled: true }));
+    const url = `${sites[i % sites.length]!.url}${path}`;
+    ids.push(await insertMonitorRow(shared.db, { id, accountId, url, targets: [TITLE], nextCheckAt: due, emailEnabled: true }));
   }
   const checkedSince = async (since: Date) =>
-    (await shared.db.query<{ n: number }>('SELECT count(*)::int AS n FROM check_state WHERE monitor_id = ANY($1) AND last_checked_at >= $2', [ids, since]))[0].n;
+    (await shared.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM check_state WHERE monitor_id = ANY($1) AND last_checked_at >= $2', [ids, since]))[0]!.n;
   await waitUntil('baselines', async () => (await checkedSince(start)) === MONITORS);
 
   // The page changes once; manual checks are claimed by worker-a and held mid-load.
@@ -79,7 +81,7 @@ test('a worker killed mid-check: its checks are done by the others after the lea
   await waitUntil('worker-a loading every page', () => pages.waiting === MONITORS);
   const survivors: PagewatchProcess[] = await Promise.all([group.start('worker', 'worker-b', env), group.start('worker', 'worker-c', env)]);
   const running = await shared.db.query<{ n: number }>("SELECT count(*)::int AS n FROM manual_checks WHERE id = ANY($1) AND status = 'running'", [receipts]);
-  assert.equal(running[0].n, MONITORS, 'worker-a holds every check');
+  assert.equal(running[0]!.n, MONITORS, 'worker-a holds every check');
 
   doomed.child.kill('SIGKILL');
   await doomed.exited;
@@ -104,7 +106,7 @@ test('a worker killed mid-check: its checks are done by the others after the lea
     (await Promise.all(survivors.map((w) => w.metric('pagewatch_notification_deliveries_total', { channel: 'email' })))).reduce((a, b) => a + b, 0);
   await waitUntil('notifications dispatched', async () => (await deliveries()) >= MONITORS, 20_000);
   const outbox = await shared.db.query<{ n: number }>('SELECT count(*)::int AS n FROM notification_outbox WHERE account_id = $1', [accountId]);
-  assert.equal(outbox[0].n, MONITORS, 'one notification per change');
+  assert.equal(outbox[0]!.n, MONITORS, 'one notification per change');
   const usage = await (await fetch(`${api.url}/api/v1/usage`, { headers: { authorization: `Bearer ${token}` } })).json();
   assert.equal(usage.data.checks.html.used, 2 * MONITORS, 'a take-over is not charged again');
 });

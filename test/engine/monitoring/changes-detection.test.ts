@@ -22,13 +22,23 @@ interface ChangeRecord {
   after_text_hash: string | null;
 }
 
+interface CheckStateRecord {
+  last_issues: { code: string; target_id: string | null }[];
+  last_checked_at: Date;
+  last_change_at: Date | null;
+}
+
 /** A monitor of a fresh shop page with one target, and readers of what the engine recorded for it. */
 async function watch(target: Target, initial: Partial<ShopState> = {}, flags: { emailEnabled?: boolean; webhookEnabled?: boolean } = {}) {
   const { accountId } = await createAccountWithToken(t.app);
   const page = await watchPage(t, site, engine, { accountId, targets: [target], initial, ...flags });
   const changes = () =>
     t.db.query<ChangeRecord>('SELECT * FROM changes WHERE monitor_id = $1 ORDER BY detected_at, id', [page.monitorId]);
-  const monitor = async () => (await t.db.query<{ last_issues: { code: string; target_id: string | null }[]; last_checked_at: Date; last_change_at: Date | null }>('SELECT * FROM check_state WHERE monitor_id = $1', [page.monitorId]))[0];
+  const monitor = async () => {
+    const [row] = await t.db.query<CheckStateRecord>('SELECT * FROM check_state WHERE monitor_id = $1', [page.monitorId]);
+    assert.ok(row, 'the monitor has a check state');
+    return row;
+  };
   return { ...page, changes, monitor };
 }
 
@@ -54,6 +64,7 @@ test('a text change is recorded with both values and captured texts, and queued 
   await m.check();
   await m.check({ title: 'Espresso Trio' });
   const [change] = await m.changes();
+  assert.ok(change);
   assert.deepEqual([change.before_value, change.after_value, change.rule_matches], ['Espresso Duo', 'Espresso Trio', RULE('title', 'changed')]);
   const texts = await t.db.query<{ hash: string; content: string }>('SELECT hash, content FROM texts WHERE hash = ANY($1::text[])', [[change.before_text_hash, change.after_text_hash]]);
   assert.equal(texts.length, 2);
@@ -75,7 +86,7 @@ test('price below fires when the price crosses below the threshold, not while it
     [2300, 2600, []],
   ]);
   const outbox = await t.db.query('SELECT change_id FROM notification_outbox WHERE change_id = ANY($1::uuid[])', [changes.map((c) => c.id)]);
-  assert.deepEqual(outbox.map((o) => o.change_id), [changes[0].id], 'only the matching change notifies');
+  assert.deepEqual(outbox.map((o) => o.change_id), [changes[0]!.id], 'only the matching change notifies');
 });
 
 test('price dropped fires on every decrease and not on an increase', async () => {
@@ -130,6 +141,7 @@ test('a target without a rule records rule_matches null and always notifies', as
   await m.check();
   await m.check({ title: 'Other' });
   const [change] = await m.changes();
+  assert.ok(change);
   assert.equal(change.rule_matches, null);
   const outbox = await t.db.query<{ channel: string }>('SELECT channel FROM notification_outbox WHERE change_id = $1', [change.id]);
   assert.deepEqual(outbox.map((o) => o.channel), ['webhook']);

@@ -36,12 +36,12 @@ test('an unchanged check commits in three statements: lock leases, monitors and 
     await page.check();
     store.transactions.length = 0;
     const report = await page.check();
-    assert.equal(report.outcomes[0].outcome, 'recorded');
+    assert.equal(report.outcomes[0]!.outcome, 'recorded');
     const commit = store.transactions.at(-1)!;
     assert.equal(commit.length, 3, commit.join('\n'));
-    assert.match(commit[0], /^SELECT .* JOIN check_leases l .* FOR UPDATE OF l, m, s$/);
-    assert.match(commit[1], /^SELECT \* FROM baselines /);
-    assert.match(commit[2], /^WITH b AS \(.*DELETE FROM check_leases .*\) UPDATE check_state /);
+    assert.match(commit[0]!, /^SELECT .* JOIN check_leases l .* FOR UPDATE OF l, m, s$/);
+    assert.match(commit[1]!, /^SELECT \* FROM baselines /);
+    assert.match(commit[2]!, /^WITH b AS \(.*DELETE FROM check_leases .*\) UPDATE check_state /);
     const lease = await t.db.query('SELECT 1 FROM check_leases WHERE monitor_id = $1', [page.monitorId]);
     assert.equal(lease.length, 0, 'the lease was released');
   } finally {
@@ -55,6 +55,7 @@ test('a monitor deleted while it is being checked: the commit finds no lease and
   try {
     const page = await watchPage(t, site, engine, { accountId, targets: [TITLE] });
     const [item] = await engine.claim();
+    assert.ok(item);
     assert.equal(item.monitorId, page.monitorId);
     await t.db.query('DELETE FROM monitors WHERE id = $1', [page.monitorId]);
     assert.deepEqual(await engine.run(item), { outcome: 'lease_lost' });

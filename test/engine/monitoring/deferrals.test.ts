@@ -68,7 +68,7 @@ test('a renderer without room defers the check: its allowance goes back and a la
     held.release!();
     await busy;
     const retried = await engine.runCycle();
-    assert.equal(retried.claimed[0].attempt, 2);
+    assert.equal(retried.claimed[0]!.attempt, 2);
     assert.equal(await receiptStatus(token, checkId), 'succeeded');
     assert.equal(await usage(), 1);
   } finally {
@@ -84,6 +84,7 @@ test('a check whose monitor is reconfigured while it runs is discarded and its m
   const engine = startTestEngine(t);
   try {
     const [item] = await engine.claim();
+    assert.ok(item);
     await updateMonitorRow(t.db, monitorId, { targets: [{ ...TITLE, selection: { scope: 'selector', selector: '#note' } }] });
     assert.deepEqual(await engine.run(item), { outcome: 'monitor_changed' });
     assert.equal(await receiptStatus(token, checkId), 'failed');

@@ -58,7 +58,7 @@ async function threeClaimedChecks(engine: Engine) {
 const changesOf = async (monitorId: string) =>
   (await t.db.query<{ after_value: string }>('SELECT after_value FROM changes WHERE monitor_id = $1', [monitorId])).map((c) => c.after_value);
 const runsOf = async (monitorId: string) =>
-  (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM check_runs WHERE monitor_id = $1', [monitorId]))[0].n;
+  (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM check_runs WHERE monitor_id = $1', [monitorId]))[0]!.n;
 
 test('a lost lease in a batch does not block the others: its capture is discarded, theirs are recorded in the same commit', async () => {
   const store = instrumented(t.db, new Set());
@@ -66,6 +66,7 @@ test('a lost lease in a batch does not block the others: its capture is discarde
   try {
     const { pages, items, byMonitor } = await threeClaimedChecks(engine);
     const [lost, ...kept] = pages;
+    assert.ok(lost);
     // Presumed dead: another worker took the check over.
     await t.db.query('UPDATE check_leases SET token = gen_random_uuid() WHERE monitor_id = $1', [lost.monitorId]);
     store.batches.length = 0;
@@ -76,7 +77,7 @@ test('a lost lease in a batch does not block the others: its capture is discarde
     assert.equal(await runsOf(lost.monitorId), 1, 'only the seeding check is in its history');
     assert.equal((await t.db.query('SELECT 1 FROM check_leases WHERE monitor_id = $1', [lost.monitorId])).length, 1, "the new holder's lease stays");
     for (const page of kept) {
-      assert.equal(outcomes[items.indexOf(byMonitor(page.monitorId))].outcome, 'recorded');
+      assert.equal(outcomes[items.indexOf(byMonitor(page.monitorId))]!.outcome, 'recorded');
       assert.deepEqual(await changesOf(page.monitorId), ['Changed']);
       assert.equal(await runsOf(page.monitorId), 2);
     }
@@ -91,6 +92,7 @@ test('a monitor changed mid-check is discarded inside a batch; the other checks 
   try {
     const { pages, items, byMonitor } = await threeClaimedChecks(engine);
     const [edited, ...kept] = pages;
+    assert.ok(edited);
     await t.db.query('UPDATE monitors SET config_version = config_version + 1 WHERE id = $1', [edited.monitorId]);
     store.batches.length = 0;
     const outcomes = await Promise.all(items.map((item) => engine.run(item)));
@@ -112,14 +114,16 @@ test("a check whose own rows fail is rolled back alone: the batch's other checks
   try {
     const { pages, items, byMonitor } = await threeClaimedChecks(engine);
     const [broken, ...kept] = pages;
+    assert.ok(broken);
     failing.add(broken.monitorId);
     const outcomes = await Promise.allSettled(items.map((item) => engine.run(item)));
-    assert.equal(outcomes[items.indexOf(byMonitor(broken.monitorId))].status, 'rejected', 'its failure is reported, after a retry on its own');
+    const brokenOutcome = outcomes[items.indexOf(byMonitor(broken.monitorId))]!;
+    assert.equal(brokenOutcome.status, 'rejected', 'its failure is reported, after a retry on its own');
     assert.deepEqual(await changesOf(broken.monitorId), []);
     assert.equal(await runsOf(broken.monitorId), 1, 'nothing of the failed check was recorded');
     assert.equal((await t.db.query('SELECT 1 FROM check_leases WHERE monitor_id = $1', [broken.monitorId])).length, 1, 'its lease stays, to be taken over');
     for (const page of kept) {
-      assert.equal(outcomes[items.indexOf(byMonitor(page.monitorId))].status, 'fulfilled');
+      assert.equal(outcomes[items.indexOf(byMonitor(page.monitorId))]!.status, 'fulfilled');
       assert.deepEqual(await changesOf(page.monitorId), ['Changed']);
       assert.equal(await runsOf(page.monitorId), 2);
     }

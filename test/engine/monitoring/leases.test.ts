@@ -28,12 +28,13 @@ test('a worker that dies mid-check: after its lease expires the check is done ag
   t.clock.set(await nextDue(page.monitorId));
 
   const [claimed] = await dying.claim();
+  assert.ok(claimed);
   assert.equal(claimed.monitorId, page.monitorId);
   assert.deepEqual((await survivor.runCycle()).claimed, [], 'a live lease is not taken');
   t.clock.advance(LEASE_SECONDS * 1000);
   const report = await survivor.runCycle();
   assert.deepEqual(report.claimed.map((item) => [item.monitorId, item.attempt]), [[page.monitorId, 2]]);
-  assert.equal(report.outcomes[0].outcome, 'recorded');
+  assert.equal(report.outcomes[0]!.outcome, 'recorded');
 
   // The presumed-dead worker comes back and finishes: its results are discarded.
   assert.deepEqual(await dying.run(claimed), { outcome: 'lease_lost' });
@@ -46,7 +47,9 @@ test('a worker that dies mid-check: after its lease expires the check is done ag
 });
 
 async function nextDue(monitorId: string): Promise<Date> {
-  return (await t.db.query<{ next_check_at: Date }>('SELECT next_check_at FROM check_state WHERE monitor_id = $1', [monitorId]))[0].next_check_at;
+  const [row] = await t.db.query<{ next_check_at: Date }>('SELECT next_check_at FROM check_state WHERE monitor_id = $1', [monitorId]);
+  assert.ok(row);
+  return row.next_check_at;
 }
 
 test('two worker loops on one PostgreSQL never check the same monitor at once', { skip: testDatabaseUrl ? false : 'needs PostgreSQL (TEST_DATABASE_URL): PGlite is single-process' }, async () => {
@@ -70,7 +73,7 @@ test('two worker loops on one PostgreSQL never check the same monitor at once', 
     monitorIds.push(await insertMonitorRow(t.db, { accountId, url: `${site.url}${path}`, targets: [{ id: 'title', kind: 'text', selection: { scope: 'selector', selector: '#title' } }], nextCheckAt: t.clock.now() }));
   }
   // A second process's view of the same database: its own connection pool on the same schema.
-  const [{ schema }] = await t.db.query<{ schema: string }>('SELECT current_schema() AS schema');
+  const { schema } = (await t.db.query<{ schema: string }>('SELECT current_schema() AS schema'))[0]!;
   const otherDb = await openPostgresDatabase({ connectionString: testDatabaseUrl!, schema });
   const options = { clock: t.clock, loaders: t.loaders, plans: t.config.plans, tickSeconds: 60, logger: pino({ level: 'silent' }), concurrency: 3, hostConcurrency: 100 };
   const first: Engine = createEngine({ ...options, db: t.db });

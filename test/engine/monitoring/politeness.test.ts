@@ -18,7 +18,11 @@ before(async () => {
 after(() => t.close());
 
 type Issues = { code: string }[];
-const lastIssues = async (id: string) => (await t.db.query<{ last_issues: Issues }>('SELECT last_issues FROM check_state WHERE monitor_id = $1', [id]))[0].last_issues.map((i) => i.code);
+const lastIssues = async (id: string) => {
+  const [row] = await t.db.query<{ last_issues: Issues }>('SELECT last_issues FROM check_state WHERE monitor_id = $1', [id]);
+  assert.ok(row);
+  return row.last_issues.map((i) => i.code);
+};
 
 test('a site answering 503 with Retry-After is left alone until then, and the skipped check is an issue', async () => {
   // A server of its own: backoff is kept per host.
@@ -35,7 +39,9 @@ test('a site answering 503 with Retry-After is left alone until then, and the sk
     const id = await insertMonitorRow(t.db, { accountId, url: `${site.url}/busy.html`, targets: [TITLE], nextCheckAt: t.clock.now(), intervalMinutes: 60 });
     await engine.runCycle();
     assert.deepEqual(await lastIssues(id), ['http_status', 'site_backoff']);
-    const until = (await t.db.query<{ until: Date }>('SELECT until FROM host_backoff WHERE host = $1', [`127.0.0.1:${site.port}`]))[0].until;
+    const [backoff] = await t.db.query<{ until: Date }>('SELECT until FROM host_backoff WHERE host = $1', [`127.0.0.1:${site.port}`]);
+    assert.ok(backoff);
+    const { until } = backoff;
     assert.equal(until.getTime() - t.clock.now().getTime(), 7200_000);
 
     await advanceToDue(t, id);
@@ -122,8 +128,10 @@ test('an exhausted monthly check allowance skips checks with an issue and never 
     await advanceToDue(small, page.monitorId);
     const report = await engine.runCycle();
     assert.deepEqual(report.claimed, []);
-    const [{ last_issues }] = await small.db.query<{ last_issues: Issues }>('SELECT last_issues FROM check_state WHERE monitor_id = $1', [page.monitorId]);
-    assert.deepEqual(last_issues.map((i) => i.code), ['allowance_exhausted']);
+    const [row] = await small.db.query<{ last_issues: Issues }>(
+      'SELECT last_issues FROM check_state WHERE monitor_id = $1', [page.monitorId]);
+    assert.ok(row);
+    assert.deepEqual(row.last_issues.map((i) => i.code), ['allowance_exhausted']);
     assert.equal(site.hits.get(page.path), 3);
     const usage = await small.app.inject({ method: 'GET', url: '/api/v1/usage', headers: bearer(token) });
     assert.deepEqual([usage.json().data.checks.html.used, usage.json().data.checks.html.limit], [3, 3]);
