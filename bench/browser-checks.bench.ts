@@ -56,7 +56,7 @@ async function plainPlaywright(): Promise<{ seconds: number; rendered: number }>
       const context = await browser.newContext();
       try {
         const page = await context.newPage();
-        await page.goto(urls[i], { waitUntil: 'load', timeout: LIMIT_MS });
+        await page.goto(urls[i]!, { waitUntil: 'load', timeout: LIMIT_MS });
         await page.waitForFunction(() => document.getElementById('price')?.textContent?.includes('$'), undefined, { timeout: 10_000 });
         if ((await page.content()).includes('$249.00')) rendered++;
       } finally {
@@ -87,7 +87,7 @@ async function pagewatch(): Promise<{ seconds: number; done: number; priced: num
     const priced = await store.db.query<{ n: number }>(
       "SELECT count(*)::int AS n FROM baselines WHERE target_id = 'price' AND display = '249.00 USD'",
     );
-    return { seconds, done, priced: priced[0].n };
+    return { seconds, done, priced: priced[0]!.n };
   } finally {
     await loaders.close();
     await store.close();

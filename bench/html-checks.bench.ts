@@ -35,7 +35,7 @@ async function fetchAll(): Promise<{ seconds: number; bytes: number; pages: stri
   let bytes = 0;
   const started = performance.now();
   await pool(PAGES, CONCURRENCY, async (i) => {
-    const res = await request(urls[i]);
+    const res = await request(urls[i]!);
     pages[i] = await res.body.text();
     bytes += Buffer.byteLength(pages[i]);
   });
@@ -75,7 +75,7 @@ function extractionTimes(pages: string[]): { pagewatchMs: number; parserMs: numb
     parser.push((performance.now() - started) / sample.length);
     started = performance.now();
     for (const [i, html] of sample.entries()) {
-      const page = parsePage(html, urls[i]);
+      const page = parsePage(html, urls[i]!);
       for (const target of PRODUCT_TARGETS) extractTarget(page, target);
     }
     pagewatch.push((performance.now() - started) / sample.length);

@@ -13,7 +13,7 @@ const files = readdirSync(dir).filter((f) => f.endsWith('.bench.ts')).sort();
 const results = mkdtempSync(join(tmpdir(), 'pagewatch-bench-results-'));
 const outcomes: string[] = [];
 const started = Date.now();
-const loadBefore = loadavg()[0];
+const loadBefore = loadavg()[0]!;
 for (const file of files) {
   console.log(`\n== ${file}`);
   const t0 = Date.now();
@@ -37,7 +37,7 @@ Machine: ${shell('nproc', [])} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${memory
 **Read the ratios, not the absolute figures.** Each figure is measured together with its baseline in the same run,
 on the same machine, one after the other. This machine is small (2 cores) and was shared: other engineers' test
 suites may run at the same time (1-minute load average ${loadBefore.toFixed(1)} at the start of this run and
-${loadavg()[0].toFixed(1)} at its end), which lowers and scatters every absolute figure. PostgreSQL is the local server at \`BENCH_DATABASE_URL\` (default \`postgres://postgres@127.0.0.1:5432/test\`),
+${loadavg()[0]!.toFixed(1)} at its end), which lowers and scatters every absolute figure. PostgreSQL is the local server at \`BENCH_DATABASE_URL\` (default \`postgres://postgres@127.0.0.1:5432/test\`),
 a fresh schema per run, dropped afterwards; PGlite runs in a fresh temporary data directory. All traffic is loopback.
 
 Re-run everything: \`npm run bench\` (about ${Math.max(1, Math.round((Date.now() - started) / 60_000))} minutes here). Each benchmark alone:

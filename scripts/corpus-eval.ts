@@ -1,6 +1,7 @@
 // Scores the extraction domain against the shared corpora (see
 // ../shared/corpora/prices.SOURCE.md and availability/SOURCE.md); used by
 // scripts/eval-extraction.ts and test/domain/extract/corpus.test.ts.
+import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ErrorObject } from 'ajv';
@@ -125,7 +126,7 @@ function caseCurrency(c: PriceCase): string | null {
     if (mentions.length === 0) continue;
     if (wanted === null && mentions.every((m) => !m.codes.some(isPriceCurrency))) continue;
     const codes = mentions.flatMap((m) => m.codes).filter(isPriceCurrency);
-    return codes.length === 0 ? null : codes.includes('USD') ? 'USD' : codes[0];
+    return codes.length === 0 ? null : codes.includes('USD') ? 'USD' : codes[0]!;
   }
   return 'USD';
 }
@@ -159,6 +160,7 @@ export function evaluatePriceCases(cases: readonly PriceCase[]): { strict: Price
       id: 'price', kind: 'price', selection: { scope: 'selector', selector: '#price' }, currency,
       ...(c.decimal_separator === '.' || c.decimal_separator === ',' ? { decimal: c.decimal_separator } : {}),
     }]);
+    assert.ok(got);
     const expectedAmount = c.expected_amount === null ? null : parseDotDecimal(c.expected_amount);
     const expected = expectedAmount === null || nameable === null ? null : toMinorUnits(expectedAmount, exponent);
     const outcome = got.ok ? `${got.value} (${got.display})` : got.issues[0]?.code;
@@ -216,6 +218,7 @@ export function evaluateAvailabilityCases(cases: readonly AvailabilityCase[]): {
       { id: 'stock', kind: 'availability', selection: { scope: 'page' } },
       { id: 'price', kind: 'price', selection: { scope: 'page' }, currency },
     ]);
+    assert.ok(got && result);
     const state = got.ok ? got.value : got.issues[0]?.code === 'availability_unknown' ? 'unknown' : got.issues[0]?.code;
     score(stock, state === c.expected, () => `${c.file}: expected ${c.expected}, got ${state}`);
 

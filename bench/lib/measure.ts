@@ -5,7 +5,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 export function percentile(sorted: number[], p: number): number | null {
   if (sorted.length === 0) return null;
   const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[index];
+  return sorted[index] ?? null;
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -59,7 +59,7 @@ export function treeRssBytes(rootPid: number): number {
 /** CPU time (user + system) of another process, in ms, from /proc (Linux). */
 export function processCpuMs(pid: number): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
@@ -69,10 +69,10 @@ export function processCpuMs(pid: number): number {
 
 /** Busy and total CPU time of the whole machine so far, in clock ticks, from /proc/stat (Linux). */
 export function machineCpuTicks(): { busy: number; total: number } {
-  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
   // user nice system idle iowait irq softirq steal: idle and iowait are not busy.
   const total = fields.slice(0, 8).reduce((sum, n) => sum + n, 0);
-  return { busy: total - fields[3] - fields[4], total };
+  return { busy: total - fields[3]! - fields[4]!, total };
 }
 
 /** The share of the machine's CPUs busy since `since` (0 to 1). */

@@ -51,5 +51,5 @@ export async function insertMonitors(
 /** Monitors checked at least once since `since`. */
 export async function countCheckedSince(db: Queryable, since: Date): Promise<number> {
   const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM check_state WHERE last_checked_at >= $1', [since]);
-  return rows[0].n;
+  return rows[0]!.n;
 }

@@ -54,7 +54,7 @@ const SIZE_SQL = `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint
   WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'm')`;
 
 export async function openBenchStore(kind: StoreKind): Promise<BenchStore> {
-  const sizeOf = async (db: Database) => Number((await db.query<{ bytes: number }>(SIZE_SQL))[0].bytes);
+  const sizeOf = async (db: Database) => Number((await db.query<{ bytes: number }>(SIZE_SQL))[0]!.bytes);
   if (kind === 'pglite') {
     const dir = mkdtempSync(join(tmpdir(), 'pagewatch-bench-'));
     const db = await openDatabase({ databaseUrl: null, dataDir: dir });

@@ -1,3 +1,4 @@
+import { AppError } from '../errors.ts';
 import type { Database } from '../store/database.ts';
 import type { ApiStatus } from '../store/api-status-store.ts';
 import { findTokenWithApiStatus, type TokenWithAccount } from '../store/tokens-store.ts';
@@ -50,7 +51,9 @@ export class ApiAccess {
   }
 
   async start(): Promise<void> {
-    this.schema = (await this.db.query<{ schema: string }>('SELECT current_schema() AS schema'))[0].schema;
+    const [row] = await this.db.query<{ schema: string }>('SELECT current_schema() AS schema');
+    if (row === undefined) throw new AppError('internal_error', 'current_schema() returned no row');
+    this.schema = row.schema;
     this.unlisten = await this.db.listen(ACCESS_CHANNEL, (payload) => this.onAnnouncement(payload), () => this.clear());
   }
 

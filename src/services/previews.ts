@@ -70,10 +70,12 @@ export async function createPreview(deps: PreviewDeps, principal: Principal, inp
     await refundPreviewCredit(deps, principal, credit);
     throw err;
   }
-  const blocked = result.issues.filter((i) => i.code === 'blocked');
-  if (blocked.length > 0) {
+  const blocked = result.issues.find((i) => i.code === 'blocked');
+  if (blocked !== undefined) {
     await refundPreviewCredit(deps, principal, credit);
-    throw new AppError('validation_failed', `url is not a public web address: ${blocked[0].message}`, { details: [{ field: 'url', message: blocked[0].message }] });
+    throw new AppError('validation_failed', `url is not a public web address: ${blocked.message}`, {
+      details: [{ field: 'url', message: blocked.message }],
+    });
   }
   if (result.html === null || result.issues.length > 0) throw loadFailure(result.issues);
 

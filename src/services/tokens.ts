@@ -110,8 +110,8 @@ const UNAUTHORIZED = 'missing, invalid, expired or revoked bearer token';
  * made-up one.
  */
 export async function authenticate(deps: TokenDeps, authorization: string | undefined): Promise<Principal> {
-  const match = /^Bearer ([^\s]+)$/i.exec(authorization?.trim() ?? '');
-  const hash = match && looksLikeToken(match[1]) ? hashTokenSecret(match[1]) : null;
+  const secret = /^Bearer ([^\s]+)$/i.exec(authorization?.trim() ?? '')?.[1];
+  const hash = secret !== undefined && looksLikeToken(secret) ? hashTokenSecret(secret) : null;
   const { status, token: row } = await deps.access.lookup(hash);
   if (!status.open) throw new AppError('unavailable', 'the API is closed for maintenance', { retryAfter: status.retry_after_seconds });
   const now = deps.clock.now();

@@ -36,7 +36,8 @@ export async function lockAccount(db: Queryable, id: string): Promise<AccountRow
 
 export async function countAccounts(db: Queryable): Promise<number> {
   const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM accounts');
-  return rows[0].n;
+  // count(*) always returns one row
+  return rows[0]?.n ?? 0;
 }
 
 export async function updateAccount(

@@ -1,3 +1,4 @@
+import { AppError } from '../errors.ts';
 import type { Queryable } from './database.ts';
 
 export interface ApiStatus {
@@ -7,7 +8,9 @@ export interface ApiStatus {
 
 export async function readApiStatus(db: Queryable): Promise<ApiStatus> {
   const rows = await db.query<ApiStatus>('SELECT open, retry_after_seconds FROM api_status WHERE id = 1');
-  return rows[0];
+  const [status] = rows;
+  if (status === undefined) throw new AppError('internal_error', 'the api_status row is missing');
+  return status;
 }
 
 export async function writeApiStatus(db: Queryable, status: ApiStatus): Promise<void> {

@@ -1,3 +1,4 @@
+import { AppError } from '../errors.ts';
 import type { Queryable } from './database.ts';
 
 export interface RateWindow {
@@ -38,7 +39,7 @@ export async function admitApiRequest(
       input.dayLimit, input.chargeDay, input.chargeBytes,
     ],
   );
-  const row = rows[0];
+  const row = onlyRow(rows, 'admit_api_request');
   return { ...row, day_used: Number(row.day_used), read_bytes_used: Number(row.read_bytes_used) };
 }
 
@@ -92,7 +93,7 @@ export async function lockCounter(db: Queryable, accountId: string, metric: stri
      RETURNING used`,
     [accountId, metric, periodStart],
   );
-  return Number(rows[0].used);
+  return Number(onlyRow(rows, 'lockCounter').used);
 }
 
 /** Adds amount to a counter and returns the new value. */
@@ -103,7 +104,7 @@ export async function addToCounter(db: Queryable, accountId: string, metric: str
      RETURNING used`,
     [accountId, metric, periodStart, amount],
   );
-  return Number(rows[0].used);
+  return Number(onlyRow(rows, 'addToCounter').used);
 }
 
 /**
@@ -120,7 +121,15 @@ export async function incrementCounterBelow(db: Queryable, accountId: string, me
      RETURNING c.used`,
     [accountId, metric, periodStart, limit],
   );
-  return rows.length === 0 ? null : Number(rows[0].used);
+  const [row] = rows;
+  return row === undefined ? null : Number(row.used);
+}
+
+/** The row of a statement that returns one on every call (an upsert's RETURNING, a row-returning function). */
+function onlyRow<R>(rows: R[], statement: string): R {
+  const [row] = rows;
+  if (row === undefined) throw new AppError('internal_error', `${statement} returned no row`);
+  return row;
 }
 
 /** Current values of several counters for the given periods (missing rows are 0). */

@@ -43,7 +43,8 @@ export async function recentIdempotencyKeys(db: Queryable, accountId: string, si
     'SELECT count(*)::int AS count, min(created_at) AS oldest FROM idempotency_keys WHERE account_id = $1 AND created_at > $2',
     [accountId, since],
   );
-  return rows[0];
+  // an aggregate always returns one row; this is what it returns over no keys
+  return rows[0] ?? { count: 0, oldest: null };
 }
 
 export async function storeIdempotentResult(db: Queryable, where: { account_id: string; operation: string; key: string }, result: unknown): Promise<void> {

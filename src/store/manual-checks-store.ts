@@ -1,3 +1,4 @@
+import { AppError } from '../errors.ts';
 import type { CheckIssue } from '../domain/issues.ts';
 import type { CheckStatus } from '../domain/manual-check.ts';
 import type { Queryable } from './database.ts';
@@ -24,7 +25,9 @@ export async function insertManualCheck(db: Queryable, row: Pick<ManualCheckRow,
      VALUES ($1, $2, $3, 'queued', $4::timestamptz, $5::timestamptz) RETURNING *`,
     [row.id, row.account_id, row.monitor_id, row.requested_at, row.expires_at],
   );
-  return rows[0];
+  const [inserted] = rows;
+  if (inserted === undefined) throw new AppError('internal_error', 'inserting a manual check returned no row');
+  return inserted;
 }
 
 export async function findManualCheck(db: Queryable, accountId: string, id: string): Promise<ManualCheckRow | null> {

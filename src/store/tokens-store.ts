@@ -1,3 +1,4 @@
+import { AppError } from '../errors.ts';
 import type { ApiStatus } from './api-status-store.ts';
 import type { Queryable } from './database.ts';
 
@@ -32,7 +33,8 @@ export async function countActiveTokens(db: Queryable, accountId: string, at: Da
     'SELECT count(*)::int AS n FROM api_tokens WHERE account_id = $1 AND revoked_at IS NULL AND expires_at > $2',
     [accountId, at],
   );
-  return rows[0].n;
+  // count(*) always returns one row
+  return rows[0]?.n ?? 0;
 }
 
 export async function listTokens(db: Queryable, accountId: string): Promise<TokenRow[]> {
@@ -51,7 +53,9 @@ export async function findTokenWithApiStatus(db: Queryable, hash: string | null)
      WHERE s.id = 1`,
     [hash],
   );
-  const { api_open: open, api_retry_after_seconds: retryAfter, ...token } = rows[0];
+  const [row] = rows;
+  if (row === undefined) throw new AppError('internal_error', 'the api_status row is missing');
+  const { api_open: open, api_retry_after_seconds: retryAfter, ...token } = row;
   return { status: { open, retry_after_seconds: retryAfter }, token: token.id === null ? null : token };
 }
 

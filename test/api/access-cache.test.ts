@@ -100,14 +100,16 @@ test('the cache keeps at most maxTokens tokens, dropping the least recently used
   let queries = 0;
   const counting = { ...t.db, query: (sql: string, params?: unknown[]) => (queries++, t.db.query(sql, params)) } as typeof t.db;
   const access = new ApiAccess(counting, { maxTokens: 2 });
-  await access.lookup(tokens[0]);
-  await access.lookup(tokens[1]);
-  await access.lookup(tokens[0]);
-  await access.lookup(tokens[2]);
+  const [first, second, third] = tokens;
+  assert.ok(first && second && third);
+  await access.lookup(first);
+  await access.lookup(second);
+  await access.lookup(first);
+  await access.lookup(third);
   assert.equal(queries, 3);
-  await access.lookup(tokens[0]);
+  await access.lookup(first);
   assert.equal(queries, 3, 'recently used: kept');
-  await access.lookup(tokens[1]);
+  await access.lookup(second);
   assert.equal(queries, 4, 'least recently used: dropped');
 });
 

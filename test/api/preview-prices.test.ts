@@ -54,6 +54,7 @@ test('without a decimal setting, prices written without decimals are read in ful
     { id: 'vnd', currency: 'VND' },
     { id: 'huf', currency: 'HUF' },
   ]);
+  assert.ok(idr && vnd && huf);
   assert.deepEqual([idr.value, idr.display], [3150000, '31,500.00 IDR (automatic reading: "." groups thousands)']);
   assert.deepEqual([vnd.value, vnd.display], [12500, '12,500 VND (automatic reading: "." groups thousands)']);
   assert.deepEqual([huf.value, huf.display], [172700, '1,727.00 HUF (automatic reading: "." groups thousands)']);
@@ -64,12 +65,14 @@ test('a price with more decimals than its currency is an issue, never a rounded 
     { id: 'kwd', currency: 'KWD' },
     { id: 'vnd', currency: 'VND', decimal: '.' },
   ]);
+  assert.ok(kwd && vnd);
   assert.deepEqual([kwd.ok, kwd.value, kwd.issues[0]?.code], [false, null, 'price_ambiguous']);
   assert.deepEqual([vnd.ok, vnd.value, vnd.issues[0]?.code], [false, null, 'price_ambiguous']);
 });
 
 test('without a decimal setting, a price element holding its sign reads Rp 31.500 as 31,500 IDR', async () => {
   const [idr] = await evaluatePrices([{ id: 'rupiah', currency: 'IDR' }]);
+  assert.ok(idr);
   assert.deepEqual([idr.ok, idr.value, idr.display], [true, 3150000, '31,500.00 IDR (automatic reading: "." groups thousands)']);
 });
 
@@ -78,11 +81,13 @@ test('a measure or a threshold is not a price: no value, price_not_found', async
     { id: 'feet', currency: 'USD' },
     { id: 'threshold', currency: 'USD' },
   ]);
+  assert.ok(feet && threshold);
   assert.deepEqual([feet.ok, feet.value, feet.issues[0]?.code], [false, null, 'price_not_found']);
   assert.deepEqual([threshold.ok, threshold.value, threshold.issues[0]?.code], [false, null, 'price_not_found']);
 });
 
 test('of a former and a current price the current one is the value and the display names the one set aside', async () => {
   const [was] = await evaluatePrices([{ id: 'was', currency: 'USD' }]);
+  assert.ok(was);
   assert.deepEqual([was.value, was.display], [6000, '60.00 USD (set aside: $120.00 labelled as a former price)']);
 });

@@ -37,7 +37,7 @@ after(async () => {
   if (!SKIP) await shared.drop();
 });
 
-const node = (i: number) => apis[i % apis.length].url;
+const node = (i: number) => apis[i % apis.length]!.url;
 
 async function createAccount(): Promise<{ accountId: string; headers: Record<string, string> }> {
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
@@ -125,7 +125,7 @@ test('parallel manual checks of one account\'s monitors over both API nodes: all
   const monitors = await shared.db.query<{ id: string }>('SELECT id FROM monitors WHERE account_id = $1', [accountId]);
   const responses = await Promise.all(
     Array.from({ length: PARALLEL }, (_, i) =>
-      fetch(`${node(i)}/api/v1/monitors/${monitors[i % monitors.length].id}/checks`, {
+      fetch(`${node(i)}/api/v1/monitors/${monitors[i % monitors.length]!.id}/checks`, {
         method: 'POST', headers: { ...headers, 'idempotency-key': `parallel-check-${i}` }, body: '{}',
       }),
     ),

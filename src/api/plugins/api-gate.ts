@@ -22,7 +22,7 @@ function setLimitHeaders(reply: FastifyReply, state: LimitState): void {
 }
 
 function isJson(contentType: string | undefined): boolean {
-  const mediaType = contentType?.split(';')[0].trim().toLowerCase() ?? '';
+  const mediaType = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
   return mediaType === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
 }
 

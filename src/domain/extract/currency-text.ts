@@ -22,7 +22,8 @@ const HISTORIC = new Set(HISTORIC_CODES);
 
 const SIGNS_BY_FIRST = new Map<string, CurrencySign[]>();
 for (const sign of [...CURRENCY_SIGNS].sort((a, b) => b.sign.length - a.sign.length)) {
-  const keys = sign.fold ? [sign.sign[0].toLowerCase(), sign.sign[0].toUpperCase()] : [sign.sign[0]];
+  const first = sign.sign.charAt(0);
+  const keys = sign.fold ? [first.toLowerCase(), first.toUpperCase()] : [first];
   for (const key of new Set(keys)) SIGNS_BY_FIRST.set(key, [...(SIGNS_BY_FIRST.get(key) ?? []), sign]);
 }
 
@@ -38,7 +39,8 @@ function firstRunEndingAfter(runs: readonly NumberRun[], offset: number): number
   let high = runs.length;
   while (low < high) {
     const mid = (low + high) >> 1;
-    if (runs[mid].end <= offset) low = mid + 1;
+    // low <= mid < high <= runs.length
+    if (runs[mid]!.end <= offset) low = mid + 1;
     else high = mid;
   }
   return low;
@@ -56,7 +58,7 @@ function nextToNumber(text: string, start: number, end: number, runs: readonly N
 }
 
 function signAt(text: string, at: number): { sign: CurrencySign; length: number } | null {
-  for (const sign of SIGNS_BY_FIRST.get(text[at]) ?? []) {
+  for (const sign of SIGNS_BY_FIRST.get(text.charAt(at)) ?? []) {
     const candidate = text.slice(at, at + sign.sign.length);
     const same = sign.fold ? candidate.toLowerCase() === sign.sign.toLowerCase() : candidate === sign.sign;
     if (!same) continue;

@@ -11,7 +11,9 @@ export interface DecimalAmount {
 
 /** The minor unit exponent of an ISO 4217 code (JPY 0, EUR 2, KWD 3), or null when unknown or unitless (XAU). */
 export function currencyExponent(code: string): number | null {
-  return Object.hasOwn(ISO_4217_EXPONENTS, code) ? ISO_4217_EXPONENTS[code] : null;
+  // own keys only: "toString" and the like are no currency
+  if (!Object.hasOwn(ISO_4217_EXPONENTS, code)) return null;
+  return ISO_4217_EXPONENTS[code] ?? null;
 }
 
 /** Whether a code is a current ISO 4217 currency that prices can be in. */
@@ -26,7 +28,7 @@ export function makeDecimal(whole: string, fraction: string): DecimalAmount {
 /** Reads a plain dot-decimal string ("30.00", "8097000"); anything else is null. */
 export function parseDotDecimal(text: string): DecimalAmount | null {
   const match = /^(\d+)(?:\.(\d+))?$/u.exec(text.trim());
-  return match ? makeDecimal(match[1], match[2] ?? '') : null;
+  return match ? makeDecimal(match[1]!, match[2] ?? '') : null;
 }
 
 /** Negative, zero or positive as a is less than, equal to or greater than b; exact. */

@@ -54,6 +54,11 @@ function isDigit(ch: string | undefined): boolean {
   return ch !== undefined && DIGIT.test(ch);
 }
 
+/** The last group read; a scan always holds at least the digits it started with. */
+function lastGroup(scan: Scan): string {
+  return scan.groups[scan.groups.length - 1]!;
+}
+
 function digitsAt(text: string, at: number): string {
   let end = at;
   while (isDigit(text[end])) end++;
@@ -63,16 +68,18 @@ function digitsAt(text: string, at: number): string {
 function scanRun(text: string, start: number): Scan {
   let pos = start;
   let leading = '';
-  while (MARK.has(text[pos])) leading += text[pos++];
-  const scan: Scan = { groups: [digitsAt(text, pos)], seps: [], leading, wholeMarker: false, euroDecimal: false, end: 0 };
-  pos += scan.groups[0].length;
+  while (MARK.has(text.charAt(pos))) leading += text.charAt(pos++);
+  const first = digitsAt(text, pos);
+  const scan: Scan = { groups: [first], seps: [], leading, wholeMarker: false, euroDecimal: false, end: 0 };
+  pos += first.length;
   for (;;) {
-    const ch = text[pos];
-    const last = scan.groups[scan.groups.length - 1];
+    // charAt: past the end it is '', which no separator set holds
+    const ch = text.charAt(pos);
+    const last = lastGroup(scan);
     if (MARK.has(ch) || APOSTROPHES.has(ch)) {
-      const spaced = SPACES.has(text[pos + 1]);
+      const spaced = SPACES.has(text.charAt(pos + 1));
       const after = pos + 1 + (spaced ? 1 : 0);
-      if (MARK.has(ch) && DASHES.has(text[after])) {
+      if (MARK.has(ch) && DASHES.has(text.charAt(after))) {
         scan.seps.push(ch);
         scan.wholeMarker = true;
         pos = after + 1;
@@ -98,7 +105,7 @@ function scanRun(text: string, start: number): Scan {
     // only right after a whole number: "20,00 € 15" is two prices, not one
     const whole = scan.groups.slice(1).every((g) => g.length === 3);
     if (ch === '€' && whole) {
-      const spaced = SPACES.has(text[pos + 1]);
+      const spaced = SPACES.has(text.charAt(pos + 1));
       const centsAt = spaced ? pos + 2 : pos + 1;
       const cents = digitsAt(text, centsAt);
       // "35€ 99"; with nothing between them, "140€33" and "1250€600" (1250.600) too; "1250€ 600" is two numbers
@@ -120,18 +127,18 @@ function decimalIndex(scan: Scan, hint: DecimalHint | undefined): number | null 
   if (scan.euroDecimal) return scan.seps.length - 1;
   if (scan.wholeMarker) return -1;
   const marks = scan.seps.map((s, i) => ({ s, i })).filter(({ s }) => MARK.has(s));
-  if (marks.length === 0) return -1;
-  const last = marks[marks.length - 1];
+  const last = marks.at(-1);
+  if (last === undefined) return -1;
   const kinds = new Set(marks.map(({ s }) => s));
   if (kinds.size === 2) {
     return marks.filter(({ s }) => s === last.s).length === 1 ? last.i : null;
   }
-  const lastGroup = scan.groups[last.i + 1];
-  if (marks.length > 1) return lastGroup.length === 3 ? -1 : null;
-  if (lastGroup.length !== 3) return last.i;
-  const before = scan.groups.slice(0, last.i + 1);
-  const head = before[before.length - 1];
-  if (before.length === 1 && (head === '0' || head.length > 3)) return last.i;
+  // seps[i] stands between groups[i] and groups[i + 1], so both exist
+  const after = scan.groups[last.i + 1]!;
+  if (marks.length > 1) return after.length === 3 ? -1 : null;
+  if (after.length !== 3) return last.i;
+  const head = scan.groups[last.i]!;
+  if (last.i === 0 && (head === '0' || head.length > 3)) return last.i;
   if (hint === undefined) return -1;
   return last.s === hint ? last.i : -1;
 }
@@ -139,9 +146,10 @@ function decimalIndex(scan: Scan, hint: DecimalHint | undefined): number | null 
 /** The separator the automatic reading took as grouping where only the page's convention could settle it ("1.299"). */
 function autoGrouped(scan: Scan): DecimalHint | null {
   const marks = scan.seps.filter((s) => MARK.has(s));
-  if (scan.euroDecimal || scan.wholeMarker || marks.length !== 1 || scan.groups[scan.groups.length - 1].length !== 3) return null;
-  const at = scan.seps.indexOf(marks[0]);
-  return decimalIndex(scan, undefined) === -1 && decimalIndex(scan, marks[0] as DecimalHint) === at ? (marks[0] as DecimalHint) : null;
+  const mark = marks[0];
+  if (scan.euroDecimal || scan.wholeMarker || marks.length !== 1 || mark === undefined || lastGroup(scan).length !== 3) return null;
+  const at = scan.seps.indexOf(mark);
+  return decimalIndex(scan, undefined) === -1 && decimalIndex(scan, mark as DecimalHint) === at ? (mark as DecimalHint) : null;
 }
 
 function readScan(scan: Scan, hint: DecimalHint | undefined): DecimalAmount | null {
@@ -162,7 +170,7 @@ export function findNumberRuns(text: string, hint?: DecimalHint): NumberRun[] {
   const runs: NumberRun[] = [];
   let pos = 0;
   while (pos < text.length) {
-    const ch = text[pos];
+    const ch = text.charAt(pos);
     const startsLeading = MARK.has(ch) && !isDigit(text[pos - 1]) && /^[.,]*\d/u.test(text.slice(pos, pos + 8));
     if (!isDigit(ch) && !startsLeading) {
       pos++;

@@ -39,7 +39,7 @@ function insideBrackets(text: string, items: readonly PlacedAmount[]): boolean[]
 
 function labelledOld(text: string, items: readonly PlacedAmount[]): boolean[] {
   return items.map((item, i) => {
-    const from = Math.max(i === 0 ? 0 : items[i - 1].end, item.start - LABEL_REACH);
+    const from = Math.max(items[i - 1]?.end ?? 0, item.start - LABEL_REACH);
     return OLD_BEFORE.test(text.slice(from, item.start));
   });
 }

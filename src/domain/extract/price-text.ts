@@ -88,7 +88,7 @@ interface Side {
 function attachCurrencies(text: string, runs: readonly NumberRun[], mentions: readonly CurrencyMention[]): (CurrencyMention | null)[] {
   let next = 0;
   const sides = runs.map((run) => {
-    while (next < mentions.length && mentions[next].end <= run.start) next++;
+    while (next < mentions.length && mentions[next]!.end <= run.start) next++;
     const before = mentions[next - 1];
     const after = mentions[next];
     if (after && after.start < run.end) return { inside: after, before: null, after: null };
@@ -144,18 +144,19 @@ const RANGE_JOIN = /^\s*(?:[-–—]|to|bis|à|a|до)\s*$/iu;
  */
 export function findPriceRange(text: string, decimal?: DecimalHint): PriceRange | null {
   const runs = amountRuns(text, decimal);
-  if (runs.length !== 2 || !runs[0].amount || !runs[1].amount) return null;
+  const [lower, upper] = runs;
+  if (runs.length !== 2 || !lower?.amount || !upper?.amount) return null;
   const mentions = findCurrencyMentions(text, runs);
   const between = mentions.reduce(
-    (gap, m) => (m.start >= runs[0].end && m.end <= runs[1].start ? gap.replace(m.text, '') : gap),
-    text.slice(runs[0].end, runs[1].start),
+    (gap, m) => (m.start >= lower.end && m.end <= upper.start ? gap.replace(m.text, '') : gap),
+    text.slice(lower.end, upper.start),
   );
   if (!RANGE_JOIN.test(between)) return null;
   const [first, second] = attachCurrencies(text, runs, mentions);
   if (first && second && first.text !== second.text) return null;
   // a range is written from low to high: "25-09" is no range
-  if (compareDecimals(runs[0].amount, runs[1].amount) >= 0) return null;
-  return { amount: runs[0].amount, currency: first ?? second, autoGrouped: runs[0].autoGrouped };
+  if (compareDecimals(lower.amount, upper.amount) >= 0) return null;
+  return { amount: lower.amount, currency: first ?? second ?? null, autoGrouped: lower.autoGrouped };
 }
 
 /** Every readable number in the text, currency or not (for a selected price element without a sign). */

@@ -53,7 +53,8 @@ function judge(candidates: readonly StatedPrice[], currency: string, exponent: n
     else unfit.push(c.amount);
     reading ??= minor !== null ? (c.reading ?? null) : null;
   }
-  if (minors.size === 1) return { kind: 'value', minor: [...minors.keys()][0], reading };
+  const [only] = minors.keys();
+  if (minors.size === 1 && only !== undefined) return { kind: 'value', minor: only, reading };
   if (minors.size === 0) return unfit.length > 0 ? { kind: 'unfit', amounts: [...new Set(unfit.map(decimalToString))] } : { kind: 'none' };
   return { kind: 'ambiguous', amounts: [...minors.values()].map(decimalToString) };
 }

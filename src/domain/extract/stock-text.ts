@@ -39,7 +39,7 @@ function findAndTake(text: string, taken: Uint8Array, phrases: readonly StockPhr
   for (const { phrase: needle, strength } of phrases) {
     for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
       const end = at + needle.length;
-      if (!boundaryOk(needle[0], text[at - 1]) || !boundaryOk(needle[needle.length - 1], text[end])) continue;
+      if (!boundaryOk(needle.charAt(0), text[at - 1]) || !boundaryOk(needle.charAt(needle.length - 1), text[end])) continue;
       if (taken.subarray(at, end).includes(1)) continue;
       found.push({ strength });
       taken.fill(1, at, end);
