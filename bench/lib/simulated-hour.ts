@@ -74,7 +74,7 @@ function decideSlot(
       if (!extraction.ok) continue;
       const key = `${monitor.id}/${target.id}`;
       const stored = baselines.get(key) ?? null;
-      const decision = detectChange(target, stored?.value ?? null, extraction.value as ObservedValue);
+      const decision = detectChange(target, stored?.value ?? null, extraction.value);
       if (decision.outcome !== 'seeded' && decision.outcome !== 'changed') continue;
       const hash = extraction.text === null ? null : textHash(extraction.text);
       if (hash !== null && extraction.text !== null) rows.texts.set(hash, extraction.text);

@@ -74,7 +74,7 @@ export async function commitChecks(tx: Queryable, checks: PendingCheck[]): Promi
     }
     const own = lazySavepoint(tx, 'check_commit');
     try {
-      const { outcome, record } = await commitOne(own.tx, check, found, baselines.get(check.item.monitorId) ?? new Map());
+      const { outcome, record } = await commitOne(own.tx, check, found, baselines.get(check.item.monitorId) ?? new Map<string, BaselineRow>());
       await own.release();
       if (record) records.push(record);
       results.push({ ok: true, outcome });

@@ -1,5 +1,4 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import type { ErrorObject } from 'ajv';
 import { AppError } from '../errors.ts';
 import { BrowserUnavailable, RendererBusy } from '../fetch/loader/load-errors.ts';
 import { validationError } from './validation.ts';
@@ -10,7 +9,7 @@ function toAppError(err: FastifyError & { validationContext?: string }): AppErro
   if (err instanceof AppError) return err;
   if (err instanceof RendererBusy) return new AppError('renderer_busy', err.message, { retryAfter: err.retryAfterSeconds });
   if (err instanceof BrowserUnavailable) return new AppError('unavailable', err.message, { retryAfter: err.retryAfterSeconds });
-  if (err.validation) return validationError(err.validation as unknown as ErrorObject[], err.validationContext);
+  if (err.validation) return validationError(err.validation, err.validationContext);
   switch (err.code) {
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return new AppError('uri_too_long', 'a path segment is longer than 100 characters; no resource has such an id');

@@ -6,7 +6,7 @@ import { lockDataDir, type DataDirLock } from './data-dir-lock.ts';
 function wrap(target: PGlite | Transaction): Queryable {
   return {
     async query<R>(sql: string, params?: unknown[]) {
-      const result = await target.query<R>(sql, params as unknown[] | undefined);
+      const result = await target.query<R>(sql, params);
       return result.rows;
     },
     async exec(sql: string) {

@@ -15,7 +15,7 @@ const types = {
     if (oid === 20) return (value: string) => Number(value);
     return pg.types.getTypeParser(oid, format) as (value: string) => unknown;
   },
-} as pg.CustomTypesConfig;
+};
 
 const RELISTEN_DELAY_MS = 1000;
 

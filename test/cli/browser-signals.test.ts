@@ -28,8 +28,8 @@ function serve(dataDir: string): { child: ChildProcess; output: () => string } {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
   return { child, output: () => output };
 }
 

@@ -17,8 +17,8 @@ function serve(dataDir: string, port: number): { child: ChildProcess; output: ()
     env: { ...process.env, PORT: String(port), PAGEWATCH_DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
   return { child, output: () => output };
 }
 

@@ -54,8 +54,8 @@ export class ProcessGroup {
   async start(command: Command, name: string, env: Record<string, string>, ms = 30_000): Promise<PagewatchProcess> {
     const child = spawn(process.execPath, [BIN, command], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout!.on('data', (d) => (output += d));
-    child.stderr!.on('data', (d) => (output += d));
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const proc: PagewatchProcess = {
       name,

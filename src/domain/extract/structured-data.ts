@@ -178,7 +178,7 @@ function itemValue(el: Element): { value: string; fromAttribute: boolean } {
 
 function itemScope(el: Element): Element | null {
   for (let parent = el.parent; parent; parent = parent.parent) {
-    if (parent.type === 'tag' && (parent as Element).attribs.itemscope !== undefined) return parent as Element;
+    if (parent.type === 'tag' && (parent).attribs.itemscope !== undefined) return parent;
   }
   return null;
 }

@@ -23,7 +23,7 @@ function recording(db: Database): { db: Database; transactions: string[][] } {
       transactions.push(log);
       return fn({ query: (sql, params) => (log.push(sql.replace(/\s+/g, ' ').trim()), tx.query(sql, params)), exec: (sql) => tx.exec(sql) });
     });
-  return { db: { ...db, transaction: transaction as Database['transaction'] }, transactions };
+  return { db: { ...db, transaction: transaction }, transactions };
 }
 
 test('an unchanged check commits in three statements: lock leases, monitors and states, read baselines, record and release', async () => {

@@ -65,7 +65,7 @@ test('a renderer without room defers the check: its allowance goes back and a la
     const usage = async () => (await t.app.inject({ method: 'GET', url: '/api/v1/usage', headers: bearer(token) })).json().data.checks.browser.used;
     assert.equal(await usage(), 0, 'the deferral refunded the reservation');
 
-    held.release!();
+    held.release();
     await busy;
     const retried = await engine.runCycle();
     assert.equal(retried.claimed[0]!.attempt, 2);

@@ -31,7 +31,7 @@ function instrumented(db: Database, failing: Set<string>): { db: Database; batch
     exec: (sql) => tx.exec(sql),
   });
   const transaction = <T>(fn: (tx: Queryable) => Promise<T>) => db.transaction((tx) => fn(wrap(tx)));
-  return { db: { ...db, transaction: transaction as Database['transaction'] }, batches };
+  return { db: { ...db, transaction: transaction }, batches };
 }
 
 /** Three watched pages, checked once (baselines seeded), then changed and claimed together. */
