@@ -129,7 +129,10 @@ async function onStore(kind: StoreKind): Promise<{ results: ShapeResult[]; body:
     for (let i = 0; i < ACCOUNTS; i++) {
       const { accountId, token } = await createAccountWithToken(app);
       const [id] = await insertMonitors(store.db, {
-        accountId, loadMode: 'html', intervalMinutes: 60, targets: PRODUCT_TARGETS,
+        accountId,
+        loadMode: 'html',
+        intervalMinutes: 60,
+        targets: PRODUCT_TARGETS,
         monitors: [{ url: `https://shop.example/product/${i + 1}.html`, nextCheckAt: new Date(Date.now() + 3_600_000) }],
       });
       calls.push({ path: `/api/v1/monitors/${id}`, headers: { authorization: `Bearer ${token}` } });
@@ -140,7 +143,10 @@ async function onStore(kind: StoreKind): Promise<{ results: ShapeResult[]; body:
     const body = await probe.text();
     const contentType = probe.headers.get('content-type') ?? 'application/json';
     const results: ShapeResult[] = [];
-    for (const [shape, shapeCalls] of [['one account', calls.slice(0, 1)], [`${ACCOUNTS} accounts`, calls]] as const) {
+    for (const [shape, shapeCalls] of [
+      ['one account', calls.slice(0, 1)],
+      [`${ACCOUNTS} accounts`, calls],
+    ] as const) {
       const bareFigures = await withServer(await bare(body, contentType), (base) => measure(base, shapeCalls));
       const readFigures = await withServer(await storedRead(store.db), (base) => measure(base, shapeCalls));
       results.push({ shape, kind, bare: bareFigures, storedRead: readFigures, pagewatch: await measure(pagewatchBase, shapeCalls) });
@@ -164,8 +170,17 @@ for (const kind of kinds) {
 }
 
 const row = (r: ShapeResult, what: string, f: Figures): Cell[] => [
-  r.shape, STORE_LABELS[r.kind], what, fmt(f.rps, 0), ratio(f.rps, r.bare.rps), ratio(f.rps, r.storedRead.rps),
-  fmt(f.p50, 0), fmt(f.p99, 0), f.ok, f.non2xx, f.errors,
+  r.shape,
+  STORE_LABELS[r.kind],
+  what,
+  fmt(f.rps, 0),
+  ratio(f.rps, r.bare.rps),
+  ratio(f.rps, r.storedRead.rps),
+  fmt(f.p50, 0),
+  fmt(f.p99, 0),
+  f.ok,
+  f.non2xx,
+  f.errors,
 ];
 publish(
   'api',

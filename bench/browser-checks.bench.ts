@@ -75,7 +75,13 @@ async function pagewatch(): Promise<{ seconds: number; done: number; priced: num
   try {
     const accountId = await createAccount(store.db);
     const due = new Date(Date.now() - 1000);
-    await insertMonitors(store.db, { accountId, loadMode: 'browser', intervalMinutes: 60, targets: TARGETS, monitors: urls.map((url) => ({ url, nextCheckAt: due })) });
+    await insertMonitors(store.db, {
+      accountId,
+      loadMode: 'browser',
+      intervalMinutes: 60,
+      targets: TARGETS,
+      monitors: urls.map((url) => ({ url, nextCheckAt: due })),
+    });
     const engine = benchEngine(store.db, loaders, CONCURRENCY);
     const since = new Date();
     const started = performance.now();
@@ -108,10 +114,27 @@ ${loadConfig({}).chromiumPath}; memory is the peak of the summed resident sizes 
 250 ms; the fixture site's process excluded). pagewatch: the engine with browser monitors on PGlite (filtering proxy, fresh context,
 network-idle settle, extraction, commit). Baseline: playwright-core, a fresh context per load, \`goto\` then wait for the price.
 
-${table(['what', 'loads/s', 'ratio', 'peak RSS', 'RSS ratio', 'correct price'], [
-      ['plain playwright-core (baseline)', fmt(baseRate, 2), '1.00×', mib(baseline.peakRss), '1.00×', `${baseline.result.rendered}/${CHECKS}`],
-      ['pagewatch browser checks', fmt(rate, 2), ratio(rate, baseRate), mib(measured.peakRss), ratio(measured.peakRss, baseline.peakRss), `${measured.result.priced}/${CHECKS}`],
-    ])}
+${table(
+  ['what', 'loads/s', 'ratio', 'peak RSS', 'RSS ratio', 'correct price'],
+  [
+    [
+      'plain playwright-core (baseline)',
+      fmt(baseRate, 2),
+      '1.00×',
+      mib(baseline.peakRss),
+      '1.00×',
+      `${baseline.result.rendered}/${CHECKS}`,
+    ],
+    [
+      'pagewatch browser checks',
+      fmt(rate, 2),
+      ratio(rate, baseRate),
+      mib(measured.peakRss),
+      ratio(measured.peakRss, baseline.peakRss),
+      `${measured.result.priced}/${CHECKS}`,
+    ],
+  ],
+)}
 
 Re-run: \`node bin/run-ts.js bench/browser-checks.bench.ts\` (BENCH_BROWSER_CHECKS, BENCH_BROWSER_CONCURRENCY, BENCH_BROWSER_LIMIT_S).`,
   );

@@ -34,7 +34,11 @@ function counted(db: Database): Database {
 }
 
 /** One pass of the engine on `engineDb`, counted on `db` (so the probe's own polling is not counted). */
-async function pass(db: Database, engineDb: Database, loaders: ReturnType<typeof benchLoaders>): Promise<{ done: number; seconds: number }> {
+async function pass(
+  db: Database,
+  engineDb: Database,
+  loaders: ReturnType<typeof benchLoaders>,
+): Promise<{ done: number; seconds: number }> {
   const engine = benchEngine(engineDb, loaders, CONCURRENCY, 1);
   const since = new Date();
   const started = performance.now();
@@ -61,7 +65,9 @@ try {
   const engineDb = process.env.PROBE_COUNT === '1' ? counted(store.db) : store.db;
   const { done, seconds } = await pass(store.db, engineDb, loaders);
   for (const [sql, n] of [...counts].sort((a, b) => b[1] - a[1])) console.log(`${(n / done).toFixed(2)}  ${sql}`);
-  console.log(`${STORE}, ${STEADY ? 'steady state' : 'first captures'}: ${done} checks in ${seconds.toFixed(1)} s = ${(done / seconds).toFixed(1)} checks/s`);
+  console.log(
+    `${STORE}, ${STEADY ? 'steady state' : 'first captures'}: ${done} checks in ${seconds.toFixed(1)} s = ${(done / seconds).toFixed(1)} checks/s`,
+  );
 } finally {
   await loaders.close();
   await store.close();

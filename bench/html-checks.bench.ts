@@ -48,7 +48,13 @@ async function engineRun(kind: StoreKind, tickSeconds: number): Promise<{ checks
   try {
     const accountId = await createAccount(store.db);
     const due = new Date(Date.now() - 1000);
-    await insertMonitors(store.db, { accountId, loadMode: 'html', intervalMinutes: 60, targets: PRODUCT_TARGETS, monitors: urls.map((url) => ({ url, nextCheckAt: due })) });
+    await insertMonitors(store.db, {
+      accountId,
+      loadMode: 'html',
+      intervalMinutes: 60,
+      targets: PRODUCT_TARGETS,
+      monitors: urls.map((url) => ({ url, nextCheckAt: due })),
+    });
     const engine = benchEngine(store.db, loaders, CONCURRENCY, tickSeconds);
     const since = new Date();
     const started = performance.now();
@@ -80,7 +86,11 @@ function extractionTimes(pages: string[]): { pagewatchMs: number; parserMs: numb
     }
     pagewatch.push((performance.now() - started) / sample.length);
   }
-  const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50)!;
+  const median = (values: number[]) =>
+    percentile(
+      [...values].sort((a, b) => a - b),
+      50,
+    )!;
   return { pagewatchMs: median(pagewatch), parserMs: median(parser) };
 }
 
@@ -94,7 +104,10 @@ try {
   for (const { kind, tick } of runs) {
     const result = await engineRun(kind, tick);
     rows.push([
-      `worker, ${STORE_LABELS[kind]}, cycle ${tick} s`, fmt(result.checksPerSecond), ratio(result.checksPerSecond, baselineRate), `${result.done} in ${fmt(result.seconds)} s`,
+      `worker, ${STORE_LABELS[kind]}, cycle ${tick} s`,
+      fmt(result.checksPerSecond),
+      ratio(result.checksPerSecond, baselineRate),
+      `${result.done} in ${fmt(result.seconds)} s`,
     ]);
   }
   const extraction = extractionTimes(baseline.pages);
@@ -111,10 +124,13 @@ ${table(['what', 'pages/s', 'ratio to baseline', 'done'], rows)}
 
 Extraction per page (median of ${EXTRACTION_ROUNDS} rounds over ${EXTRACTION_SAMPLE} pages, in the benchmark process):
 
-${table(['what', 'ms/page', 'ratio to baseline'], [
-      ['htmlparser2 parseDocument alone (baseline)', fmt(extraction.parserMs, 2), '1.00×'],
-      ['parsePage + 3 × extractTarget', fmt(extraction.pagewatchMs, 2), ratio(extraction.pagewatchMs, extraction.parserMs)],
-    ])}
+${table(
+  ['what', 'ms/page', 'ratio to baseline'],
+  [
+    ['htmlparser2 parseDocument alone (baseline)', fmt(extraction.parserMs, 2), '1.00×'],
+    ['parsePage + 3 × extractTarget', fmt(extraction.pagewatchMs, 2), ratio(extraction.pagewatchMs, extraction.parserMs)],
+  ],
+)}
 
 Re-run: \`node bin/run-ts.js bench/html-checks.bench.ts\` (BENCH_HTML_PAGES, BENCH_HTML_CONCURRENCY, BENCH_HTML_LIMIT_S).`,
   );

@@ -9,7 +9,9 @@ import { join } from 'node:path';
 // is reported as such and the others still run.
 
 const dir = import.meta.dirname;
-const files = readdirSync(dir).filter((f) => f.endsWith('.bench.ts')).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .sort();
 const results = mkdtempSync(join(tmpdir(), 'pagewatch-bench-results-'));
 const outcomes: string[] = [];
 const started = Date.now();
@@ -17,15 +19,25 @@ const loadBefore = loadavg()[0]!;
 for (const file of files) {
   console.log(`\n== ${file}`);
   const t0 = Date.now();
-  const run = spawnSync(process.execPath, ['--import', 'tsx', join(dir, file)], { stdio: 'inherit', env: { ...process.env, BENCH_RESULTS_DIR: results } });
-  outcomes.push(`| ${file} | ${run.status === 0 ? 'ok' : `failed (exit ${run.status ?? run.signal})`} | ${Math.round((Date.now() - t0) / 1000)} s |`);
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(dir, file)], {
+    stdio: 'inherit',
+    env: { ...process.env, BENCH_RESULTS_DIR: results },
+  });
+  outcomes.push(
+    `| ${file} | ${run.status === 0 ? 'ok' : `failed (exit ${run.status ?? run.signal})`} | ${Math.round((Date.now() - t0) / 1000)} s |`,
+  );
 }
 
 const shell = (command: string, args: string[]) => execFileSync(command, args, { encoding: 'utf8' }).trim();
-const memory = shell('free', ['-m']).split('\n').find((line) => line.startsWith('Mem:'))?.split(/\s+/)[1];
+const memory = shell('free', ['-m'])
+  .split('\n')
+  .find((line) => line.startsWith('Mem:'))
+  ?.split(/\s+/)[1];
 const section = (name: string) => {
   const path = join(results, `${name}.md`);
-  return existsSync(path) ? readFileSync(path, 'utf8') : `## ${name}\n\nNo figures: the benchmark failed in this run (see the table of runs).\n`;
+  return existsSync(path)
+    ? readFileSync(path, 'utf8')
+    : `## ${name}\n\nNo figures: the benchmark failed in this run (see the table of runs).\n`;
 };
 
 const markdown = `# Benchmarks

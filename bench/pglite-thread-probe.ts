@@ -79,13 +79,19 @@ try {
   const db = await openDatabase({ databaseUrl: null, dataDir });
   const accountId = await createAccount(db);
   const [id] = await insertMonitors(db, {
-    accountId, loadMode: 'html', intervalMinutes: 60, targets: PRODUCT_TARGETS,
+    accountId,
+    loadMode: 'html',
+    intervalMinutes: 60,
+    targets: PRODUCT_TARGETS,
     monitors: [{ url: 'https://shop.example/product/1.html', nextCheckAt: new Date(Date.now() + 3_600_000) }],
   });
   await db.close();
   const rows: (string | number)[][] = [];
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const [what, run] of [['on the event loop', inThread], ['in a worker_thread', inWorker]] as const) {
+    for (const [what, run] of [
+      ['on the event loop', inThread],
+      ['in a worker_thread', inWorker],
+    ] as const) {
       const f = await run(dataDir, id!);
       rows.push([round, what, fmt(f.rps, 0), fmt(f.p50, 0), fmt(f.p99, 0), f.non2xx]);
     }

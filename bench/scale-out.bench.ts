@@ -31,29 +31,39 @@ const CONCURRENCY = Number(process.env.BENCH_SCALEOUT_CONCURRENCY ?? defaults.wo
 const TICK = TICK_SECONDS;
 const START_LIMIT_MS = 60_000;
 
-async function measure(workers: number, bases: string[], plansFile: string): Promise<{ rate: number | null; checks: number; busy: number | null }> {
+async function measure(
+  workers: number,
+  bases: string[],
+  plansFile: string,
+): Promise<{ rate: number | null; checks: number; busy: number | null }> {
   const store = await openBenchStore('postgres');
   const children = [];
   try {
     const accountId = await createAccount(store.db);
     const due = new Date(Date.now() - 1000);
     await insertMonitors(store.db, {
-      accountId, loadMode: 'html', intervalMinutes: 60, targets: PRODUCT_TARGETS,
+      accountId,
+      loadMode: 'html',
+      intervalMinutes: 60,
+      targets: PRODUCT_TARGETS,
       monitors: Array.from({ length: MONITORS }, (_, n) => ({ url: `${bases[n % bases.length]}/small/${n}.html`, nextCheckAt: due })),
     });
     const since = new Date();
     for (let i = 0; i < workers; i++) {
-      children.push(spawnPagewatch(['worker'], {
-        DATABASE_URL: store.databaseUrl!,
-        // The worker's health and metrics endpoint, on a free port.
-        PORT: '0',
-        PAGEWATCH_PLANS_FILE: plansFile,
-        PAGEWATCH_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
-        PAGEWATCH_WORKER_CONCURRENCY: String(CONCURRENCY),
-        PAGEWATCH_TICK_SECONDS: String(TICK),
-      }));
+      children.push(
+        spawnPagewatch(['worker'], {
+          DATABASE_URL: store.databaseUrl!,
+          // The worker's health and metrics endpoint, on a free port.
+          PORT: '0',
+          PAGEWATCH_PLANS_FILE: plansFile,
+          PAGEWATCH_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
+          PAGEWATCH_WORKER_CONCURRENCY: String(CONCURRENCY),
+          PAGEWATCH_TICK_SECONDS: String(TICK),
+        }),
+      );
     }
-    if (!(await waitFor(async () => (await countCheckedSince(store.db, since)) > 0, START_LIMIT_MS))) return { rate: null, checks: 0, busy: null };
+    if (!(await waitFor(async () => (await countCheckedSince(store.db, since)) > 0, START_LIMIT_MS)))
+      return { rate: null, checks: 0, busy: null };
     // Let every worker finish starting before the window opens.
     await sleep(3000);
     const before = await countCheckedSince(store.db, since);
@@ -82,7 +92,13 @@ if (!(await postgresAvailable())) {
       const { rate, checks, busy } = await measure(workers, server.bases, plansFile);
       if (workers === 1) single = rate;
       const efficiency = rate !== null && single ? rate / (single * workers) : null;
-      rows.push([workers, fmt(rate), checks, efficiency === null ? 'n/a' : `${fmt(efficiency * 100, 0)} %`, busy === null ? 'n/a' : `${fmt(busy * 100, 0)} %`]);
+      rows.push([
+        workers,
+        fmt(rate),
+        checks,
+        efficiency === null ? 'n/a' : `${fmt(efficiency * 100, 0)} %`,
+        busy === null ? 'n/a' : `${fmt(busy * 100, 0)} %`,
+      ]);
     }
     publish(
       'scale-out',

@@ -85,9 +85,20 @@ async function run(kind: StoreKind, server: PageServer): Promise<Figures> {
     const start = new Date(Date.now() + START_DELAY_MS);
     const seeds = Array.from({ length: MONITORS }, (_, n) => {
       const id = randomUUID();
-      return { id, n, url: `${server.bases[n % server.bases.length]}/small/${n}.html`, nextCheckAt: nextDueAt(start, INTERVAL, stableOffsetSeconds(id, INTERVAL), start) };
+      return {
+        id,
+        n,
+        url: `${server.bases[n % server.bases.length]}/small/${n}.html`,
+        nextCheckAt: nextDueAt(start, INTERVAL, stableOffsetSeconds(id, INTERVAL), start),
+      };
     });
-    const ids = await insertMonitors(store.db, { accountId, loadMode: 'html', intervalMinutes: INTERVAL, targets: PRODUCT_TARGETS, monitors: seeds });
+    const ids = await insertMonitors(store.db, {
+      accountId,
+      loadMode: 'html',
+      intervalMinutes: INTERVAL,
+      targets: PRODUCT_TARGETS,
+      monitors: seeds,
+    });
     const seedBytes = await store.sizeBytes();
     const due = new Map(seeds.map((seed, i) => [seed.url, { id: ids[i]!, at: seed.nextCheckAt.getTime() }]));
     const lateness: number[] = [];
@@ -110,7 +121,12 @@ async function run(kind: StoreKind, server: PageServer): Promise<Figures> {
     const simulationStarted = performance.now();
     if (SIMULATE) {
       await simulateHistory(store.db, {
-        accountId, targets: PRODUCT_TARGETS, intervalMinutes: INTERVAL, changeSeconds: CHANGE_SECONDS, from: new Date(), slots: HOUR_SLOTS,
+        accountId,
+        targets: PRODUCT_TARGETS,
+        intervalMinutes: INTERVAL,
+        changeSeconds: CHANGE_SECONDS,
+        from: new Date(),
+        slots: HOUR_SLOTS,
         monitors: seeds.map((seed, i) => ({ id: ids[i]!, n: seed.n, url: seed.url, host: new URL(seed.url).host })),
       });
     }
@@ -147,13 +163,25 @@ try {
   for (const kind of kinds) {
     const f = await run(kind, server);
     rows.push([
-      STORE_LABELS[kind], fmt(offered), fmt(f.rate), ratio(f.rate, offered), f.checks,
-      f.p50 === null ? 'n/a' : fmt(f.p50 / 1000, 2), f.p99 === null ? 'n/a' : fmt(f.p99 / 1000, 2),
-      `${fmt(f.cpuPercent, 0)} %`, `${fmt(f.siteCpuPercent, 0)} %`, mib(f.peakRss),
+      STORE_LABELS[kind],
+      fmt(offered),
+      fmt(f.rate),
+      ratio(f.rate, offered),
+      f.checks,
+      f.p50 === null ? 'n/a' : fmt(f.p50 / 1000, 2),
+      f.p99 === null ? 'n/a' : fmt(f.p99 / 1000, 2),
+      `${fmt(f.cpuPercent, 0)} %`,
+      `${fmt(f.siteCpuPercent, 0)} %`,
+      mib(f.peakRss),
     ]);
     sizes.push([
-      STORE_LABELS[kind], mib(f.seedBytes), mib(f.endBytes), mib(f.hourBytes), f.hourChanges.toLocaleString('en-US'),
-      `${fmt((f.hourBytes - f.seedBytes) / (MONITORS * HOUR_SLOTS + f.checks), 0)} B`, `${fmt(f.simulationSeconds, 0)} s`,
+      STORE_LABELS[kind],
+      mib(f.seedBytes),
+      mib(f.endBytes),
+      mib(f.hourBytes),
+      f.hourChanges.toLocaleString('en-US'),
+      `${fmt((f.hourBytes - f.seedBytes) / (MONITORS * HOUR_SLOTS + f.checks), 0)} B`,
+      `${fmt(f.simulationSeconds, 0)} s`,
     ]);
   }
   publish(

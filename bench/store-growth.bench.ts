@@ -47,12 +47,22 @@ async function run(kind: StoreKind, bases: string[]): Promise<Growth> {
   try {
     const accountId = await createAccount(store.db);
     let now = Date.now();
-    const monitors = Array.from({ length: MONITORS }, (_, n) => ({ id: randomUUID(), url: `${bases[n % bases.length]}/small/${n}.html`, nextCheckAt: new Date(now) }));
+    const monitors = Array.from({ length: MONITORS }, (_, n) => ({
+      id: randomUUID(),
+      url: `${bases[n % bases.length]}/small/${n}.html`,
+      nextCheckAt: new Date(now),
+    }));
     await insertMonitors(store.db, { accountId, loadMode: 'html', intervalMinutes: INTERVAL, targets: PRODUCT_TARGETS, monitors });
     // A cycle as long as an hour: the manual clock jumps a whole interval, which must not count as overdue.
     const engine = createEngine({
-      db: store.db, clock: { now: () => new Date(now) }, loaders, plans: benchPlans(), tickSeconds: 3600, concurrency: CONCURRENCY,
-      hostConcurrency: CONCURRENCY, logger: { error: (details, message) => console.error(message, details) },
+      db: store.db,
+      clock: { now: () => new Date(now) },
+      loaders,
+      plans: benchPlans(),
+      tickSeconds: 3600,
+      concurrency: CONCURRENCY,
+      hostConcurrency: CONCURRENCY,
+      logger: { error: (details, message) => console.error(message, details) },
     });
     let checks = 0;
     const round = async () => {
@@ -62,7 +72,8 @@ async function run(kind: StoreKind, bases: string[]): Promise<Growth> {
         if (report.claimed.length === 0) return;
       }
     };
-    const tableSizes = async () => new Map((await store.db.query<{ name: string; bytes: number }>(TABLE_SIZES, [TABLES])).map((r) => [r.name, Number(r.bytes)]));
+    const tableSizes = async () =>
+      new Map((await store.db.query<{ name: string; bytes: number }>(TABLE_SIZES, [TABLES])).map((r) => [r.name, Number(r.bytes)]));
     await round();
     const afterFirst = await store.sizeBytes();
     const firstTables = await tableSizes();
@@ -99,7 +110,12 @@ try {
     const g = await run(kind, server.bases);
     const total = (g.hourly.at(-1)! - g.afterFirst) / g.checks;
     rows.push([
-      STORE_LABELS[kind], mib(g.afterFirst), ...g.hourly.map((bytes) => mib(bytes)), `${fmt(total, 0)} B`, g.checks, fmt(g.checks / g.seconds),
+      STORE_LABELS[kind],
+      mib(g.afterFirst),
+      ...g.hourly.map((bytes) => mib(bytes)),
+      `${fmt(total, 0)} B`,
+      g.checks,
+      fmt(g.checks / g.seconds),
       g.vacuum ? `${g.vacuum.longest} ms / ${g.vacuum.total} ms` : 'autovacuum',
     ]);
     tables.push([STORE_LABELS[kind], ...TABLES.map((name) => `${fmt(g.perTable.get(name) ?? 0, 0)} B`)]);

@@ -8,7 +8,12 @@ import type { ErrorObject } from 'ajv';
 import type { TargetExtraction } from '../src/domain/extract/extract-target.ts';
 import { findCurrencyMentions } from '../src/domain/extract/currency-text.ts';
 import {
-  currencyExponent, decimalToString, isPriceCurrency, parseDotDecimal, toMinorUnits, type DecimalAmount,
+  currencyExponent,
+  decimalToString,
+  isPriceCurrency,
+  parseDotDecimal,
+  toMinorUnits,
+  type DecimalAmount,
 } from '../src/domain/extract/money.ts';
 import { findNumberRuns } from '../src/domain/extract/number-text.ts';
 import { parsePriceText } from '../src/domain/extract/price-text.ts';
@@ -156,15 +161,21 @@ export function evaluatePriceCases(cases: readonly PriceCase[]): { strict: Price
     const exponent = currencyExponent(currency) ?? 2;
     const label = c.currency_hint === null ? '' : `<span class="label">${escapeHtml(c.currency_hint)}</span> `;
     const html = `<!doctype html><html><body><p>${label}<span id="price">${escapeHtml(c.text ?? '')}</span></p></body></html>`;
-    const [got] = evaluateLikeTheApi(html, [{
-      id: 'price', kind: 'price', selection: { scope: 'selector', selector: '#price' }, currency,
-      ...(c.decimal_separator === '.' || c.decimal_separator === ',' ? { decimal: c.decimal_separator } : {}),
-    }]);
+    const [got] = evaluateLikeTheApi(html, [
+      {
+        id: 'price',
+        kind: 'price',
+        selection: { scope: 'selector', selector: '#price' },
+        currency,
+        ...(c.decimal_separator === '.' || c.decimal_separator === ',' ? { decimal: c.decimal_separator } : {}),
+      },
+    ]);
     assert.ok(got);
     const expectedAmount = c.expected_amount === null ? null : parseDotDecimal(c.expected_amount);
     const expected = expectedAmount === null || nameable === null ? null : toMinorUnits(expectedAmount, exponent);
     const outcome = got.ok ? `${got.value} (${got.display})` : got.issues[0]?.code;
-    const line = `line ${c.source_line}: ${JSON.stringify(c.text)} hint ${JSON.stringify(c.currency_hint)} ` +
+    const line =
+      `line ${c.source_line}: ${JSON.stringify(c.text)} hint ${JSON.stringify(c.currency_hint)} ` +
       `decimal ${c.decimal_separator} ` +
       `→ expected ${expected === null ? 'an issue' : `${expected} ${currency}`} (${c.expected_amount}), got ${outcome}`;
     const passed = got.ok ? got.value === expected : expected === null;
@@ -195,14 +206,16 @@ export function evaluateParserCases(cases: readonly PriceCase[]): { strict: Case
     const amount = result.amount ? decimalToString(result.amount) : null;
     const amountOk = amount === (expected ? decimalToString(expected) : null);
     const currencyOk = c.check_currency === false || (result.currency?.text ?? null) === c.expected_currency;
-    score(c.xfail ? xfail : strict, amountOk && currencyOk, () =>
-      `line ${c.source_line}: ${JSON.stringify(c.text)} → expected ${c.expected_currency} ${c.expected_amount}, ` +
-      `got ${result.currency?.text ?? null} ${amount}`,
+    score(
+      c.xfail ? xfail : strict,
+      amountOk && currencyOk,
+      () =>
+        `line ${c.source_line}: ${JSON.stringify(c.text)} → expected ${c.expected_currency} ${c.expected_amount}, ` +
+        `got ${result.currency?.text ?? null} ${amount}`,
     );
   }
   return { strict, xfail };
 }
-
 
 /**
  * Each product page is evaluated as the API's evaluate route would: a
@@ -226,7 +239,11 @@ export function evaluateAvailabilityCases(cases: readonly AvailabilityCase[]): {
     const expectedAmount = c.price === null ? null : parseDotDecimal(c.price);
     const expected = expectedAmount ? toMinorUnits(expectedAmount, currencyExponent(currency) ?? 2) : null;
     const passed = expected === null ? !result.ok && result.issues[0]?.code === 'price_not_found' : result.ok && result.value === expected;
-    score(price, passed, () => `${c.file}: expected ${expected ?? 'price_not_found'} ${currency}, got ${result.ok ? result.value : result.issues[0]?.code}`);
+    score(
+      price,
+      passed,
+      () => `${c.file}: expected ${expected ?? 'price_not_found'} ${currency}, got ${result.ok ? result.value : result.issues[0]?.code}`,
+    );
   }
   return { stock, price };
 }

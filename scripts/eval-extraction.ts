@@ -4,7 +4,12 @@
 import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  evaluateParserCases, evaluatePriceCases, evaluateAvailabilityCases, loadCorpora, type CaseReport, type PriceReport,
+  evaluateParserCases,
+  evaluatePriceCases,
+  evaluateAvailabilityCases,
+  loadCorpora,
+  type CaseReport,
+  type PriceReport,
 } from './corpus-eval.ts';
 
 const args = process.argv.slice(2);
@@ -20,9 +25,15 @@ function print(name: string, report: CaseReport): void {
 
 function printPrices(name: string, report: PriceReport): void {
   print(name, { ...report, failures: [] });
-  console.log(`  wrong values: ${report.wrong.length}, invented values: ${report.invented.length}, ` +
-    `refused (an issue instead of the expected value): ${report.refused.length}, rounded: ${report.rounded.length}`);
-  const lists: [string, string[]][] = [['wrong', report.wrong], ['invented', report.invented], ['refused', report.refused]];
+  console.log(
+    `  wrong values: ${report.wrong.length}, invented values: ${report.invented.length}, ` +
+      `refused (an issue instead of the expected value): ${report.refused.length}, rounded: ${report.rounded.length}`,
+  );
+  const lists: [string, string[]][] = [
+    ['wrong', report.wrong],
+    ['invented', report.invented],
+    ['refused', report.refused],
+  ];
   for (const [kind, lines] of lists) if (verbose || kind !== 'refused') for (const line of lines) console.log(`  ✗ ${kind}: ${line}`);
 }
 

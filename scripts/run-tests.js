@@ -14,14 +14,14 @@ function findTests(dir) {
 }
 
 const filters = process.argv.slice(2);
-const files = findTests('test').filter((f) => filters.length === 0 || filters.some((x) => f.includes(x))).sort();
+const files = findTests('test')
+  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
+  .sort();
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000', ...files],
-  { stdio: 'inherit' },
-);
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000', ...files], {
+  stdio: 'inherit',
+});
 process.exit(result.status ?? 1);

@@ -79,7 +79,10 @@ function text(env: Env, name: string): string | null {
 }
 
 function cidrList(env: Env, name: string): string[] {
-  const items = (env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const items = (env[name] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const item of items) {
     try {
       guardPolicy({ trustedCidrs: [item] });
@@ -135,7 +138,9 @@ export function loadConfig(env: Env): Config {
   const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
   const adminToken = text(env, 'PAGEWATCH_ADMIN_TOKEN');
-  const publicUrl = (url(env, 'PAGEWATCH_PUBLIC_URL', ['http:', 'https:']) ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
+  const publicUrl = (
+    url(env, 'PAGEWATCH_PUBLIC_URL', ['http:', 'https:']) ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+  ).replace(/\/+$/, '');
   if (adminToken !== null && adminToken.length < 16) throw new ConfigError('PAGEWATCH_ADMIN_TOKEN', 'must be at least 16 characters');
   return {
     port,

@@ -66,5 +66,8 @@ export async function startServer(config: Config, roles: ServerRoles = { engine:
 /** Runs until SIGTERM/SIGINT, then drains and exits. */
 export async function serveUntilSignalled(config: Config, roles?: ServerRoles): Promise<void> {
   const server = await startServer(config, roles);
-  await runUntilSignalled(() => server.stop(), (message) => server.app.log.info(message));
+  await runUntilSignalled(
+    () => server.stop(),
+    (message) => server.app.log.info(message),
+  );
 }

@@ -60,7 +60,12 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const loaders = createLoaders(config);
   const metrics = createMetrics({ processMetrics: true });
-  const app = Fastify({ loggerInstance: createLogger(config.logLevel), return503OnClosing: true, forceCloseConnections: 'idle', ...serverTimeouts(config) });
+  const app = Fastify({
+    loggerInstance: createLogger(config.logLevel),
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    ...serverTimeouts(config),
+  });
   await app.register(operationsRoutes, { config, db, clock: systemClock, loaders, metrics });
   try {
     await app.listen({ port: config.port, host: config.host });
@@ -88,5 +93,8 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
 /** `pagewatch worker`: checks and notifications until SIGTERM/SIGINT, then drains and exits. */
 export async function workUntilSignalled(config: Config): Promise<void> {
   const worker = await startWorker(config);
-  await runUntilSignalled(() => worker.stop(), (message) => worker.app.log.info(message));
+  await runUntilSignalled(
+    () => worker.stop(),
+    (message) => worker.app.log.info(message),
+  );
 }

@@ -27,7 +27,11 @@ test('settings beyond DESIGN §2 have documented defaults', () => {
   assert.equal(config.leaseSeconds, 300);
   assert.equal(config.shutdownGraceSeconds, 25);
   assert.equal(config.smtpFrom, 'pagewatch@127.0.0.1');
-  const custom = loadConfig({ PAGEWATCH_LEASE_SECONDS: '30', PAGEWATCH_SHUTDOWN_GRACE_SECONDS: '0', PAGEWATCH_SMTP_FROM: 'alerts@example.com' });
+  const custom = loadConfig({
+    PAGEWATCH_LEASE_SECONDS: '30',
+    PAGEWATCH_SHUTDOWN_GRACE_SECONDS: '0',
+    PAGEWATCH_SMTP_FROM: 'alerts@example.com',
+  });
   assert.deepEqual([custom.leaseSeconds, custom.shutdownGraceSeconds, custom.smtpFrom], [30, 0, 'alerts@example.com']);
 });
 
@@ -49,7 +53,11 @@ test('a bad value stops start-up with a message naming the variable', () => {
   ];
   for (const env of cases) {
     const [name] = Object.keys(env);
-    assert.throws(() => loadConfig(env), (err: Error) => err instanceof ConfigError && err.message.startsWith(`${name}:`), name);
+    assert.throws(
+      () => loadConfig(env),
+      (err: Error) => err instanceof ConfigError && err.message.startsWith(`${name}:`),
+      name,
+    );
   }
 });
 

@@ -8,7 +8,14 @@ import type { Target } from '../../src/domain/targets.ts';
 
 export const PRODUCT_TARGETS: Target[] = [
   { id: 'title', kind: 'text', selection: { scope: 'selector', selector: '#product-title' }, rule: 'changed' },
-  { id: 'price', kind: 'price', selection: { scope: 'selector', selector: '[data-testid="price"]' }, currency: 'EUR', decimal: ',', rule: 'changed' },
+  {
+    id: 'price',
+    kind: 'price',
+    selection: { scope: 'selector', selector: '[data-testid="price"]' },
+    currency: 'EUR',
+    decimal: ',',
+    rule: 'changed',
+  },
   { id: 'stock', kind: 'availability', selection: { scope: 'selector', selector: '[itemprop="availability"]' }, rule: 'changed' },
 ];
 
@@ -36,11 +43,13 @@ export function productPage(n: number, version = 0): string {
   const nav = Array.from({ length: 120 }, (_, i) => `<li><a href="/category/${i}">Kategorie ${i}</a></li>`).join('');
   const reviews = Array.from(
     { length: 115 },
-    (_, i) => `<article class="review"><h3>Bewertung ${i}</h3><span class="stars">${(i % 5) + 1}/5</span><p>${prose(n + i, 90)}</p></article>`,
+    (_, i) =>
+      `<article class="review"><h3>Bewertung ${i}</h3><span class="stars">${(i % 5) + 1}/5</span><p>${prose(n + i, 90)}</p></article>`,
   ).join('\n');
   const related = Array.from(
     { length: 60 },
-    (_, i) => `<div class="tile"><a href="/product/${(n + i) % 1000}.html"><img src="/img/${i}.jpg" alt="Produkt ${i}"><span class="tile-name">Produkt ${i}</span></a><span class="tile-price">${i + 10},00 €</span></div>`,
+    (_, i) =>
+      `<div class="tile"><a href="/product/${(n + i) % 1000}.html"><img src="/img/${i}.jpg" alt="Produkt ${i}"><span class="tile-name">Produkt ${i}</span></a><span class="tile-price">${i + 10},00 €</span></div>`,
   ).join('\n');
   const json = JSON.stringify({ sku: n, variants: Array.from({ length: 80 }, (_, i) => ({ id: i, name: `Variante ${i}`, stock: i % 3 })) });
   return `<!doctype html>

@@ -49,7 +49,13 @@ async function inBatches<T>(rows: T[], write: (batch: T[]) => Promise<void>): Pr
 }
 
 async function readStoredBaselines(db: Queryable, accountId: string): Promise<Map<string, Baseline>> {
-  const rows = await db.query<{ monitor_id: string; target_id: string; value: ObservedValue; display: string | null; text_hash: string | null }>(
+  const rows = await db.query<{
+    monitor_id: string;
+    target_id: string;
+    value: ObservedValue;
+    display: string | null;
+    text_hash: string | null;
+  }>(
     'SELECT b.monitor_id, b.target_id, b.value, b.display, b.text_hash FROM baselines b JOIN monitors m ON m.id = b.monitor_id WHERE m.account_id = $1',
     [accountId],
   );
@@ -58,7 +64,10 @@ async function readStoredBaselines(db: Queryable, accountId: string): Promise<Ma
 
 /** What one slot's checks of every monitor would record, decided by the domain code. */
 function decideSlot(
-  monitors: SimulatedMonitor[], targets: Target[], baselines: Map<string, Baseline>, served: Map<string, number>,
+  monitors: SimulatedMonitor[],
+  targets: Target[],
+  baselines: Map<string, Baseline>,
+  served: Map<string, number>,
   options: { accountId: string; at: Date; changeSeconds: number },
 ): SlotRows {
   const rows: SlotRows = { texts: new Map(), baselines: [], changes: [], changed: [] };
@@ -79,12 +88,28 @@ function decideSlot(
       const hash = extraction.text === null ? null : textHash(extraction.text);
       if (hash !== null && extraction.text !== null) rows.texts.set(hash, extraction.text);
       baselines.set(key, { value: decision.baseline, display: extraction.display, textHash: hash });
-      rows.baselines.push({ monitorId: monitor.id, targetId: target.id, value: JSON.stringify(decision.baseline), display: extraction.display, textHash: hash });
+      rows.baselines.push({
+        monitorId: monitor.id,
+        targetId: target.id,
+        value: JSON.stringify(decision.baseline),
+        display: extraction.display,
+        textHash: hash,
+      });
       if (decision.outcome !== 'changed') continue;
       changed = true;
       rows.changes.push([
-        randomUUID(), monitor.id, target.id, target.kind, JSON.stringify(decision.ruleMatches), decision.ruleMatches === null || decision.ruleMatches.length > 0,
-        JSON.stringify(decision.before), stored?.display ?? null, JSON.stringify(decision.after), extraction.display, stored?.textHash ?? null, hash,
+        randomUUID(),
+        monitor.id,
+        target.id,
+        target.kind,
+        JSON.stringify(decision.ruleMatches),
+        decision.ruleMatches === null || decision.ruleMatches.length > 0,
+        JSON.stringify(decision.before),
+        stored?.display ?? null,
+        JSON.stringify(decision.after),
+        extraction.display,
+        stored?.textHash ?? null,
+        hash,
       ]);
     }
     if (changed) rows.changed.push(monitor.id);
@@ -92,37 +117,52 @@ function decideSlot(
   return rows;
 }
 
-async function writeSlot(db: Queryable, rows: SlotRows, options: { accountId: string; at: Date; intervalMinutes: number; fingerprints: Map<string, string> }): Promise<void> {
+async function writeSlot(
+  db: Queryable,
+  rows: SlotRows,
+  options: { accountId: string; at: Date; intervalMinutes: number; fingerprints: Map<string, string> },
+): Promise<void> {
   const { accountId, at } = options;
   await inBatches([...rows.texts], (batch) =>
-    db.query(
-      `INSERT INTO texts (hash, content, last_used_at) SELECT h, c, $3::timestamptz FROM unnest($1::text[], $2::text[]) AS t(h, c)
+    db
+      .query(
+        `INSERT INTO texts (hash, content, last_used_at) SELECT h, c, $3::timestamptz FROM unnest($1::text[], $2::text[]) AS t(h, c)
        ON CONFLICT (hash) DO UPDATE SET last_used_at = EXCLUDED.last_used_at`,
-      [batch.map(([hash]) => hash), batch.map(([, content]) => content), at],
-    ).then(() => undefined),
+        [batch.map(([hash]) => hash), batch.map(([, content]) => content), at],
+      )
+      .then(() => undefined),
   );
   await inBatches(rows.baselines, (batch) =>
-    db.query(
-      `INSERT INTO baselines (monitor_id, target_id, fingerprint, value, display, text_hash, seen_links, updated_at)
+    db
+      .query(
+        `INSERT INTO baselines (monitor_id, target_id, fingerprint, value, display, text_hash, seen_links, updated_at)
        SELECT m, t, f, v::jsonb, d, h, '[]'::jsonb, $7::timestamptz FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS b(m, t, f, v, d, h)
        ON CONFLICT (monitor_id, target_id) DO UPDATE SET
          value = EXCLUDED.value, display = EXCLUDED.display, text_hash = EXCLUDED.text_hash, updated_at = EXCLUDED.updated_at`,
-      [
-        batch.map((b) => b.monitorId), batch.map((b) => b.targetId), batch.map((b) => options.fingerprints.get(b.targetId)),
-        batch.map((b) => b.value), batch.map((b) => b.display), batch.map((b) => b.textHash), at,
-      ],
-    ).then(() => undefined),
+        [
+          batch.map((b) => b.monitorId),
+          batch.map((b) => b.targetId),
+          batch.map((b) => options.fingerprints.get(b.targetId)),
+          batch.map((b) => b.value),
+          batch.map((b) => b.display),
+          batch.map((b) => b.textHash),
+          at,
+        ],
+      )
+      .then(() => undefined),
   );
   await inBatches(rows.changes, (batch) => {
     const column = (i: number) => batch.map((row) => row[i]);
-    return db.query(
-      `INSERT INTO changes (id, account_id, monitor_id, target_id, kind, detected_at, rule_matches, matched,
+    return db
+      .query(
+        `INSERT INTO changes (id, account_id, monitor_id, target_id, kind, detected_at, rule_matches, matched,
          before_value, before_display, after_value, after_display, before_text_hash, after_text_hash)
        SELECT id, $13, m, t, k, $14::timestamptz, r::jsonb, ok, bv::jsonb, bd, av::jsonb, ad, bh, ah
        FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
          AS c(id, m, t, k, r, ok, bv, bd, av, ad, bh, ah)`,
-      [...Array.from({ length: 12 }, (_, i) => column(i)), accountId, at],
-    ).then(() => undefined);
+        [...Array.from({ length: 12 }, (_, i) => column(i)), accountId, at],
+      )
+      .then(() => undefined);
   });
 }
 
@@ -131,7 +171,12 @@ async function writeSlot(db: Queryable, rows: SlotRows, options: { accountId: st
  * run stopped left theirs) and released, its state recorded, the month's
  * checks counted.
  */
-async function recordChecks(db: Queryable, monitors: SimulatedMonitor[], changed: string[], options: { accountId: string; at: Date; intervalMinutes: number }): Promise<void> {
+async function recordChecks(
+  db: Queryable,
+  monitors: SimulatedMonitor[],
+  changed: string[],
+  options: { accountId: string; at: Date; intervalMinutes: number },
+): Promise<void> {
   const { accountId, at } = options;
   await inBatches(monitors, async (batch) => {
     await db.query(
@@ -139,7 +184,14 @@ async function recordChecks(db: Queryable, monitors: SimulatedMonitor[], changed
        SELECT m, gen_random_uuid(), h, $3::timestamptz + make_interval(secs => $6::int), 1, true, $4, $5::timestamptz, $3::timestamptz
        FROM unnest($1::uuid[], $2::text[]) AS l(m, h)
        ON CONFLICT (monitor_id) DO UPDATE SET token = EXCLUDED.token, attempt = 1, claimed_at = EXCLUDED.claimed_at`,
-      [batch.map((m) => m.id), batch.map((m) => m.host), at, METRICS.checksHtml.name, periodStart(METRICS.checksHtml, at), DEFAULT_CHECK_LEASE_SECONDS],
+      [
+        batch.map((m) => m.id),
+        batch.map((m) => m.host),
+        at,
+        METRICS.checksHtml.name,
+        periodStart(METRICS.checksHtml, at),
+        DEFAULT_CHECK_LEASE_SECONDS,
+      ],
     );
     await db.query('DELETE FROM check_leases WHERE monitor_id = ANY($1::uuid[])', [batch.map((m) => m.id)]);
   });
@@ -159,7 +211,15 @@ async function recordChecks(db: Queryable, monitors: SimulatedMonitor[], changed
  */
 export async function simulateHistory(
   db: Queryable,
-  options: { accountId: string; monitors: SimulatedMonitor[]; targets: Target[]; intervalMinutes: number; changeSeconds: number; from: Date; slots: number },
+  options: {
+    accountId: string;
+    monitors: SimulatedMonitor[];
+    targets: Target[];
+    intervalMinutes: number;
+    changeSeconds: number;
+    from: Date;
+    slots: number;
+  },
 ): Promise<void> {
   const baselines = await readStoredBaselines(db, options.accountId);
   const fingerprints = new Map(options.targets.map((t) => [t.id, targetFingerprint(t, 'html')]));

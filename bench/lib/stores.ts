@@ -59,7 +59,10 @@ export async function openBenchStore(kind: StoreKind): Promise<BenchStore> {
     const dir = mkdtempSync(join(tmpdir(), 'pagewatch-bench-'));
     const db = await openDatabase({ databaseUrl: null, dataDir: dir });
     return {
-      kind, label: STORE_LABELS[kind], db, databaseUrl: null,
+      kind,
+      label: STORE_LABELS[kind],
+      db,
+      databaseUrl: null,
       sizeBytes: () => sizeOf(db),
       async close() {
         await db.close();
@@ -73,7 +76,10 @@ export async function openBenchStore(kind: StoreKind): Promise<BenchStore> {
   const url = new URL(POSTGRES_URL);
   url.searchParams.set('options', `-c search_path=${schema}`);
   return {
-    kind, label: STORE_LABELS[kind], db, databaseUrl: url.toString(),
+    kind,
+    label: STORE_LABELS[kind],
+    db,
+    databaseUrl: url.toString(),
     sizeBytes: () => sizeOf(db),
     async close() {
       await db.close();

@@ -16,7 +16,18 @@ Needs PAGEWATCH_URL (default http://127.0.0.1:8080) and PAGEWATCH_ADMIN_TOKEN.
 
 Add --json for JSON output.`;
 
-type Options = { email?: string; plan?: string; url?: string; remove?: boolean; account?: string; name?: string; scopes?: string; days?: string; 'retry-after'?: string; json?: boolean };
+type Options = {
+  email?: string;
+  plan?: string;
+  url?: string;
+  remove?: boolean;
+  account?: string;
+  name?: string;
+  scopes?: string;
+  days?: string;
+  'retry-after'?: string;
+  json?: boolean;
+};
 
 function required(value: string | undefined, flag: string): string {
   if (!value) throw new UsageError(`${flag} is required`);
@@ -42,7 +53,9 @@ async function run(client: AdminClientOptions, words: string[], o: Options): Pro
     case 'tokens create':
       return adminRequest(client, 'POST', `/accounts/${required(o.account, '--account')}/tokens`, {
         name: required(o.name, '--name'),
-        scopes: required(o.scopes, '--scopes').split(',').map((s) => s.trim()),
+        scopes: required(o.scopes, '--scopes')
+          .split(',')
+          .map((s) => s.trim()),
         expires_in_days: Number(required(o.days, '--days')),
       });
     case 'tokens list':
@@ -53,7 +66,10 @@ async function run(client: AdminClientOptions, words: string[], o: Options): Pro
     case 'api status':
       return adminRequest(client, 'GET', '/api-status');
     case 'api close':
-      return adminRequest(client, 'PUT', '/api-status', { open: false, ...(o['retry-after'] ? { retry_after_seconds: Number(o['retry-after']) } : {}) });
+      return adminRequest(client, 'PUT', '/api-status', {
+        open: false,
+        ...(o['retry-after'] ? { retry_after_seconds: Number(o['retry-after']) } : {}),
+      });
     case 'api open':
       return adminRequest(client, 'PUT', '/api-status', { open: true });
     default:
@@ -65,7 +81,11 @@ function human(value: unknown, indent = ''): string {
   if (Array.isArray(value)) return value.map((v) => human(v, indent)).join('\n\n');
   if (value && typeof value === 'object') {
     return Object.entries(value)
-      .map(([k, v]) => (v && typeof v === 'object' && !Array.isArray(v) ? `${indent}${k}:\n${human(v, `${indent}  `)}` : `${indent}${k}: ${Array.isArray(v) ? v.join(', ') : String(v)}`))
+      .map(([k, v]) =>
+        v && typeof v === 'object' && !Array.isArray(v)
+          ? `${indent}${k}:\n${human(v, `${indent}  `)}`
+          : `${indent}${k}: ${Array.isArray(v) ? v.join(', ') : String(v)}`,
+      )
       .join('\n');
   }
   return `${indent}${String(value)}`;
@@ -78,9 +98,17 @@ export async function adminCommand(args: string[], env: Record<string, string | 
       args,
       allowPositionals: true,
       options: {
-        email: { type: 'string' }, plan: { type: 'string' }, url: { type: 'string' }, remove: { type: 'boolean' },
-        account: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, days: { type: 'string' },
-        'retry-after': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' },
+        email: { type: 'string' },
+        plan: { type: 'string' },
+        url: { type: 'string' },
+        remove: { type: 'boolean' },
+        account: { type: 'string' },
+        name: { type: 'string' },
+        scopes: { type: 'string' },
+        days: { type: 'string' },
+        'retry-after': { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean' },
       },
     });
   } catch (err) {

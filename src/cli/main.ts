@@ -69,6 +69,9 @@ export async function main(args: string[]): Promise<number> {
 
 function requirePostgres(config: Config, role: string): void {
   if (!config.databaseUrl) {
-    throw new ConfigError('DATABASE_URL', `pagewatch ${role} shares one PostgreSQL with other processes; the embedded store is single-process — use pagewatch serve, or set DATABASE_URL`);
+    throw new ConfigError(
+      'DATABASE_URL',
+      `pagewatch ${role} shares one PostgreSQL with other processes; the embedded store is single-process — use pagewatch serve, or set DATABASE_URL`,
+    );
   }
 }

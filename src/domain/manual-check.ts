@@ -13,9 +13,7 @@ export type CheckStatus = (typeof CHECK_STATUSES)[number];
  */
 export type CheckEvent = 'claim' | 'finish_ok' | 'finish_failed' | 'expire' | 'cancel';
 
-export type TransitionResult =
-  | { ok: true; status: CheckStatus }
-  | { ok: false; from: CheckStatus; event: CheckEvent; message: string };
+export type TransitionResult = { ok: true; status: CheckStatus } | { ok: false; from: CheckStatus; event: CheckEvent; message: string };
 
 /** Receipts are readable for seven days. */
 export const RECEIPT_DAYS = 7;
@@ -51,9 +49,7 @@ export function expiresAt(requestedAt: Date): Date {
 export function transition(status: CheckStatus, event: CheckEvent): TransitionResult {
   const next = MOVES[status][event];
   if (next !== undefined) return { ok: true, status: next };
-  const message = isTerminal(status)
-    ? `check is already ${status}`
-    : `a ${status} check cannot take the event ${event}`;
+  const message = isTerminal(status) ? `check is already ${status}` : `a ${status} check cannot take the event ${event}`;
   return { ok: false, from: status, event, message };
 }
 

@@ -38,7 +38,10 @@ export function ignorePatternProblems(patterns: readonly IgnorePattern[], at: st
       return;
     }
     if (UNBOUNDED_CONSTRUCTS.some((construct) => construct.test(pattern.regex)) || !safeRegex(pattern.regex)) {
-      details.push({ field, message: 'could take exponential time on some pages (nested quantifiers, backreferences or lookaround); simplify it' });
+      details.push({
+        field,
+        message: 'could take exponential time on some pages (nested quantifiers, backreferences or lookaround); simplify it',
+      });
     }
   });
   return details;

@@ -76,11 +76,7 @@ export function detectChange(
   if (baseline === null) return { outcome: 'seeded', baseline: after, newlySeenLinks };
   if (valuesEqual(target.kind, baseline, after)) return { outcome: 'unchanged', baseline, newlySeenLinks };
   const ruleMatches =
-    target.rule === undefined
-      ? null
-      : ruleFires(target, baseline, after, context)
-        ? [{ target_id: target.id, rule: target.rule }]
-        : [];
+    target.rule === undefined ? null : ruleFires(target, baseline, after, context) ? [{ target_id: target.id, rule: target.rule }] : [];
   return { outcome: 'changed', baseline: after, before: baseline, after, ruleMatches, newlySeenLinks };
 }
 
@@ -140,12 +136,7 @@ function ruleFires(target: Target, before: ObservedValue, after: ObservedValue, 
   throw new TypeError(`target ${target.id}: rule ${String(rule)} does not apply to kind ${target.kind}`);
 }
 
-function linksNotSeen(
-  target: Target,
-  baseline: ObservedValue | null,
-  current: ObservedValue,
-  context: DetectionContext,
-): string[] {
+function linksNotSeen(target: Target, baseline: ObservedValue | null, current: ObservedValue, context: DetectionContext): string[] {
   if (target.kind !== 'links') return [];
   const before = new Set(baseline === null ? [] : valueOfKind('links', baseline));
   const seen = context.seenLinks ?? new Set<string>();

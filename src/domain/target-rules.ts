@@ -24,7 +24,10 @@ export function validateTarget(target: Target, index: number): FieldDetail[] {
   const allowedRules: readonly string[] = RULES_BY_KIND[target.kind];
 
   if (target.rule !== undefined && !allowedRules.includes(target.rule)) {
-    details.push({ field: at('rule'), message: `rule ${target.rule} is not available for ${target.kind} targets (allowed: ${allowedRules.join(', ')})` });
+    details.push({
+      field: at('rule'),
+      message: `rule ${target.rule} is not available for ${target.kind} targets (allowed: ${allowedRules.join(', ')})`,
+    });
   }
   for (const field of KIND_FIELDS) {
     if (target[field] !== undefined && !FIELDS_BY_KIND[target.kind].includes(field)) {
@@ -46,7 +49,8 @@ export function validateTarget(target: Target, index: number): FieldDetail[] {
     if (problem) details.push({ field: at('selection.selector'), message: `${problem.code}: ${problem.message}` });
   }
 
-  if (target.ignore !== undefined && FIELDS_BY_KIND[target.kind].includes('ignore')) details.push(...ignorePatternProblems(target.ignore, at('ignore')));
+  if (target.ignore !== undefined && FIELDS_BY_KIND[target.kind].includes('ignore'))
+    details.push(...ignorePatternProblems(target.ignore, at('ignore')));
 
   if (target.kind === 'price') {
     if (target.currency === undefined) {
@@ -62,7 +66,10 @@ export function validateTarget(target: Target, index: number): FieldDetail[] {
       const exponent = currencyExponent(target.currency);
       const decimals = target.threshold.split('.')[1]?.length ?? 0;
       if (exponent !== null && decimals > exponent) {
-        details.push({ field: at('threshold'), message: `${target.currency} has ${exponent} decimal places; the threshold has ${decimals}` });
+        details.push({
+          field: at('threshold'),
+          message: `${target.currency} has ${exponent} decimal places; the threshold has ${decimals}`,
+        });
       }
     }
   }

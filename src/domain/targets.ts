@@ -33,7 +33,12 @@ export type Selection = Static<typeof SelectionSchema>;
 
 export const TargetSchema = Type.Object(
   {
-    id: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._:-]+$', description: 'identifier chosen by the caller, unique within the monitor' }),
+    id: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      pattern: '^[A-Za-z0-9._:-]+$',
+      description: 'identifier chosen by the caller, unique within the monitor',
+    }),
     label: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'display label; defaults to the id' })),
     kind: Type.Union(TARGET_KINDS.map((k) => Type.Literal(k))),
     selection: SelectionSchema,
@@ -55,14 +60,28 @@ export const TargetSchema = Type.Object(
           'never rounded: more decimals than the currency has is the issue price_ambiguous, never a rounded value',
       }),
     ),
-    threshold: Type.Optional(Type.String({ pattern: '^[0-9]{1,12}(\\.[0-9]{1,4})?$', description: 'price targets with rule below: dot-decimal amount such as 30.00' })),
+    threshold: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{1,12}(\\.[0-9]{1,4})?$',
+        description: 'price targets with rule below: dot-decimal amount such as 30.00',
+      }),
+    ),
     match: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'links targets: substring a link URL must contain' })),
     ignore: Type.Optional(
       Type.Array(
         Type.Union([
-          Type.Object({ text: Type.String({ minLength: 1, maxLength: 200, description: 'literal text, matched case-sensitively' }) }, { additionalProperties: false }),
           Type.Object(
-            { regex: Type.String({ minLength: 1, maxLength: 200, description: 'a JavaScript regular expression, matched case-insensitively' }) },
+            { text: Type.String({ minLength: 1, maxLength: 200, description: 'literal text, matched case-sensitively' }) },
+            { additionalProperties: false },
+          ),
+          Type.Object(
+            {
+              regex: Type.String({
+                minLength: 1,
+                maxLength: 200,
+                description: 'a JavaScript regular expression, matched case-insensitively',
+              }),
+            },
             { additionalProperties: false },
           ),
         ]),

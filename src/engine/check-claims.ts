@@ -6,7 +6,12 @@ import { nextDueAt, stableOffsetSeconds } from '../domain/schedule.ts';
 import type { Target } from '../domain/targets.ts';
 import type { Queryable } from '../store/database.ts';
 import {
-  countLiveLeasesByHost, findClaimCandidates, lockClaims, writeLeases, type ClaimCandidate, type LeaseRow,
+  countLiveLeasesByHost,
+  findClaimCandidates,
+  lockClaims,
+  writeLeases,
+  type ClaimCandidate,
+  type LeaseRow,
 } from '../store/check-leases-store.ts';
 import { readActiveBackoffs } from '../store/host-backoff-store.ts';
 import { finishManualCheck, startManualCheck } from '../store/manual-checks-store.ts';
@@ -181,7 +186,11 @@ async function decideWork(
   let scheduled = candidate.next_check_at === null || candidate.next_check_at <= at;
   const overdueMs = candidate.next_check_at === null ? 0 : at.getTime() - candidate.next_check_at.getTime();
   if (scheduled && candidate.last_checked_at !== null && overdueMs > OVERDUE_CYCLES * settings.tickSeconds * 1000) {
-    await rescheduleMonitor(tx, candidate.id, nextDueAt(candidate.next_check_at ?? at, candidate.interval_minutes, offsetOf(candidate), at));
+    await rescheduleMonitor(
+      tx,
+      candidate.id,
+      nextDueAt(candidate.next_check_at ?? at, candidate.interval_minutes, offsetOf(candidate), at),
+    );
     scheduled = false;
   }
   const earliest = earliestRunAt(candidate.last_checked_at, plan.min_interval_minutes[candidate.load_mode]);
@@ -199,10 +208,20 @@ async function reservationFor(tx: Queryable, candidate: ClaimCandidate, plan: Pl
 }
 
 /** No allowance left: the slot passes with an issue and a claimed manual check fails without a charge. */
-async function skipExhausted(tx: Queryable, candidate: ClaimCandidate, work: { scheduled: boolean; manualCheckId: string | null }, at: Date): Promise<void> {
+async function skipExhausted(
+  tx: Queryable,
+  candidate: ClaimCandidate,
+  work: { scheduled: boolean; manualCheckId: string | null },
+  at: Date,
+): Promise<void> {
   const issue = EXHAUSTED(candidate.load_mode);
   if (work.scheduled) {
-    await recordSkippedCheck(tx, candidate.id, nextDueAt(candidate.next_check_at ?? at, candidate.interval_minutes, offsetOf(candidate), at), [issue]);
+    await recordSkippedCheck(
+      tx,
+      candidate.id,
+      nextDueAt(candidate.next_check_at ?? at, candidate.interval_minutes, offsetOf(candidate), at),
+      [issue],
+    );
   }
   if (work.manualCheckId !== null) {
     await startManualCheck(tx, work.manualCheckId, at);
@@ -215,13 +234,27 @@ async function skipExhausted(tx: Queryable, candidate: ClaimCandidate, work: { s
  * or the renderer never had room) is given up rather than retried forever.
  */
 async function giveUp(tx: Queryable, candidate: ClaimCandidate, at: Date): Promise<void> {
-  const issue: CheckIssue = { target_id: null, code: 'fetch_failed', message: `the check could not be completed in ${MAX_ATTEMPTS} attempts` };
+  const issue: CheckIssue = {
+    target_id: null,
+    code: 'fetch_failed',
+    message: `the check could not be completed in ${MAX_ATTEMPTS} attempts`,
+  };
   const reservation =
     candidate.lease_reserved_metric !== null && candidate.lease_reserved_period !== null
       ? { metric: candidate.lease_reserved_metric, period: candidate.lease_reserved_period }
       : null;
-  await abandonLease(tx, { monitorId: candidate.id, accountId: candidate.account_id, manualCheckId: candidate.lease_manual_check_id, reservation }, issue, at);
+  await abandonLease(
+    tx,
+    { monitorId: candidate.id, accountId: candidate.account_id, manualCheckId: candidate.lease_manual_check_id, reservation },
+    issue,
+    at,
+  );
   if (candidate.lease_scheduled) {
-    await recordSkippedCheck(tx, candidate.id, nextDueAt(candidate.next_check_at ?? at, candidate.interval_minutes, offsetOf(candidate), at), [issue]);
+    await recordSkippedCheck(
+      tx,
+      candidate.id,
+      nextDueAt(candidate.next_check_at ?? at, candidate.interval_minutes, offsetOf(candidate), at),
+      [issue],
+    );
   }
 }

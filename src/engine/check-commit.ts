@@ -38,9 +38,7 @@ export interface Observation {
 }
 
 export type CommitOutcome =
-  | { outcome: 'recorded'; changes: string[]; issues: CheckIssue[] }
-  | { outcome: 'lease_lost' }
-  | { outcome: 'monitor_changed' };
+  { outcome: 'recorded'; changes: string[]; issues: CheckIssue[] } | { outcome: 'lease_lost' } | { outcome: 'monitor_changed' };
 
 const MONITOR_CHANGED: CheckIssue = {
   target_id: null,
@@ -62,7 +60,10 @@ export type CommitResult = { ok: true; outcome: CommitOutcome } | { ok: false; e
 type FailingTransition = { event: 'monitor.failing' | 'monitor.recovered'; since: Date; failures: number };
 
 export async function commitChecks(tx: Queryable, checks: PendingCheck[]): Promise<CommitResult[]> {
-  const held = await lockHeldChecks(tx, checks.map(({ item }) => ({ monitorId: item.monitorId, token: item.token })));
+  const held = await lockHeldChecks(
+    tx,
+    checks.map(({ item }) => ({ monitorId: item.monitorId, token: item.token })),
+  );
   const baselines = await readBaselinesOf(tx, [...held.keys()]);
   const records: CheckRecord[] = [];
   const results: CommitResult[] = [];
@@ -74,7 +75,12 @@ export async function commitChecks(tx: Queryable, checks: PendingCheck[]): Promi
     }
     const own = lazySavepoint(tx, 'check_commit');
     try {
-      const { outcome, record } = await commitOne(own.tx, check, found, baselines.get(check.item.monitorId) ?? new Map<string, BaselineRow>());
+      const { outcome, record } = await commitOne(
+        own.tx,
+        check,
+        found,
+        baselines.get(check.item.monitorId) ?? new Map<string, BaselineRow>(),
+      );
       await own.release();
       if (record) records.push(record);
       results.push({ ok: true, outcome });
@@ -125,10 +131,17 @@ async function commitOne(
   // Webhooks: one event per change, carrying the check's id so receivers can group; email: one message per check.
   const checkId = randomUUID();
   if (monitor.webhook_enabled) {
-    for (const changeId of notifying) await enqueueNotification(tx, { changeId, accountId: item.accountId, channel: 'webhook', at, data: { check_id: checkId } });
+    for (const changeId of notifying)
+      await enqueueNotification(tx, { changeId, accountId: item.accountId, channel: 'webhook', at, data: { check_id: checkId } });
   }
   if (monitor.email_enabled && notifying.length > 0) {
-    await enqueueNotification(tx, { changeId: notifying[0]!, accountId: item.accountId, channel: 'email', at, data: { check_id: checkId, change_ids: notifying } });
+    await enqueueNotification(tx, {
+      changeId: notifying[0]!,
+      accountId: item.accountId,
+      channel: 'email',
+      at,
+      data: { check_id: checkId, change_ids: notifying },
+    });
   }
   const targetIds = item.targets.map((t) => t.id);
   // Baselines are only written with the monitor row locked, so the ones read above are all there are.
@@ -156,12 +169,15 @@ async function commitOne(
   const consecutiveFailures = failed ? state.consecutive_failures + 1 : 0;
   const failingSince = !failed
     ? null
-    : state.failing_since === null && consecutiveFailures >= monitor.failing_after ? at : state.failing_since;
+    : state.failing_since === null && consecutiveFailures >= monitor.failing_after
+      ? at
+      : state.failing_since;
   const transition = failingTransition(state.failing_since, failingSince, consecutiveFailures);
   if (transition) {
-    const data = transition.event === 'monitor.failing'
-      ? { failing_since: transition.since.toISOString(), consecutive_failures: transition.failures, issues }
-      : { failing_since: transition.since.toISOString(), recovered_at: at.toISOString() };
+    const data =
+      transition.event === 'monitor.failing'
+        ? { failing_since: transition.since.toISOString(), consecutive_failures: transition.failures, issues }
+        : { failing_since: transition.since.toISOString(), recovered_at: at.toISOString() };
     for (const channel of ['email', 'webhook'] as const) {
       if (channel === 'email' ? monitor.email_enabled : monitor.webhook_enabled) {
         await enqueueMonitorEvent(tx, { monitorId: item.monitorId, accountId: item.accountId, channel, event: transition.event, data, at });
@@ -169,8 +185,16 @@ async function commitOne(
     }
   }
   const record: CheckRecord = {
-    monitorId: item.monitorId, token: item.token, checkedAt: at, nextCheckAt, changed: changes.length > 0, issues,
-    consecutiveFailures, failingSince, changes, run,
+    monitorId: item.monitorId,
+    token: item.token,
+    checkedAt: at,
+    nextCheckAt,
+    changed: changes.length > 0,
+    issues,
+    consecutiveFailures,
+    failingSince,
+    changes,
+    run,
   };
   return { outcome: { outcome: 'recorded', changes, issues }, record };
 }

@@ -31,7 +31,12 @@ async function load(deps: RunnerDeps, item: WorkItem, signal?: AbortSignal): Pro
   } catch (err) {
     if (err instanceof LoadDeferred) return 'deferred';
     // Loaders report page problems as issues; anything thrown is still a failed load, never a value.
-    return { finalUrl: item.url, status: null, html: null, issues: [{ target_id: null, code: 'fetch_failed', message: (err as Error).message }] };
+    return {
+      finalUrl: item.url,
+      status: null,
+      html: null,
+      issues: [{ target_id: null, code: 'fetch_failed', message: (err as Error).message }],
+    };
   }
 }
 
@@ -50,6 +55,7 @@ export async function runCheck(deps: RunnerDeps, item: WorkItem, signal?: AbortS
   // Stopped mid-load (shutdown): the load proves nothing about the site, so the
   // check is handed back for the next cycle of any worker instead of recorded.
   if (result === 'deferred' || signal?.aborted) return defer(deps, item);
-  const extractions = result.html === null ? null : await extractWithin(deps.loaders.extraction, result.html, result.finalUrl, item.targets);
+  const extractions =
+    result.html === null ? null : await extractWithin(deps.loaders.extraction, result.html, result.finalUrl, item.targets);
   return deps.commit({ item, observation: { startedAt, load: result, extractions }, at: deps.clock.now() });
 }

@@ -36,7 +36,12 @@ export function createCommitBatcher(db: Database, settings: CommitBatchSettings 
   async function commitBatch(batch: Entry[]): Promise<void> {
     let results;
     try {
-      results = await db.transaction((tx) => commitChecks(tx, batch.map((entry) => entry.check)));
+      results = await db.transaction((tx) =>
+        commitChecks(
+          tx,
+          batch.map((entry) => entry.check),
+        ),
+      );
     } catch (error) {
       if (batch.length === 1) return batch[0]!.reject(error);
       for (const entry of batch) await commitBatch([entry]);

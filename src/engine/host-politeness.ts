@@ -37,7 +37,13 @@ export function backoffIssue(until: Date, reason: string): CheckIssue {
  * its lease. Without one there is nothing to clear: a row another check writes
  * after that is as if that check had committed after this one.
  */
-export async function recordHostOutcome(tx: Queryable, host: string, result: LoadResult, at: Date, hostHasBackoff: boolean): Promise<CheckIssue | null> {
+export async function recordHostOutcome(
+  tx: Queryable,
+  host: string,
+  result: LoadResult,
+  at: Date,
+  hostHasBackoff: boolean,
+): Promise<CheckIssue | null> {
   const reason = backoffReason(result);
   if (reason === null) {
     if (result.status !== null && hostHasBackoff) await clearBackoff(tx, host);

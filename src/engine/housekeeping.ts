@@ -4,9 +4,7 @@ import type { Database } from '../store/database.ts';
 import { deleteExpiredChanges } from '../store/changes-store.ts';
 import { lockAbandonedLeases } from '../store/check-leases-store.ts';
 import { deleteExpiredCheckRuns } from '../store/check-runs-store.ts';
-import {
-  cancelChecksWithoutPro, deleteOldManualChecks, expireQueuedChecks, failOrphanedChecks,
-} from '../store/manual-checks-store.ts';
+import { cancelChecksWithoutPro, deleteOldManualChecks, expireQueuedChecks, failOrphanedChecks } from '../store/manual-checks-store.ts';
 import { deleteExpiredPasswordLinks, deleteExpiredSessions } from '../store/dashboard-store.ts';
 import { refreshPlannerStatistics } from '../store/planner-statistics.ts';
 import { vacuumHotTables } from '../store/vacuum.ts';
@@ -24,8 +22,16 @@ const DAY_MS = 86_400_000;
 const TEXT_GRACE_MS = 3_600_000;
 
 const NO_PRO: CheckIssue = { target_id: null, code: 'check_cancelled', message: 'cancelled: the account no longer has Pro access' };
-const MONITOR_GONE: CheckIssue = { target_id: null, code: 'check_cancelled', message: 'the monitor was deleted while it was being checked' };
-const NOT_MONITORED: CheckIssue = { target_id: null, code: 'check_cancelled', message: 'the check was not completed: the monitor was paused or the account lost Pro access' };
+const MONITOR_GONE: CheckIssue = {
+  target_id: null,
+  code: 'check_cancelled',
+  message: 'the monitor was deleted while it was being checked',
+};
+const NOT_MONITORED: CheckIssue = {
+  target_id: null,
+  code: 'check_cancelled',
+  message: 'the check was not completed: the monitor was paused or the account lost Pro access',
+};
 
 /** Moves manual checks whose time is up and settles leases nobody will take over. */
 export async function settleChecks(db: Database, plans: Plans, at: Date): Promise<void> {
@@ -34,8 +40,16 @@ export async function settleChecks(db: Database, plans: Plans, at: Date): Promis
     await cancelChecksWithoutPro(tx, monitoredPlans(plans), at, NO_PRO);
     await failOrphanedChecks(tx, at, MONITOR_GONE);
     for (const lease of await lockAbandonedLeases(tx, at, monitoredPlans(plans))) {
-      const reservation = lease.reserved_metric !== null && lease.reserved_period !== null ? { metric: lease.reserved_metric, period: lease.reserved_period } : null;
-      await abandonLease(tx, { monitorId: lease.monitor_id, accountId: lease.account_id, manualCheckId: lease.manual_check_id, reservation }, NOT_MONITORED, at);
+      const reservation =
+        lease.reserved_metric !== null && lease.reserved_period !== null
+          ? { metric: lease.reserved_metric, period: lease.reserved_period }
+          : null;
+      await abandonLease(
+        tx,
+        { monitorId: lease.monitor_id, accountId: lease.account_id, manualCheckId: lease.manual_check_id, reservation },
+        NOT_MONITORED,
+        at,
+      );
     }
   });
 }

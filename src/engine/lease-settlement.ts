@@ -18,6 +18,7 @@ export interface AbandonedLease {
 
 export async function abandonLease(tx: Queryable, lease: AbandonedLease, issue: CheckIssue, at: Date): Promise<void> {
   if (lease.reservation !== null) await refundCheck(tx, lease.accountId, lease.reservation);
-  if (lease.manualCheckId !== null) await finishManualCheck(tx, lease.manualCheckId, { status: 'failed', at, changes: [], issues: [issue] });
+  if (lease.manualCheckId !== null)
+    await finishManualCheck(tx, lease.manualCheckId, { status: 'failed', at, changes: [], issues: [issue] });
   await deleteLeaseOf(tx, lease.monitorId);
 }

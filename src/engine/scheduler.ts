@@ -101,7 +101,11 @@ export function createEngine(options: EngineOptions): Engine {
   const run = (item: WorkItem): Promise<RunOutcome> => {
     const check = runCheck({ db, clock, loaders: options.loaders, commit }, item, abort.signal);
     const { metrics } = options;
-    if (metrics) check.then((outcome) => recordOutcome(metrics, item, outcome), () => recordOutcome(metrics, item, 'error'));
+    if (metrics)
+      check.then(
+        (outcome) => recordOutcome(metrics, item, outcome),
+        () => recordOutcome(metrics, item, 'error'),
+      );
     inFlight.add(check);
     const settled = check.finally(() => inFlight.delete(check));
     // Due work left behind for lack of a slot can be claimed as soon as this one frees.

@@ -44,11 +44,19 @@ const NOTHING: TargetRecord = { change: null, awaitingConfirmation: false };
 
 /** Whether the re-check of a confirm target sees the value its previous check saw first. */
 function confirms(target: Target, stored: BaselineRow, value: ObservedValue): boolean {
-  return stored.pending_value !== null && isObservedValue(target.kind, stored.pending_value) && valuesEqual(target.kind, stored.pending_value, value);
+  return (
+    stored.pending_value !== null &&
+    isObservedValue(target.kind, stored.pending_value) &&
+    valuesEqual(target.kind, stored.pending_value, value)
+  );
 }
 
 /** The stored baseline if it still applies to the target as configured now. */
-function applicableBaseline(target: Target, row: BaselineRow | undefined, fingerprint: string): { value: ObservedValue; row: BaselineRow } | null {
+function applicableBaseline(
+  target: Target,
+  row: BaselineRow | undefined,
+  fingerprint: string,
+): { value: ObservedValue; row: BaselineRow } | null {
   if (!row || row.fingerprint !== fingerprint || !isObservedValue(target.kind, row.value)) return null;
   return { value: row.value, row };
 }
@@ -58,8 +66,14 @@ function sameBaseline(stored: BaselineRow | undefined, next: Omit<BaselineRow, '
   if (!stored) return false;
   // The stored value went through jsonb: compare with what the new one will read back as.
   const value = JSON.parse(JSON.stringify(next.value)) as unknown;
-  return stored.pending_value === null && stored.fingerprint === next.fingerprint && stored.display === next.display && stored.text_hash === next.text_hash
-    && isDeepStrictEqual(stored.value, value) && isDeepStrictEqual(stored.seen_links, next.seen_links);
+  return (
+    stored.pending_value === null &&
+    stored.fingerprint === next.fingerprint &&
+    stored.display === next.display &&
+    stored.text_hash === next.text_hash &&
+    isDeepStrictEqual(stored.value, value) &&
+    isDeepStrictEqual(stored.seen_links, next.seen_links)
+  );
 }
 
 async function storeText(tx: Queryable, text: string | null, previousHash: string | null, at: Date): Promise<string | null> {

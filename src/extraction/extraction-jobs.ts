@@ -5,8 +5,7 @@ import type { Target } from '../domain/targets.ts';
 // a preview lists, and what targets read from a page.
 
 export type ExtractionJob =
-  | { kind: 'preview'; html: string; finalUrl: string }
-  | { kind: 'targets'; html: string; finalUrl: string; targets: Target[] };
+  { kind: 'preview'; html: string; finalUrl: string } | { kind: 'targets'; html: string; finalUrl: string; targets: Target[] };
 
 export interface PreviewOutline {
   title: string | null;

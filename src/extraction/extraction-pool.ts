@@ -23,7 +23,9 @@ export function timedOut(targets: Target[], error: ExtractionTimeout): TargetExt
     value: null,
     display: null,
     links: null,
-    issues: [{ target_id: target.id, code: 'extraction_timeout', message: `${error.message}; the page is too large or the selection too costly` }],
+    issues: [
+      { target_id: target.id, code: 'extraction_timeout', message: `${error.message}; the page is too large or the selection too costly` },
+    ],
     text: null,
   }));
 }

@@ -10,7 +10,10 @@ import { MAX_CURSOR_LENGTH } from '../schemas/common.ts';
 const digest = (text: string, length: number) => createHash('sha256').update(text).digest('base64url').slice(0, length);
 
 function malformed(): AppError {
-  return new AppError('malformed_cursor', 'the cursor is malformed or was made for other filters; pass meta.next_cursor unchanged with the same filters');
+  return new AppError(
+    'malformed_cursor',
+    'the cursor is malformed or was made for other filters; pass meta.next_cursor unchanged with the same filters',
+  );
 }
 
 /**

@@ -5,7 +5,8 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 // lines name the method and path; query parameters that look like secrets
 // (tokens, keys, signatures, passwords) are logged as [redacted].
 
-const SECRET_PARAMETER = /(^|_|-)(access_token|token|key|api_key|apikey|secret|password|passwd|pwd|sig|signature|auth|authorization|session|code|credential)s?$/i;
+const SECRET_PARAMETER =
+  /(^|_|-)(access_token|token|key|api_key|apikey|secret|password|passwd|pwd|sig|signature|auth|authorization|session|code|credential)s?$/i;
 
 /** The URL with the values of credential-like query parameters replaced. */
 export function redactUrl(url: string): string {

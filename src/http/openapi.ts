@@ -23,12 +23,26 @@ const STATUS_MEANING: Record<number, string> = {
 
 /** The error codes a route can answer: those every request can meet, those its schema implies, and its own. */
 function errorCodes(schema: SchemaParts, own: readonly ErrorCode[]): ErrorCode[] {
-  const codes: ErrorCode[] = ['unauthorized', 'pro_required', 'insufficient_scope', 'rate_limited', 'unavailable', 'unknown_parameter', 'invalid_request'];
+  const codes: ErrorCode[] = [
+    'unauthorized',
+    'pro_required',
+    'insufficient_scope',
+    'rate_limited',
+    'unavailable',
+    'unknown_parameter',
+    'invalid_request',
+  ];
   if (schema.params) codes.push('not_found');
   if (schema.querystring?.properties?.cursor) codes.push('malformed_cursor');
   if (schema.body) codes.push('malformed_json', 'unknown_field', 'payload_too_large', 'unsupported_media_type', 'validation_failed');
   if (schema.headers?.properties?.['idempotency-key']) {
-    codes.push('idempotency_key_missing', 'idempotency_key_invalid', 'idempotency_key_reused', 'idempotency_request_in_progress', 'idempotency_limited');
+    codes.push(
+      'idempotency_key_missing',
+      'idempotency_key_invalid',
+      'idempotency_key_reused',
+      'idempotency_request_in_progress',
+      'idempotency_limited',
+    );
   }
   return [...new Set([...codes, ...own])];
 }
@@ -37,10 +51,15 @@ function errorResponses(codes: ErrorCode[]): Record<string, object> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
   return Object.fromEntries(
-    [...byStatus].sort(([a], [b]) => a - b).map(([status, list]) => [
-      String(status),
-      { description: `${STATUS_MEANING[status]}: ${list.join(', ')}`, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-    ]),
+    [...byStatus]
+      .sort(([a], [b]) => a - b)
+      .map(([status, list]) => [
+        String(status),
+        {
+          description: `${STATUS_MEANING[status]}: ${list.join(', ')}`,
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
+      ]),
   );
 }
 
@@ -73,7 +92,9 @@ function operation(route: RouteOptions) {
   const responses: Record<string, object> = {};
   for (const [status, body] of Object.entries(schema.response ?? {})) {
     const isEmpty = status === '204';
-    responses[status] = isEmpty ? { description: 'no content' } : { description: 'success', content: { 'application/json': { schema: plain(body) } } };
+    responses[status] = isEmpty
+      ? { description: 'no content' }
+      : { description: 'success', content: { 'application/json': { schema: plain(body) } } };
   }
   Object.assign(responses, errorResponses(errorCodes(schema, errors)));
   return {
@@ -82,11 +103,7 @@ function operation(route: RouteOptions) {
     description: schema.description,
     tags: schema.tags,
     security: [{ bearerAuth: [scope] }],
-    parameters: [
-      ...parameters(schema.params, 'path'),
-      ...parameters(schema.querystring, 'query'),
-      ...parameters(schema.headers, 'header'),
-    ],
+    parameters: [...parameters(schema.params, 'path'), ...parameters(schema.querystring, 'query'), ...parameters(schema.headers, 'header')],
     ...(schema.body ? { requestBody: { required: true, content: { 'application/json': { schema: plain(schema.body) } } } } : {}),
     responses,
   };
@@ -105,7 +122,13 @@ function webhooks(): Record<string, object> {
             `${event.description} Delivered at least once from a durable outbox; answer 2xx within 15 s. Other answers and timeouts are ` +
             'retried with exponential backoff for about a day, honouring Retry-After; 410 stops the retries; redirects are not followed.',
           tags: ['webhooks'],
-          parameters: WEBHOOK_HEADERS.map((h) => ({ name: h.name, in: 'header', required: true, description: h.description, schema: { type: 'string' } })),
+          parameters: WEBHOOK_HEADERS.map((h) => ({
+            name: h.name,
+            in: 'header',
+            required: true,
+            description: h.description,
+            schema: { type: 'string' },
+          })),
           requestBody: { required: true, content: { 'application/json': { schema: plain(webhookEnvelope(event)) } } },
           responses: { '2XX': { description: 'delivered' }, '410': { description: 'gone: pagewatch stops retrying this delivery' } },
         },

@@ -101,18 +101,30 @@ function humanMessage(e: ErrorObject): string {
   const params = e.params as Record<string, unknown>;
   const description = (e.parentSchema as { description?: string } | undefined)?.description;
   switch (e.keyword) {
-    case 'required': return 'is required';
-    case 'type': return `must be ${params.type === 'integer' ? 'a whole number' : params.type === 'object' ? 'an object' : params.type === 'array' ? 'a list' : `a ${String(params.type)}`}`;
-    case 'minimum': return `must be at least ${String(params.limit)}`;
-    case 'maximum': return `must be at most ${String(params.limit)}`;
-    case 'minLength': return params.limit === 1 ? 'must not be empty' : `must be at least ${String(params.limit)} characters`;
-    case 'maxLength': return `must be at most ${String(params.limit)} characters`;
-    case 'minItems': return `must have at least ${String(params.limit)} item${params.limit === 1 ? '' : 's'}`;
-    case 'maxItems': return `must have at most ${String(params.limit)} items`;
-    case 'uniqueItems': return 'must not repeat an item';
-    case 'format': return FORMAT_TEXT[String(params.format)] ?? `must be a valid ${String(params.format)}`;
-    case 'pattern': return description ? `is not in the expected form (${description})` : 'is not in the expected form';
-    default: return e.message ?? 'is invalid';
+    case 'required':
+      return 'is required';
+    case 'type':
+      return `must be ${params.type === 'integer' ? 'a whole number' : params.type === 'object' ? 'an object' : params.type === 'array' ? 'a list' : `a ${String(params.type)}`}`;
+    case 'minimum':
+      return `must be at least ${String(params.limit)}`;
+    case 'maximum':
+      return `must be at most ${String(params.limit)}`;
+    case 'minLength':
+      return params.limit === 1 ? 'must not be empty' : `must be at least ${String(params.limit)} characters`;
+    case 'maxLength':
+      return `must be at most ${String(params.limit)} characters`;
+    case 'minItems':
+      return `must have at least ${String(params.limit)} item${params.limit === 1 ? '' : 's'}`;
+    case 'maxItems':
+      return `must have at most ${String(params.limit)} items`;
+    case 'uniqueItems':
+      return 'must not repeat an item';
+    case 'format':
+      return FORMAT_TEXT[String(params.format)] ?? `must be a valid ${String(params.format)}`;
+    case 'pattern':
+      return description ? `is not in the expected form (${description})` : 'is not in the expected form';
+    default:
+      return e.message ?? 'is invalid';
   }
 }
 
@@ -138,7 +150,8 @@ function details(errors: ErrorObject[]): FieldDetail[] {
     const missing = e.keyword === 'required' ? (e.params as { missingProperty: string }).missingProperty : undefined;
     const field = fieldPath(e.instancePath, missing) || '(root)';
     const allowed = choices.get(field);
-    if (allowed && (e.keyword === 'const' || e.keyword === 'anyOf')) add(field, `must be one of: ${allowed.map((v) => JSON.stringify(v)).join(', ')}`);
+    if (allowed && (e.keyword === 'const' || e.keyword === 'anyOf'))
+      add(field, `must be one of: ${allowed.map((v) => JSON.stringify(v)).join(', ')}`);
     else add(field, humanMessage(e));
   }
   return result;
@@ -167,7 +180,12 @@ export function validationError(errors: ErrorObject[], part: string | undefined)
     }
     return new AppError('validation_failed', 'the request body is not a valid configuration', { details: details(errors) });
   }
-  if (part === 'headers' && errors.some((e) => e.instancePath === '/idempotency-key' || (e.params as { missingProperty?: string }).missingProperty === 'idempotency-key')) {
+  if (
+    part === 'headers' &&
+    errors.some(
+      (e) => e.instancePath === '/idempotency-key' || (e.params as { missingProperty?: string }).missingProperty === 'idempotency-key',
+    )
+  ) {
     const missing = errors.some((e) => e.keyword === 'required');
     return missing
       ? new AppError('idempotency_key_missing', 'the Idempotency-Key header is required')

@@ -5,7 +5,12 @@ import type { GuardPolicy, LookupFn } from '../fetch/ssrf/guard.ts';
 import type { Metrics } from '../process-metrics.ts';
 import type { Database } from '../store/database.ts';
 import {
-  claimDueDeliveries, insertAttempt, lockLeasedDelivery, settleDelivery, type ClaimedDelivery, type DeliverySubject,
+  claimDueDeliveries,
+  insertAttempt,
+  lockLeasedDelivery,
+  settleDelivery,
+  type ClaimedDelivery,
+  type DeliverySubject,
 } from '../store/deliveries-store.ts';
 import type { NotificationChannel } from '../store/outbox-store.ts';
 import { composeEmail, webhookBody } from './monitor-event.ts';
@@ -96,13 +101,25 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       const at = clock.now();
       const error = result.outcome === 'delivered' ? null : result.error;
       // The attempt happened even when the lease was lost meanwhile; the row may be gone with its change.
-      await insertAttempt(tx, { outboxId: claim.id, at, responseStatus: result.responseStatus, durationMs, outcome: result.outcome, error });
+      await insertAttempt(tx, {
+        outboxId: claim.id,
+        at,
+        responseStatus: result.responseStatus,
+        durationMs,
+        outcome: result.outcome,
+        error,
+      });
       if (row === null) return 'lease_lost';
       if (result.outcome !== 'retry') {
         await settleDelivery(tx, claim.id, { status: result.outcome, at, error });
         return result.outcome;
       }
-      const retryAt = nextAttemptAt({ failedAttempts: row.attempts + 1, queuedAt: row.created_at, now: at, retryAfterSeconds: result.retryAfterSeconds });
+      const retryAt = nextAttemptAt({
+        failedAttempts: row.attempts + 1,
+        queuedAt: row.created_at,
+        now: at,
+        retryAfterSeconds: result.retryAfterSeconds,
+      });
       if (retryAt === null) {
         await settleDelivery(tx, claim.id, { status: 'failed', at, error: `${result.error}; gave up after ${row.attempts + 1} attempts` });
         return 'failed';

@@ -51,9 +51,10 @@ export function composeChangeEmail(change: ChangeRow, monitor: DeliverySubject['
   const target = monitor.targets.find((t) => t.id === change.target_id);
   const label = oneLine(target?.label ?? change.target_id);
   const matches = change.rule_matches as { rule: string }[] | null;
-  const rule = matches === null
-    ? 'any change (the target has no alert rule)'
-    : matches.map((m) => `${m.rule}: ${RULE_WORDS[m.rule] ?? m.rule}`).join('; ');
+  const rule =
+    matches === null
+      ? 'any change (the target has no alert rule)'
+      : matches.map((m) => `${m.rule}: ${RULE_WORDS[m.rule] ?? m.rule}`).join('; ');
   const link = changeLink(publicUrl, change.id);
   const rows: [string, string][] = [
     ['Monitor', monitor.name ? `${monitorName} (${monitor.url})` : monitor.url],
@@ -77,11 +78,17 @@ export function composeChangeEmail(change: ChangeRow, monitor: DeliverySubject['
     '<!doctype html><html><body style="font-family: sans-serif">',
     `<p>pagewatch detected a change on <strong>${escapeHtml(monitorName)}</strong>.</p>`,
     '<table cellpadding="4">',
-    ...rows.map(([name, value]) => `<tr><th align="left" valign="top">${name}</th><td style="white-space: pre-wrap">${escapeHtml(value)}</td></tr>`),
+    ...rows.map(
+      ([name, value]) => `<tr><th align="left" valign="top">${name}</th><td style="white-space: pre-wrap">${escapeHtml(value)}</td></tr>`,
+    ),
     '</table>',
     `<p><a href="${escapeHtml(link)}">See the change</a></p>`,
     '</body></html>',
   ].join('\n');
 
-  return { subject: `[pagewatch] ${label} on ${monitorName}: ${matches === null ? 'changed' : matches.map((m) => m.rule).join(', ')}`, text, html };
+  return {
+    subject: `[pagewatch] ${label} on ${monitorName}: ${matches === null ? 'changed' : matches.map((m) => m.rule).join(', ')}`,
+    text,
+    html,
+  };
 }

@@ -18,9 +18,15 @@ function composeMonitorEmail(subject: DeliverySubject, publicUrl: string): Chang
   const name = monitor.name ? oneLine(monitor.name) : monitor.url;
   const link = monitorLink(publicUrl, monitor.id);
   const failing = event === 'monitor.failing';
-  const issues = ((data.issues as CheckIssue[] | undefined) ?? []).map((i) => `${i.code}${i.target_id ? ` (${i.target_id})` : ''}: ${i.message}`);
+  const issues = ((data.issues as CheckIssue[] | undefined) ?? []).map(
+    (i) => `${i.code}${i.target_id ? ` (${i.target_id})` : ''}: ${i.message}`,
+  );
   const lines = failing
-    ? [`The checks of ${name} have failed ${String(data.consecutive_failures)} times in a row, since ${String(data.failing_since)}.`, '', ...issues]
+    ? [
+        `The checks of ${name} have failed ${String(data.consecutive_failures)} times in a row, since ${String(data.failing_since)}.`,
+        '',
+        ...issues,
+      ]
     : [`The checks of ${name} work again (failing since ${String(data.failing_since)}, recovered ${String(data.recovered_at)}).`];
   const text = [...lines, '', `Monitor: ${monitor.url}`, `See the monitor: ${link}`, ''].join('\n');
   const html = [
@@ -37,11 +43,14 @@ function composeGroupedEmail(subject: DeliverySubject, publicUrl: string): Chang
   const { monitor, changes } = subject;
   const name = monitor.name ? oneLine(monitor.name) : monitor.url;
   const parts = changes.map((change) => composeChangeEmail(change, monitor, publicUrl));
-  const body = (html: boolean) => parts.map((p) => (html ? p.html.replace(/^<!doctype html><html><body[^>]*>|<\/body><\/html>$/g, '') : p.text));
+  const body = (html: boolean) =>
+    parts.map((p) => (html ? p.html.replace(/^<!doctype html><html><body[^>]*>|<\/body><\/html>$/g, '') : p.text));
   return {
     subject: `[pagewatch] ${changes.length} changes on ${name}`,
     text: [`pagewatch detected ${changes.length} changes on ${name} in one check.`, '', ...body(false)].join('\n'),
-    html: ['<!doctype html><html><body style="font-family: sans-serif">', ...body(true).map((b) => `<hr>${b}`), '</body></html>'].join('\n'),
+    html: ['<!doctype html><html><body style="font-family: sans-serif">', ...body(true).map((b) => `<hr>${b}`), '</body></html>'].join(
+      '\n',
+    ),
   };
 }
 

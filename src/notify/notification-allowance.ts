@@ -12,6 +12,12 @@ import { spendAllowance } from '../store/allowances-store.ts';
 const METRIC_BY_CHANNEL = { email: METRICS.notificationsEmail, webhook: METRICS.notificationsWebhook } as const;
 
 /** Charges one notification and returns the period charged, or null when the month's allowance is used up. */
-export async function chargeNotification(tx: Queryable, accountId: string, plan: Plan, channel: NotificationChannel, at: Date): Promise<Date | null> {
+export async function chargeNotification(
+  tx: Queryable,
+  accountId: string,
+  plan: Plan,
+  channel: NotificationChannel,
+  at: Date,
+): Promise<Date | null> {
   return spendAllowance(tx, accountId, METRIC_BY_CHANNEL[channel], plan.notifications_per_month[channel], at);
 }

@@ -1,8 +1,13 @@
 import type { PlanName, Plans } from '../domain/plans.ts';
 import type { Queryable } from '../store/database.ts';
 import {
-  lockLeasedDelivery, markCharged, markSkipped, readDeliverySubject,
-  type ClaimedDelivery, type DeliverySubject, type LeasedDelivery,
+  lockLeasedDelivery,
+  markCharged,
+  markSkipped,
+  readDeliverySubject,
+  type ClaimedDelivery,
+  type DeliverySubject,
+  type LeasedDelivery,
 } from '../store/deliveries-store.ts';
 import { chargeNotification } from './notification-allowance.ts';
 

@@ -6,11 +6,14 @@ import { CheckIssueSchema } from './previews.ts';
 export const ReceiptSchema = Type.Object({
   check_id: Type.String({ format: 'uuid' }),
   monitor_id: Type.String({ format: 'uuid' }),
-  status: Type.Union(CHECK_STATUSES.map((s) => Type.Literal(s)), {
-    description:
-      'queued: accepted, waiting for a worker (expires after 30 minutes); running: claimed, check allowance reserved (may include browser queue wait); ' +
-      'succeeded, failed, cancelled, expired: final',
-  }),
+  status: Type.Union(
+    CHECK_STATUSES.map((s) => Type.Literal(s)),
+    {
+      description:
+        'queued: accepted, waiting for a worker (expires after 30 minutes); running: claimed, check allowance reserved (may include browser queue wait); ' +
+        'succeeded, failed, cancelled, expired: final',
+    },
+  ),
   requested_at: Timestamp,
   started_at: NullableTimestamp,
   finished_at: NullableTimestamp,

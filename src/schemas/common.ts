@@ -6,7 +6,9 @@ export const ErrorEnvelopeSchema = Type.Object(
       code: Type.String({ description: 'stable machine-readable code, e.g. insufficient_scope' }),
       message: Type.String(),
       request_id: Type.String({ format: 'uuid', description: 'equals the X-Request-Id header; quote it to support' }),
-      details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), { description: 'per-field problems on 400/422' })),
+      details: Type.Optional(
+        Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), { description: 'per-field problems on 400/422' }),
+      ),
     }),
   },
   { $id: 'Error' },

@@ -6,21 +6,34 @@ import { CheckIssueSchema, LoadModeSchema } from './previews.ts';
 export const NotificationsInputSchema = Type.Object(
   {
     email_enabled: Type.Optional(Type.Boolean({ description: 'email the account on matched changes; default true' })),
-    webhook_enabled: Type.Optional(Type.Boolean({ description: "post matched changes to the account's webhook (configured by the operator); default false" })),
-    failing_after: Type.Optional(Type.Integer({
-      minimum: 1,
-      maximum: 100,
-      description: 'after this many failed checks in a row (the page did not load, or a target could not be read) one monitor.failing is sent, ' +
-        'and one monitor.recovered when a check succeeds again; default 3',
-    })),
+    webhook_enabled: Type.Optional(
+      Type.Boolean({ description: "post matched changes to the account's webhook (configured by the operator); default false" }),
+    ),
+    failing_after: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 100,
+        description:
+          'after this many failed checks in a row (the page did not load, or a target could not be read) one monitor.failing is sent, ' +
+          'and one monitor.recovered when a check succeeds again; default 3',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 const Label = Type.String({ minLength: 1, maxLength: 50 });
-const Labels = Type.Array(Label, { maxItems: 20, uniqueItems: true, description: 'free-form tags, e.g. "shop" or "competitor"; filter lists with ?label=' });
-const Interval = Type.Integer({ minimum: 1, maximum: 10080, description: 'minutes between checks; at least 5 (html) or 15 (browser) on Pro' });
+const Labels = Type.Array(Label, {
+  maxItems: 20,
+  uniqueItems: true,
+  description: 'free-form tags, e.g. "shop" or "competitor"; filter lists with ?label=',
+});
+const Interval = Type.Integer({
+  minimum: 1,
+  maximum: 10080,
+  description: 'minutes between checks; at least 5 (html) or 15 (browser) on Pro',
+});
 const PreviewId = Type.String({ format: 'uuid', description: 'a valid preview of this account (POST /previews), at most 15 minutes old' });
 
 export const CreateMonitorBody = Type.Object(
@@ -44,7 +57,9 @@ export const UpdateMonitorBody = Type.Object(
     interval_minutes: Type.Optional(Interval),
     notifications: Type.Optional(NotificationsInputSchema),
     status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('paused')])),
-    expected_version: Type.Optional(Type.Integer({ minimum: 1, description: 'the current config_version; required with preview_id, targets or interval_minutes' })),
+    expected_version: Type.Optional(
+      Type.Integer({ minimum: 1, description: 'the current config_version; required with preview_id, targets or interval_minutes' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -74,7 +89,8 @@ export const MonitorSchema = Type.Object({
 export const ObservationSchema = Type.Object({
   target_id: Type.String(),
   value: Type.Union([Type.Integer(), Type.String(), Type.Array(Type.String()), Type.Null()], {
-    description: 'price: integer minor units; text: visible text (≤ 1,500 characters); availability: in_stock | out_of_stock; links: sorted URLs; null until captured',
+    description:
+      'price: integer minor units; text: visible text (≤ 1,500 characters); availability: in_stock | out_of_stock; links: sorted URLs; null until captured',
   }),
   display: Type.Union([Type.String(), Type.Null()]),
   since: Type.Union([Timestamp, Type.Null()], { description: 'when this value was first seen; it has not changed since' }),
@@ -89,9 +105,17 @@ export const MonitorDetailSchema = Type.Composite([
 export const ListMonitorsQuery = Type.Object(
   {
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_CURSOR_LENGTH, description: 'meta.next_cursor of the previous page, with the same filters' })),
+    cursor: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: MAX_CURSOR_LENGTH,
+        description: 'meta.next_cursor of the previous page, with the same filters',
+      }),
+    ),
     status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('paused')])),
-    label: Type.Optional(Type.String({ ...Label, pattern: '^[^\\u0000]*$', description: 'only monitors carrying this label (exact match)' })),
+    label: Type.Optional(
+      Type.String({ ...Label, pattern: '^[^\\u0000]*$', description: 'only monitors carrying this label (exact match)' }),
+    ),
     failing: Type.Optional(Type.Boolean({ description: 'true: only failing monitors (failing_since set); false: only the others' })),
   },
   { additionalProperties: false },

@@ -46,7 +46,8 @@ export const TargetResultSchema = Type.Object({
   target_id: Type.String(),
   ok: Type.Boolean(),
   value: Type.Union([Type.String(), Type.Integer(), Type.Array(Type.String()), Type.Null()], {
-    description: 'text: normalised text (≤ 1,500 chars); price: integer minor units; availability: in_stock | out_of_stock; links: sorted absolute URLs',
+    description:
+      'text: normalised text (≤ 1,500 chars); price: integer minor units; availability: in_stock | out_of_stock; links: sorted absolute URLs',
   }),
   display: Type.Union([Type.String({ maxLength: 1500 }), Type.Null()], {
     description:

@@ -29,7 +29,12 @@ export const WEBHOOK_EVENTS: WebhookEvent[] = [
     data: Type.Object({
       change: ChangeSchema,
       monitor: WebhookMonitorSchema,
-      check_id: Type.Optional(Type.String({ format: 'uuid', description: 'the check that found the change: changes of one check share it, so receivers can group them' })),
+      check_id: Type.Optional(
+        Type.String({
+          format: 'uuid',
+          description: 'the check that found the change: changes of one check share it, so receivers can group them',
+        }),
+      ),
     }),
   },
   {

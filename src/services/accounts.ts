@@ -22,8 +22,17 @@ function view(row: AccountRow): AccountView {
 
 export async function createAccount(deps: AccountDeps, input: { email: string; plan: PlanName }): Promise<AccountView> {
   const now = deps.clock.now();
-  const row = await insertAccount(deps.db, { id: randomUUID(), email: input.email.toLowerCase(), plan: input.plan, created_at: now, updated_at: now });
-  if (!row) throw new AppError('validation_failed', 'an account with this email exists', { details: [{ field: 'email', message: 'already in use' }] });
+  const row = await insertAccount(deps.db, {
+    id: randomUUID(),
+    email: input.email.toLowerCase(),
+    plan: input.plan,
+    created_at: now,
+    updated_at: now,
+  });
+  if (!row)
+    throw new AppError('validation_failed', 'an account with this email exists', {
+      details: [{ field: 'email', message: 'already in use' }],
+    });
   return view(row);
 }
 
@@ -40,7 +49,9 @@ export async function getAccount(deps: AccountDeps, id: string): Promise<Account
 export function assertWebhookUrlAllowed(url: string, policy: GuardPolicy): void {
   const vetted = vetUrl(url, policy);
   if (!vetted.ok) {
-    throw new AppError('validation_failed', `webhook_url is not allowed: ${vetted.reason}`, { details: [{ field: 'webhook_url', message: vetted.reason }] });
+    throw new AppError('validation_failed', `webhook_url is not allowed: ${vetted.reason}`, {
+      details: [{ field: 'webhook_url', message: vetted.reason }],
+    });
   }
 }
 
@@ -62,7 +73,10 @@ export async function changeAccount(
     },
     deps.clock.now(),
   ).catch((err: { code?: string }) => {
-    if (err.code === '23505') throw new AppError('validation_failed', 'an account with this email exists', { details: [{ field: 'email', message: 'already in use' }] });
+    if (err.code === '23505')
+      throw new AppError('validation_failed', 'an account with this email exists', {
+        details: [{ field: 'email', message: 'already in use' }],
+      });
     throw err;
   });
   if (!row) throw new AppError('not_found', 'account not found');

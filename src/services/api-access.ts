@@ -54,7 +54,11 @@ export class ApiAccess {
     const [row] = await this.db.query<{ schema: string }>('SELECT current_schema() AS schema');
     if (row === undefined) throw new AppError('internal_error', 'current_schema() returned no row');
     this.schema = row.schema;
-    this.unlisten = await this.db.listen(ACCESS_CHANNEL, (payload) => this.onAnnouncement(payload), () => this.clear());
+    this.unlisten = await this.db.listen(
+      ACCESS_CHANNEL,
+      (payload) => this.onAnnouncement(payload),
+      () => this.clear(),
+    );
   }
 
   async stop(): Promise<void> {

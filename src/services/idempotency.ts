@@ -51,7 +51,9 @@ export async function runIdempotent<T>(
     if (!claimed) {
       const existing = await findIdempotencyKey(tx, principal.accountId, operation, key);
       if (existing?.result == null) {
-        throw new AppError('idempotency_request_in_progress', 'a request with this Idempotency-Key is still in progress; retry shortly', { retryAfter: 1 });
+        throw new AppError('idempotency_request_in_progress', 'a request with this Idempotency-Key is still in progress; retry shortly', {
+          retryAfter: 1,
+        });
       }
       if (existing.request_hash !== requestHash) {
         throw new AppError('idempotency_key_reused', 'this Idempotency-Key was used with a different request body');
@@ -66,9 +68,13 @@ export async function runIdempotent<T>(
     // The claimed row counts itself, hence ">".
     if (recent.count > principal.plan.idempotency_keys_per_day) {
       const frees = new Date((recent.oldest ?? now).getTime() + RETAIN_SECONDS * 1000);
-      throw new AppError('idempotency_limited', `at most ${principal.plan.idempotency_keys_per_day} idempotent requests are retained per 24 hours`, {
-        retryAfter: secondsUntil(frees, now),
-      });
+      throw new AppError(
+        'idempotency_limited',
+        `at most ${principal.plan.idempotency_keys_per_day} idempotent requests are retained per 24 hours`,
+        {
+          retryAfter: secondsUntil(frees, now),
+        },
+      );
     }
     const value = await perform(tx);
     await storeIdempotentResult(tx, where, value);

@@ -9,7 +9,12 @@ import { METRICS } from '../domain/usage-metrics.ts';
 import type { Database, Queryable } from '../store/database.ts';
 import { addToCounter, lockCounter } from '../store/counters-store.ts';
 import {
-  cancelQueuedChecks, expireQueuedChecks, findManualCheck, findQueuedCheck, insertManualCheck, type ManualCheckRow,
+  cancelQueuedChecks,
+  expireQueuedChecks,
+  findManualCheck,
+  findQueuedCheck,
+  insertManualCheck,
+  type ManualCheckRow,
 } from '../store/manual-checks-store.ts';
 import { lockMonitor } from '../store/monitors-store.ts';
 import { runIdempotent, type IdempotentOutcome } from './idempotency.ts';
@@ -44,7 +49,6 @@ export function receiptView(row: ManualCheckRow): Receipt {
     issues: row.issues,
   };
 }
-
 
 /**
  * Queues a manual check, exactly once per Idempotency-Key. An outstanding
@@ -87,10 +91,15 @@ export async function requestManualCheck(
 }
 
 /** GET /checks/{id}: the account's receipt while it is kept (seven days). */
-export async function getReceipt(deps: ManualCheckDeps, principal: Principal, checkId: string): Promise<{ receipt: Receipt; terminal: boolean }> {
+export async function getReceipt(
+  deps: ManualCheckDeps,
+  principal: Principal,
+  checkId: string,
+): Promise<{ receipt: Receipt; terminal: boolean }> {
   const now = deps.clock.now();
   const found = await findManualCheck(deps.db, principal.accountId, checkId);
-  if (!found || found.requested_at.getTime() <= now.getTime() - RECEIPT_DAYS * 86_400_000) throw new AppError('not_found', 'check not found');
+  if (!found || found.requested_at.getTime() <= now.getTime() - RECEIPT_DAYS * 86_400_000)
+    throw new AppError('not_found', 'check not found');
   // Expiry is applied on read too, so a receipt never shows queued past its 30 minutes between scheduler cycles.
   const expired = found.status === 'queued' && found.expires_at <= now ? await expireAndReread(deps, principal, found) : found;
   return { receipt: receiptView(expired), terminal: isTerminal(expired.status) };

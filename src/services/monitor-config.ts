@@ -25,7 +25,13 @@ export function normaliseTargets(targets: Target[]): Target[] {
   return targets.map((t) => ({ ...t, label: t.label ?? t.id }));
 }
 
-export async function assertConfiguration(loaders: Loaders, plan: Plan, preview: PreviewRow, targets: Target[], intervalMinutes: number): Promise<void> {
+export async function assertConfiguration(
+  loaders: Loaders,
+  plan: Plan,
+  preview: PreviewRow,
+  targets: Target[],
+  intervalMinutes: number,
+): Promise<void> {
   assertTargetsConfigured(targets, plan);
   const minimum = Math.max(1, plan.min_interval_minutes[preview.load_mode]);
   if (intervalMinutes < minimum) {

@@ -7,8 +7,18 @@ import { initialDueAt } from '../domain/schedule.ts';
 import type { Loaders } from '../fetch/loaders.ts';
 import type { Database } from '../store/database.ts';
 import {
-  countMonitors, deleteMonitor, findMonitor, findMonitorWithBaselines, insertMonitor, listMonitors, lockMonitor, monitorIdForUrl, updateMonitor,
-  type MonitorChanges, type MonitorFilters, type MonitorRow,
+  countMonitors,
+  deleteMonitor,
+  findMonitor,
+  findMonitorWithBaselines,
+  insertMonitor,
+  listMonitors,
+  lockMonitor,
+  monitorIdForUrl,
+  updateMonitor,
+  type MonitorChanges,
+  type MonitorFilters,
+  type MonitorRow,
 } from '../store/monitors-store.ts';
 import { runIdempotent, type IdempotentOutcome } from './idempotency.ts';
 import { currentObservations, type Observation } from './observations.ts';
@@ -104,7 +114,11 @@ export async function getMonitor(deps: MonitorDeps, principal: Principal, id: st
 }
 
 /** GET /monitors/{id}: the monitor with each target's current observation, in one statement. */
-export async function getMonitorDetail(deps: MonitorDeps, principal: Principal, id: string): Promise<MonitorView & { observations: Observation[] }> {
+export async function getMonitorDetail(
+  deps: MonitorDeps,
+  principal: Principal,
+  id: string,
+): Promise<MonitorView & { observations: Observation[] }> {
   const found = await findMonitorWithBaselines(deps.db, principal.accountId, id);
   if (!found) throw monitorNotFound();
   const monitor = monitorView(found.monitor);
@@ -150,7 +164,10 @@ export async function changeMonitor(deps: MonitorDeps, principal: Principal, id:
       });
     }
     if (input.expected_version !== undefined && input.expected_version !== monitor.config_version) {
-      throw new AppError('version_conflict', `expected_version ${input.expected_version} is stale; the monitor is at config_version ${monitor.config_version}`);
+      throw new AppError(
+        'version_conflict',
+        `expected_version ${input.expected_version} is stale; the monitor is at config_version ${monitor.config_version}`,
+      );
     }
     const changes: MonitorChanges = {
       name: input.name,

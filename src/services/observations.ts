@@ -19,7 +19,8 @@ export function currentObservations(monitor: ObservedMonitor, stored: CurrentBas
   const baselines = new Map(stored.map((b) => [b.target_id, b]));
   return monitor.targets.map((target) => {
     const baseline = baselines.get(target.id);
-    const applies = baseline && baseline.fingerprint === targetFingerprint(target, monitor.load_mode) && isObservedValue(target.kind, baseline.value);
+    const applies =
+      baseline && baseline.fingerprint === targetFingerprint(target, monitor.load_mode) && isObservedValue(target.kind, baseline.value);
     const current = applies ? baseline : null;
     return {
       target_id: target.id,

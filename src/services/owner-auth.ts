@@ -4,8 +4,16 @@ import { AppError } from '../errors.ts';
 import type { Database } from '../store/database.ts';
 import { findAccount } from '../store/accounts-store.ts';
 import {
-  clearSignInFailures, consumePasswordLink, countSignInFailures, deleteAccountSessions, deleteOldSignInFailures, findSignInAccount,
-  findUsablePasswordLink, recordSignInFailure, replacePasswordLink, writePasswordHash,
+  clearSignInFailures,
+  consumePasswordLink,
+  countSignInFailures,
+  deleteAccountSessions,
+  deleteOldSignInFailures,
+  findSignInAccount,
+  findUsablePasswordLink,
+  recordSignInFailure,
+  replacePasswordLink,
+  writePasswordHash,
 } from '../store/dashboard-store.ts';
 import { hashPassword, UNUSABLE_HASH, verifyPassword } from './password-hash.ts';
 
@@ -33,7 +41,9 @@ export async function createPasswordLink(deps: OwnerAuthDeps, accountId: string)
   const secret = randomBytes(32).toString('base64url');
   const now = deps.clock.now();
   const expiresAt = new Date(now.getTime() + PASSWORD_LINK_HOURS * 3_600_000);
-  await deps.db.transaction((tx) => replacePasswordLink(tx, { token_hash: sha256(secret), account_id: accountId, created_at: now, expires_at: expiresAt }));
+  await deps.db.transaction((tx) =>
+    replacePasswordLink(tx, { token_hash: sha256(secret), account_id: accountId, created_at: now, expires_at: expiresAt }),
+  );
   return { url: `${deps.config.publicUrl}/set-password?token=${secret}`, expires_at: expiresAt.toISOString() };
 }
 
@@ -66,9 +76,7 @@ export async function setPasswordWithLink(deps: OwnerAuthDeps, secret: string, p
 }
 
 export type SignInResult =
-  | { ok: true; accountId: string }
-  | { ok: false; reason: 'invalid' }
-  | { ok: false; reason: 'throttled'; retryAfterMinutes: number };
+  { ok: true; accountId: string } | { ok: false; reason: 'invalid' } | { ok: false; reason: 'throttled'; retryAfterMinutes: number };
 
 /** Checks email and password, with failures throttled per account and per client address. */
 export async function signIn(deps: OwnerAuthDeps, input: { email: string; password: string; address: string }): Promise<SignInResult> {

@@ -62,7 +62,13 @@ export async function resolveSession(deps: SessionDeps, secret: string): Promise
   return {
     accountId: row.account_id,
     email: row.email,
-    principal: { accountId: row.account_id, tokenId: DASHBOARD_TOKEN_ID, scopes: [...SCOPES], planName: row.plan, plan: deps.config.plans[row.plan] },
+    principal: {
+      accountId: row.account_id,
+      tokenId: DASHBOARD_TOKEN_ID,
+      scopes: [...SCOPES],
+      planName: row.plan,
+      plan: deps.config.plans[row.plan],
+    },
   };
 }
 

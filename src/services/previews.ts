@@ -57,10 +57,16 @@ function loadFailure(issues: CheckIssue[]): AppError {
  * server and returns the element list. A URL the SSRF guard refuses, and a
  * renderer without room, cost no credit; any other load failure does.
  */
-export async function createPreview(deps: PreviewDeps, principal: Principal, input: { url: string; load_mode: LoadMode }): Promise<PreviewView> {
+export async function createPreview(
+  deps: PreviewDeps,
+  principal: Principal,
+  input: { url: string; load_mode: LoadMode },
+): Promise<PreviewView> {
   const vetted = vetUrl(input.url, deps.loaders.policy);
   if (!vetted.ok) {
-    throw new AppError('validation_failed', `url is not a public web address: ${vetted.reason}`, { details: [{ field: 'url', message: vetted.reason }] });
+    throw new AppError('validation_failed', `url is not a public web address: ${vetted.reason}`, {
+      details: [{ field: 'url', message: vetted.reason }],
+    });
   }
   const credit = await spendPreviewCredit(deps, principal);
   let result;
@@ -80,7 +86,8 @@ export async function createPreview(deps: PreviewDeps, principal: Principal, inp
   if (result.html === null || result.issues.length > 0) throw loadFailure(result.issues);
 
   const outline = await deps.loaders.extraction.preview(result.html, result.finalUrl).catch((error: unknown) => {
-    if (error instanceof ExtractionTimeout) throw loadFailure([{ target_id: null, code: 'extraction_timeout', message: `${error.message}; the page is too large to preview` }]);
+    if (error instanceof ExtractionTimeout)
+      throw loadFailure([{ target_id: null, code: 'extraction_timeout', message: `${error.message}; the page is too large to preview` }]);
     throw error;
   });
   const now = deps.clock.now();
@@ -120,7 +127,12 @@ export function findOwnPreview(deps: PreviewDeps, accountId: string, previewId: 
 }
 
 /** POST /previews/{id}/evaluate: 404 for an unknown, expired, discarded or foreign preview. */
-export async function evaluatePreview(deps: PreviewDeps, principal: Principal, previewId: string, targets: Target[]): Promise<TargetResult[]> {
+export async function evaluatePreview(
+  deps: PreviewDeps,
+  principal: Principal,
+  previewId: string,
+  targets: Target[],
+): Promise<TargetResult[]> {
   const preview = await findOwnPreview(deps, principal.accountId, previewId);
   if (!preview) throw new AppError('not_found', 'preview not found, expired or discarded');
   assertTargetsConfigured(targets, principal.plan);

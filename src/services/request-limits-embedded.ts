@@ -4,7 +4,15 @@ import type { Database } from '../store/database.ts';
 import { addToCounters, readCounters, readRateWindow, saveRateWindows } from '../store/counters-store.ts';
 import { periodStart } from '../domain/periods.ts';
 import {
-  judge, snapshot, underLimits, windowEnd, type Admission, type LimiterDeps, type LimitSnapshot, type LimitState, type RequestLimiter,
+  judge,
+  snapshot,
+  underLimits,
+  windowEnd,
+  type Admission,
+  type LimiterDeps,
+  type LimitSnapshot,
+  type LimitState,
+  type RequestLimiter,
 } from './request-limits.ts';
 import type { Principal } from './tokens.ts';
 
@@ -165,11 +173,19 @@ export class EmbeddedLimiter implements RequestLimiter {
     if (dirtyWindows.length === 0 && taken.length === 0) return;
     try {
       await this.db.transaction(async (tx) => {
-        await saveRateWindows(tx, dirtyWindows.map(([accountId, w]) => ({ accountId, windowStart: w.start, count: w.count })));
-        await addToCounters(tx, taken.flatMap(({ day, requests, bytes }) => [
-          { accountId: day.accountId, metric: METRICS.apiRequests.name, periodStart: day.day, amount: requests },
-          { accountId: day.accountId, metric: METRICS.readBytes.name, periodStart: day.day, amount: bytes },
-        ].filter((a) => a.amount > 0)));
+        await saveRateWindows(
+          tx,
+          dirtyWindows.map(([accountId, w]) => ({ accountId, windowStart: w.start, count: w.count })),
+        );
+        await addToCounters(
+          tx,
+          taken.flatMap(({ day, requests, bytes }) =>
+            [
+              { accountId: day.accountId, metric: METRICS.apiRequests.name, periodStart: day.day, amount: requests },
+              { accountId: day.accountId, metric: METRICS.readBytes.name, periodStart: day.day, amount: bytes },
+            ].filter((a) => a.amount > 0),
+          ),
+        );
       });
     } catch (err) {
       this.log.error({ err }, 'writing API request counts to the store failed; retrying');

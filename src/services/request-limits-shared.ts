@@ -4,7 +4,14 @@ import type { Database } from '../store/database.ts';
 import { addToCounters, admitApiRequest, readCounters, readRateWindow } from '../store/counters-store.ts';
 import { periodStart } from '../domain/periods.ts';
 import {
-  judge, snapshot, WINDOW_SECONDS, type Admission, type LimiterDeps, type LimitSnapshot, type LimitState, type RequestLimiter,
+  judge,
+  snapshot,
+  WINDOW_SECONDS,
+  type Admission,
+  type LimiterDeps,
+  type LimitSnapshot,
+  type LimitState,
+  type RequestLimiter,
 } from './request-limits.ts';
 import type { Principal } from './tokens.ts';
 
@@ -122,7 +129,10 @@ export class SharedLimiter implements RequestLimiter {
     this.pending = new Map();
     try {
       const metric = METRICS.readBytes.name;
-      await addToCounters(this.db, taken.map((p) => ({ accountId: p.accountId, metric, periodStart: p.day, amount: p.bytes })));
+      await addToCounters(
+        this.db,
+        taken.map((p) => ({ accountId: p.accountId, metric, periodStart: p.day, amount: p.bytes })),
+      );
     } catch (err) {
       this.log.error({ err }, 'charging read bytes failed; retrying');
       for (const p of taken) this.add(p.accountId, p.day, p.bytes);

@@ -8,7 +8,13 @@ import { isPlanName } from '../domain/plans.ts';
 import type { Database } from '../store/database.ts';
 import { lockAccount } from '../store/accounts-store.ts';
 import {
-  countActiveTokens, insertToken, listTokens, revokeToken, touchToken, TOUCH_INTERVAL_SECONDS, type TokenRow,
+  countActiveTokens,
+  insertToken,
+  listTokens,
+  revokeToken,
+  touchToken,
+  TOUCH_INTERVAL_SECONDS,
+  type TokenRow,
 } from '../store/tokens-store.ts';
 import type { ApiAccess } from './api-access.ts';
 import { generateTokenSecret, hashTokenSecret, looksLikeToken, sameHash } from './token-secrets.ts';
@@ -55,11 +61,7 @@ function view(row: TokenRow, plan: Plan, at: Date): TokenView {
   };
 }
 
-export async function createToken(
-  deps: TokenDeps,
-  accountId: string,
-  input: CreateTokenInput,
-): Promise<CreatedToken> {
+export async function createToken(deps: TokenDeps, accountId: string, input: CreateTokenInput): Promise<CreatedToken> {
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     // The account row lock makes the active-token limit exact under concurrency.

@@ -36,7 +36,11 @@ export async function getUsage(deps: { db: Database; clock: Clock; limiter: Requ
   // The API counters as the limiter counts them (some may not be in the store yet), the others from the store.
   const { state: limits, requestsUsed, readBytesUsed } = await deps.limiter.peek(principal);
   const metrics = Object.values(METRICS);
-  const values = await readCounters(deps.db, accountId, metrics.map((m) => ({ metric: m.name, periodStart: periodStart(m, now) })));
+  const values = await readCounters(
+    deps.db,
+    accountId,
+    metrics.map((m) => ({ metric: m.name, periodStart: periodStart(m, now) })),
+  );
   values.set(METRICS.apiRequests.name, requestsUsed);
   values.set(METRICS.readBytes.name, readBytesUsed);
   const allowance = (metric: Metric, limit: number): Allowance => ({

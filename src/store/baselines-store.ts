@@ -37,8 +37,16 @@ export async function writeBaseline(db: Queryable, row: BaselineRow): Promise<vo
        text_hash = EXCLUDED.text_hash, seen_links = EXCLUDED.seen_links, updated_at = EXCLUDED.updated_at,
        pending_value = EXCLUDED.pending_value, pending_since = EXCLUDED.pending_since`,
     [
-      row.monitor_id, row.target_id, row.fingerprint, JSON.stringify(row.value), row.display, row.text_hash, JSON.stringify(row.seen_links), row.updated_at,
-      row.pending_value === null ? null : JSON.stringify(row.pending_value), row.pending_since,
+      row.monitor_id,
+      row.target_id,
+      row.fingerprint,
+      JSON.stringify(row.value),
+      row.display,
+      row.text_hash,
+      JSON.stringify(row.seen_links),
+      row.updated_at,
+      row.pending_value === null ? null : JSON.stringify(row.pending_value),
+      row.pending_since,
     ],
   );
 }
@@ -49,7 +57,12 @@ export async function deleteOtherBaselines(db: Queryable, monitorId: string, kee
 }
 
 /** Records (or, with null, drops) the value a confirm target waits to see again; the baseline itself does not move. */
-export async function setPendingValue(db: Queryable, monitorId: string, targetId: string, pending: { value: unknown; since: Date } | null): Promise<void> {
+export async function setPendingValue(
+  db: Queryable,
+  monitorId: string,
+  targetId: string,
+  pending: { value: unknown; since: Date } | null,
+): Promise<void> {
   await db.query(
     'UPDATE baselines SET pending_value = $3::jsonb, pending_since = $4::timestamptz WHERE monitor_id = $1 AND target_id = $2',
     [monitorId, targetId, pending === null ? null : JSON.stringify(pending.value), pending?.since ?? null],

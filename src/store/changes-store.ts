@@ -36,10 +36,20 @@ export async function insertChange(db: Queryable, row: ChangeRow): Promise<void>
        before_value, before_display, after_value, after_display, before_text_hash, after_text_hash)
      VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $7::jsonb, $8, $9::jsonb, $10, $11::jsonb, $12, $13, $14)`,
     [
-      row.id, row.account_id, row.monitor_id, row.target_id, row.kind, row.detected_at,
-      row.rule_matches === null ? null : JSON.stringify(row.rule_matches), row.matched,
-      JSON.stringify(row.before_value), row.before_display, JSON.stringify(row.after_value), row.after_display,
-      row.before_text_hash, row.after_text_hash,
+      row.id,
+      row.account_id,
+      row.monitor_id,
+      row.target_id,
+      row.kind,
+      row.detected_at,
+      row.rule_matches === null ? null : JSON.stringify(row.rule_matches),
+      row.matched,
+      JSON.stringify(row.before_value),
+      row.before_display,
+      JSON.stringify(row.after_value),
+      row.after_display,
+      row.before_text_hash,
+      row.after_text_hash,
     ],
   );
 }
@@ -70,10 +80,11 @@ export async function listChanges(db: Queryable, filters: ChangeFilters, limit: 
 
 /** One retained change of the account, or null. */
 export async function findChange(db: Queryable, accountId: string, id: string, retainedAfter: Date): Promise<ChangeRow | null> {
-  const rows = await db.query<ChangeRow>(
-    'SELECT * FROM changes WHERE id = $1 AND account_id = $2 AND detected_at > $3::timestamptz',
-    [id, accountId, retainedAfter],
-  );
+  const rows = await db.query<ChangeRow>('SELECT * FROM changes WHERE id = $1 AND account_id = $2 AND detected_at > $3::timestamptz', [
+    id,
+    accountId,
+    retainedAfter,
+  ]);
   return rows[0] ?? null;
 }
 

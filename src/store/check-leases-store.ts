@@ -111,8 +111,16 @@ export async function writeLeases(db: Queryable, leases: LeaseRow[]): Promise<vo
        attempt = EXCLUDED.attempt, scheduled = EXCLUDED.scheduled, manual_check_id = EXCLUDED.manual_check_id,
        reserved_metric = EXCLUDED.reserved_metric, reserved_period = EXCLUDED.reserved_period, claimed_at = EXCLUDED.claimed_at`,
     [
-      column('monitor_id'), column('token'), column('host'), column('lease_expires_at'), column('attempt'), column('scheduled'),
-      column('manual_check_id'), column('reserved_metric'), column('reserved_period'), column('claimed_at'),
+      column('monitor_id'),
+      column('token'),
+      column('host'),
+      column('lease_expires_at'),
+      column('attempt'),
+      column('scheduled'),
+      column('manual_check_id'),
+      column('reserved_metric'),
+      column('reserved_period'),
+      column('claimed_at'),
     ],
   );
 }
@@ -167,15 +175,25 @@ export async function lockHeldChecks(db: Queryable, checks: { monitorId: string;
      FOR UPDATE OF l, m, s`,
     [checks.map((c) => c.monitorId), checks.map((c) => c.token)],
   );
-  return new Map(rows.map((row) => {
-    const {
-      status, config_version, email_enabled, webhook_enabled, failing_after,
-      next_check_at, consecutive_failures, failing_since, host_has_backoff, ...lease
-    } = row;
-    const monitor = { id: lease.monitor_id, status, config_version, email_enabled, webhook_enabled, failing_after };
-    const state = { next_check_at, consecutive_failures, failing_since };
-    return [lease.monitor_id, { lease, monitor, state, hostHasBackoff: host_has_backoff }];
-  }));
+  return new Map(
+    rows.map((row) => {
+      const {
+        status,
+        config_version,
+        email_enabled,
+        webhook_enabled,
+        failing_after,
+        next_check_at,
+        consecutive_failures,
+        failing_since,
+        host_has_backoff,
+        ...lease
+      } = row;
+      const monitor = { id: lease.monitor_id, status, config_version, email_enabled, webhook_enabled, failing_after };
+      const state = { next_check_at, consecutive_failures, failing_since };
+      return [lease.monitor_id, { lease, monitor, state, hostHasBackoff: host_has_backoff }];
+    }),
+  );
 }
 
 export async function deleteLease(db: Queryable, monitorId: string, token: string): Promise<void> {

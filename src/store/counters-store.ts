@@ -27,16 +27,32 @@ export interface ApiAdmission {
 export async function admitApiRequest(
   db: Queryable,
   input: {
-    accountId: string; at: Date; windowSeconds: number; requestsMetric: string; readBytesMetric: string;
-    dayStart: Date; minuteLimit: number; dayLimit: number; chargeDay: Date; chargeBytes: number;
+    accountId: string;
+    at: Date;
+    windowSeconds: number;
+    requestsMetric: string;
+    readBytesMetric: string;
+    dayStart: Date;
+    minuteLimit: number;
+    dayLimit: number;
+    chargeDay: Date;
+    chargeBytes: number;
   },
 ): Promise<ApiAdmission> {
   const rows = await db.query<ApiAdmission>(
     `SELECT window_started, window_used, day_used, read_bytes_used, counted
      FROM admit_api_request($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
     [
-      input.accountId, input.at, input.windowSeconds, input.requestsMetric, input.readBytesMetric, input.dayStart, input.minuteLimit,
-      input.dayLimit, input.chargeDay, input.chargeBytes,
+      input.accountId,
+      input.at,
+      input.windowSeconds,
+      input.requestsMetric,
+      input.readBytesMetric,
+      input.dayStart,
+      input.minuteLimit,
+      input.dayLimit,
+      input.chargeDay,
+      input.chargeBytes,
     ],
   );
   const row = onlyRow(rows, 'admit_api_request');
@@ -113,7 +129,13 @@ export async function addToCounter(db: Queryable, accountId: string, metric: str
  * row and judges the latest committed value, so concurrent spends never pass
  * the limit; with no row yet, the insert only happens when the limit allows one.
  */
-export async function incrementCounterBelow(db: Queryable, accountId: string, metric: string, periodStart: Date, limit: number): Promise<number | null> {
+export async function incrementCounterBelow(
+  db: Queryable,
+  accountId: string,
+  metric: string,
+  periodStart: Date,
+  limit: number,
+): Promise<number | null> {
   const rows = await db.query<{ used: number }>(
     `INSERT INTO usage_counters AS c (account_id, metric, period_start, used)
      SELECT $1::uuid, $2::text, $3::timestamptz, 1 WHERE $4::bigint > 0

@@ -80,13 +80,19 @@ export async function replacePasswordLink(
   row: { token_hash: string; account_id: string; created_at: Date; expires_at: Date },
 ): Promise<void> {
   await db.query('DELETE FROM password_links WHERE account_id = $1 AND used_at IS NULL', [row.account_id]);
-  await db.query(
-    'INSERT INTO password_links (token_hash, account_id, created_at, expires_at) VALUES ($1, $2, $3, $4)',
-    [row.token_hash, row.account_id, row.created_at, row.expires_at],
-  );
+  await db.query('INSERT INTO password_links (token_hash, account_id, created_at, expires_at) VALUES ($1, $2, $3, $4)', [
+    row.token_hash,
+    row.account_id,
+    row.created_at,
+    row.expires_at,
+  ]);
 }
 
-export async function findUsablePasswordLink(db: Queryable, tokenHash: string, at: Date): Promise<{ account_id: string; email: string } | null> {
+export async function findUsablePasswordLink(
+  db: Queryable,
+  tokenHash: string,
+  at: Date,
+): Promise<{ account_id: string; email: string } | null> {
   const rows = await db.query<{ account_id: string; email: string }>(
     `SELECT l.account_id, a.email FROM password_links l JOIN accounts a ON a.id = l.account_id
      WHERE l.token_hash = $1 AND l.used_at IS NULL AND l.expires_at > $2`,
@@ -109,7 +115,11 @@ export async function recordSignInFailure(db: Queryable, keys: string[], at: Dat
 }
 
 /** Failures per key since `since`, with the oldest of them (when the window frees up). */
-export async function countSignInFailures(db: Queryable, keys: string[], since: Date): Promise<{ key: string; count: number; oldest: Date }[]> {
+export async function countSignInFailures(
+  db: Queryable,
+  keys: string[],
+  since: Date,
+): Promise<{ key: string; count: number; oldest: Date }[]> {
   return db.query<{ key: string; count: number; oldest: Date }>(
     `SELECT throttle_key AS key, count(*)::int AS count, min(failed_at) AS oldest FROM sign_in_failures
      WHERE throttle_key = ANY($1::text[]) AND failed_at > $2 GROUP BY throttle_key`,

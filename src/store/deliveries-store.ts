@@ -63,14 +63,25 @@ export interface DeliverySubject {
   changes: ChangeRow[];
   /** monitor events: what the engine recorded with them (failing_since, consecutive_failures, issues, recovered_at) */
   eventData: Record<string, unknown> | null;
-  monitor: { id: string; url: string; name: string | null; targets: { id: string; label?: string }[]; email_enabled: boolean; webhook_enabled: boolean };
+  monitor: {
+    id: string;
+    url: string;
+    name: string | null;
+    targets: { id: string; label?: string }[];
+    email_enabled: boolean;
+    webhook_enabled: boolean;
+  };
   account: { id: string; email: string; plan: string; webhook_url: string | null; webhook_secret: string | null };
 }
 
 /** What a row notifies about (a change, or a monitor's state), with its monitor and account as they are now. */
 export async function readDeliverySubject(db: Queryable, outboxId: string): Promise<DeliverySubject | null> {
   const rows = await db.query<{
-    event: string; event_data: Record<string, unknown> | null; change: ChangeRow | null; monitor: DeliverySubject['monitor']; account: DeliverySubject['account'];
+    event: string;
+    event_data: Record<string, unknown> | null;
+    change: ChangeRow | null;
+    monitor: DeliverySubject['monitor'];
+    account: DeliverySubject['account'];
   }>(
     `SELECT o.event, o.event_data, CASE WHEN c.id IS NULL THEN NULL ELSE to_jsonb(c.*) END AS change,
        jsonb_build_object('id', m.id, 'url', m.url, 'name', m.name, 'targets', m.targets,

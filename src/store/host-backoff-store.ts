@@ -10,10 +10,10 @@ export interface HostBackoffRow {
 /** Hosts that must not be loaded before their `until`, among `hosts`. */
 export async function readActiveBackoffs(db: Queryable, hosts: string[], at: Date): Promise<Map<string, HostBackoffRow>> {
   if (hosts.length === 0) return new Map();
-  const rows = await db.query<HostBackoffRow>(
-    'SELECT * FROM host_backoff WHERE host = ANY($1::text[]) AND until > $2::timestamptz',
-    [hosts, at],
-  );
+  const rows = await db.query<HostBackoffRow>('SELECT * FROM host_backoff WHERE host = ANY($1::text[]) AND until > $2::timestamptz', [
+    hosts,
+    at,
+  ]);
   return new Map(rows.map((r) => [r.host, r]));
 }
 

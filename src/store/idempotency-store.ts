@@ -38,7 +38,11 @@ export async function findIdempotencyKey(db: Queryable, accountId: string, opera
 }
 
 /** How many keys the account retains since `since`, and when the oldest of them was claimed. */
-export async function recentIdempotencyKeys(db: Queryable, accountId: string, since: Date): Promise<{ count: number; oldest: Date | null }> {
+export async function recentIdempotencyKeys(
+  db: Queryable,
+  accountId: string,
+  since: Date,
+): Promise<{ count: number; oldest: Date | null }> {
   const rows = await db.query<{ count: number; oldest: Date | null }>(
     'SELECT count(*)::int AS count, min(created_at) AS oldest FROM idempotency_keys WHERE account_id = $1 AND created_at > $2',
     [accountId, since],
@@ -47,7 +51,11 @@ export async function recentIdempotencyKeys(db: Queryable, accountId: string, si
   return rows[0] ?? { count: 0, oldest: null };
 }
 
-export async function storeIdempotentResult(db: Queryable, where: { account_id: string; operation: string; key: string }, result: unknown): Promise<void> {
+export async function storeIdempotentResult(
+  db: Queryable,
+  where: { account_id: string; operation: string; key: string },
+  result: unknown,
+): Promise<void> {
   await db.query('UPDATE idempotency_keys SET result = $4 WHERE account_id = $1 AND operation = $2 AND key = $3', [
     where.account_id,
     where.operation,

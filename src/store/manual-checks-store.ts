@@ -19,7 +19,10 @@ export interface ManualCheckRow {
   issues: CheckIssue[];
 }
 
-export async function insertManualCheck(db: Queryable, row: Pick<ManualCheckRow, 'id' | 'account_id' | 'monitor_id' | 'requested_at' | 'expires_at'>): Promise<ManualCheckRow> {
+export async function insertManualCheck(
+  db: Queryable,
+  row: Pick<ManualCheckRow, 'id' | 'account_id' | 'monitor_id' | 'requested_at' | 'expires_at'>,
+): Promise<ManualCheckRow> {
   const rows = await db.query<ManualCheckRow>(
     `INSERT INTO manual_checks (id, account_id, monitor_id, status, requested_at, expires_at)
      VALUES ($1, $2, $3, 'queued', $4::timestamptz, $5::timestamptz) RETURNING *`,

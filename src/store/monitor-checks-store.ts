@@ -8,10 +8,11 @@ import type { CheckRunFacts } from './check-runs-store.ts';
 
 /** A check was skipped (site backoff, allowance): the schedule moves on and the reason is shown. */
 export async function recordSkippedCheck(db: Queryable, id: string, nextCheckAt: Date, issues: CheckIssue[]): Promise<void> {
-  await db.query(
-    'UPDATE check_state SET next_check_at = $2::timestamptz, last_issues = $3::jsonb WHERE monitor_id = $1',
-    [id, nextCheckAt, JSON.stringify(issues)],
-  );
+  await db.query('UPDATE check_state SET next_check_at = $2::timestamptz, last_issues = $3::jsonb WHERE monitor_id = $1', [
+    id,
+    nextCheckAt,
+    JSON.stringify(issues),
+  ]);
 }
 
 /** Moves an overdue monitor to its next slot without checking it (see nextDueAt). */
@@ -60,10 +61,17 @@ export async function recordChecks(db: Queryable, records: CheckRecord[]): Promi
        last_issues = b.issues::jsonb, consecutive_failures = b.failures, failing_since = b.failing_since
      FROM b WHERE s.monitor_id = b.monitor_id`,
     [
-      column((r) => r.monitorId), column((r) => r.token), column((r) => r.checkedAt), column((r) => r.nextCheckAt),
-      column((r) => r.changed), column((r) => JSON.stringify(r.issues)), column((r) => r.consecutiveFailures),
+      column((r) => r.monitorId),
+      column((r) => r.token),
+      column((r) => r.checkedAt),
+      column((r) => r.nextCheckAt),
+      column((r) => r.changed),
+      column((r) => JSON.stringify(r.issues)),
+      column((r) => r.consecutiveFailures),
       column((r) => r.failingSince),
-      column((r) => r.run.duration_ms), column((r) => r.run.outcome), column((r) => r.run.http_status),
+      column((r) => r.run.duration_ms),
+      column((r) => r.run.outcome),
+      column((r) => r.run.http_status),
       column((r) => r.run.manual_check_id),
       column((r) => (r.changes.length > 0 ? JSON.stringify(r.changes) : null)),
     ],

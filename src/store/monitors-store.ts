@@ -30,7 +30,10 @@ export interface MonitorRow {
   last_issues: CheckIssue[];
 }
 
-export type NewMonitor = Omit<MonitorRow, 'seq' | 'config_version' | 'last_checked_at' | 'last_change_at' | 'last_issues' | 'failing_since'>;
+export type NewMonitor = Omit<
+  MonitorRow,
+  'seq' | 'config_version' | 'last_checked_at' | 'last_change_at' | 'last_issues' | 'failing_since'
+>;
 
 export async function countMonitors(db: Queryable, accountId: string): Promise<number> {
   const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM monitors WHERE account_id = $1', [accountId]);
@@ -47,18 +50,33 @@ export async function insertMonitor(db: Queryable, m: NewMonitor): Promise<void>
     `INSERT INTO monitors (id, account_id, url, load_mode, status, name, labels, interval_minutes, targets,
        email_enabled, webhook_enabled, created_at, updated_at, failing_after)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-    [m.id, m.account_id, m.url, m.load_mode, m.status, m.name, JSON.stringify(m.labels), m.interval_minutes, JSON.stringify(m.targets),
-      m.email_enabled, m.webhook_enabled, m.created_at, m.updated_at, m.failing_after],
+    [
+      m.id,
+      m.account_id,
+      m.url,
+      m.load_mode,
+      m.status,
+      m.name,
+      JSON.stringify(m.labels),
+      m.interval_minutes,
+      JSON.stringify(m.targets),
+      m.email_enabled,
+      m.webhook_enabled,
+      m.created_at,
+      m.updated_at,
+      m.failing_after,
+    ],
   );
   await insertCheckState(db, m.id, m.status === 'active', m.next_check_at);
 }
 
 /** The check state every monitor has from its creation. */
 export async function insertCheckState(db: Queryable, monitorId: string, active: boolean, nextCheckAt: Date | null): Promise<void> {
-  await db.query(
-    'INSERT INTO check_state (monitor_id, active, next_check_at) VALUES ($1, $2, $3::timestamptz)',
-    [monitorId, active, nextCheckAt],
-  );
+  await db.query('INSERT INTO check_state (monitor_id, active, next_check_at) VALUES ($1, $2, $3::timestamptz)', [
+    monitorId,
+    active,
+    nextCheckAt,
+  ]);
 }
 
 export async function findMonitor(db: Queryable, accountId: string, id: string): Promise<MonitorRow | null> {
@@ -131,12 +149,34 @@ export async function listMonitors(
        AND ($8::boolean IS NULL OR (s.failing_since IS NOT NULL) = $8::boolean)
      ORDER BY m.created_at DESC, m.seq DESC
      LIMIT $5`,
-    [accountId, query.status, query.after?.created_at ?? null, query.after?.seq ?? null, query.limit, query.label, query.search, query.failing ?? null],
+    [
+      accountId,
+      query.status,
+      query.after?.created_at ?? null,
+      query.after?.seq ?? null,
+      query.limit,
+      query.label,
+      query.search,
+      query.failing ?? null,
+    ],
   );
 }
 
 export type MonitorChanges = Partial<
-  Pick<MonitorRow, 'name' | 'labels' | 'status' | 'email_enabled' | 'webhook_enabled' | 'failing_after' | 'targets' | 'interval_minutes' | 'load_mode' | 'config_version' | 'next_check_at'>
+  Pick<
+    MonitorRow,
+    | 'name'
+    | 'labels'
+    | 'status'
+    | 'email_enabled'
+    | 'webhook_enabled'
+    | 'failing_after'
+    | 'targets'
+    | 'interval_minutes'
+    | 'load_mode'
+    | 'config_version'
+    | 'next_check_at'
+  >
 >;
 
 const JSON_COLUMNS = new Set(['labels', 'targets']);

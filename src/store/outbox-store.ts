@@ -10,7 +10,13 @@ export type NotificationChannel = 'email' | 'webhook';
  */
 export async function enqueueNotification(
   db: Queryable,
-  entry: { changeId: string; accountId: string; channel: NotificationChannel; at: Date; data?: { check_id: string; change_ids?: string[] } },
+  entry: {
+    changeId: string;
+    accountId: string;
+    channel: NotificationChannel;
+    at: Date;
+    data?: { check_id: string; change_ids?: string[] };
+  },
 ): Promise<void> {
   await db.query(
     `INSERT INTO notification_outbox (id, change_id, account_id, channel, created_at, next_attempt_at, event_data)

@@ -17,7 +17,18 @@ export async function insertPreview(db: Queryable, row: PreviewRow): Promise<voi
   await db.query(
     `INSERT INTO previews (id, account_id, url, final_url, load_mode, title, html, elements, created_at, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    [row.id, row.account_id, row.url, row.final_url, row.load_mode, row.title, row.html, JSON.stringify(row.elements), row.created_at, row.expires_at],
+    [
+      row.id,
+      row.account_id,
+      row.url,
+      row.final_url,
+      row.load_mode,
+      row.title,
+      row.html,
+      JSON.stringify(row.elements),
+      row.created_at,
+      row.expires_at,
+    ],
   );
 }
 
@@ -32,7 +43,11 @@ export async function discardOlderPreviews(db: Queryable, accountId: string, kee
 
 /** A preview of this account that has not expired at `at`. */
 export async function findValidPreview(db: Queryable, accountId: string, id: string, at: Date): Promise<PreviewRow | null> {
-  const rows = await db.query<PreviewRow>('SELECT * FROM previews WHERE id = $1 AND account_id = $2 AND expires_at > $3', [id, accountId, at]);
+  const rows = await db.query<PreviewRow>('SELECT * FROM previews WHERE id = $1 AND account_id = $2 AND expires_at > $3', [
+    id,
+    accountId,
+    at,
+  ]);
   return rows[0] ?? null;
 }
 

@@ -45,7 +45,10 @@ export async function listTokens(db: Queryable, accountId: string): Promise<Toke
  * The token with this hash (null when none, or when hash is null) and the API
  * status, in one round trip: every API request needs both (cached by src/services/api-access.ts).
  */
-export async function findTokenWithApiStatus(db: Queryable, hash: string | null): Promise<{ status: ApiStatus; token: TokenWithAccount | null }> {
+export async function findTokenWithApiStatus(
+  db: Queryable,
+  hash: string | null,
+): Promise<{ status: ApiStatus; token: TokenWithAccount | null }> {
   const rows = await db.query<TokenWithAccount & { api_open: boolean; api_retry_after_seconds: number }>(
     `SELECT s.open AS api_open, s.retry_after_seconds AS api_retry_after_seconds, t.*, a.email, a.plan
      FROM api_status s

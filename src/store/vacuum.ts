@@ -6,9 +6,25 @@ import type { Database } from './database.ts';
 // time, one table per statement, so requests are served between them.
 
 export const HOT_TABLES = [
-  'check_state', 'monitors', 'check_leases', 'check_runs', 'baselines', 'usage_counters', 'rate_windows', 'manual_checks', 'notification_outbox',
-  'notification_attempts', 'host_backoff', 'texts', 'changes', 'previews', 'preview_spacing', 'idempotency_keys', 'api_tokens',
-  'dashboard_sessions', 'accounts',
+  'check_state',
+  'monitors',
+  'check_leases',
+  'check_runs',
+  'baselines',
+  'usage_counters',
+  'rate_windows',
+  'manual_checks',
+  'notification_outbox',
+  'notification_attempts',
+  'host_backoff',
+  'texts',
+  'changes',
+  'previews',
+  'preview_spacing',
+  'idempotency_keys',
+  'api_tokens',
+  'dashboard_sessions',
+  'accounts',
 ] as const;
 
 /** VACUUM (ANALYZE) of each hot table in turn; the milliseconds each took. */

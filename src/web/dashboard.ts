@@ -36,7 +36,8 @@ declare module 'fastify' {
 const SECURITY_HEADERS = {
   'cache-control': 'no-store',
   // Scripts and styles come only from /assets; inline SVG charts need nothing more.
-  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
@@ -78,7 +79,11 @@ async function pages(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.addHook('preHandler', async (request) => {
     if (request.method !== 'POST') return;
     if (!csrfTokenMatches(request.csrfSecret, field(request, '_csrf'))) {
-      throw new PageError(403, 'Form expired', 'This form is no longer valid (it was opened in another session, or the session ended). Reload the page and try again.');
+      throw new PageError(
+        403,
+        'Form expired',
+        'This form is no longer valid (it was opened in another session, or the session ended). Reload the page and try again.',
+      );
     }
   });
 

@@ -33,7 +33,20 @@ export interface MonitorInput {
 }
 
 export function emptyTarget(element: string): TargetInput {
-  return { id: '', element, label: '', kind: 'text', rule: 'changed', phrase: '', currency: '', decimal: '', threshold: '', match: '', ignore: '', confirm: false };
+  return {
+    id: '',
+    element,
+    label: '',
+    kind: 'text',
+    rule: 'changed',
+    phrase: '',
+    currency: '',
+    decimal: '',
+    threshold: '',
+    match: '',
+    ignore: '',
+    confirm: false,
+  };
 }
 
 /** An existing target as the form shows it, so editing starts from what the monitor watches. */
@@ -83,12 +96,25 @@ export function readMonitorInput(request: FastifyRequest, targetCount: number): 
     const get = (name: string) => field(request, `t${n}_${name}`).trim();
     targets.push({
       id: get('id'),
-      element: get('element'), label: get('label'), kind: get('kind'), rule: get('rule'), phrase: get('phrase'),
-      currency: get('currency').toUpperCase(), decimal: get('decimal'), threshold: get('threshold'), match: get('match'),
-      ignore: field(request, `t${n}_ignore`), confirm: get('confirm') === 'on',
+      element: get('element'),
+      label: get('label'),
+      kind: get('kind'),
+      rule: get('rule'),
+      phrase: get('phrase'),
+      currency: get('currency').toUpperCase(),
+      decimal: get('decimal'),
+      threshold: get('threshold'),
+      match: get('match'),
+      ignore: field(request, `t${n}_ignore`),
+      confirm: get('confirm') === 'on',
     });
   }
-  return { name: field(request, 'name').trim(), interval: field(request, 'interval').trim(), email: field(request, 'email') === 'on', targets };
+  return {
+    name: field(request, 'name').trim(),
+    interval: field(request, 'interval').trim(),
+    email: field(request, 'email') === 'on',
+    targets,
+  };
 }
 
 function isKind(kind: string): kind is TargetKind {
@@ -143,4 +169,3 @@ export const RULE_LABELS: Record<string, string> = {
   unavailable: 'it becomes unavailable',
   new_links: 'new links appear',
 };
-

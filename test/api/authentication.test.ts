@@ -86,7 +86,11 @@ test('authenticated responses are no-store and carry no CORS headers', async () 
   assert.equal(res.statusCode, 200);
   assert.equal(res.headers['cache-control'], 'no-store');
   for (const name of Object.keys(res.headers)) assert.ok(!name.startsWith('access-control-'), name);
-  const preflight = await t.app.inject({ method: 'OPTIONS', url: '/api/v1/usage', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } });
+  const preflight = await t.app.inject({
+    method: 'OPTIONS',
+    url: '/api/v1/usage',
+    headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' },
+  });
   for (const name of Object.keys(preflight.headers)) assert.ok(!name.startsWith('access-control-'), name);
 });
 

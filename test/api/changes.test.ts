@@ -30,10 +30,16 @@ test('changes are listed newest first with before and after values', async () =>
   const res = await get(token, '/changes');
   assert.equal(res.statusCode, 200, res.body);
   const body = res.json();
-  assert.deepEqual(body.data.map((c: { after: { value: string } }) => c.after.value), ['C', 'B', 'A']);
+  assert.deepEqual(
+    body.data.map((c: { after: { value: string } }) => c.after.value),
+    ['C', 'B', 'A'],
+  );
   const newest = body.data[0];
   assert.equal(newest.monitor_id, page.monitorId);
-  assert.deepEqual([newest.target_id, newest.kind, newest.before, newest.rule_matches], ['title', 'text', { value: 'B', display: 'B' }, [{ target_id: 'title', rule: 'changed' }]]);
+  assert.deepEqual(
+    [newest.target_id, newest.kind, newest.before, newest.rule_matches],
+    ['title', 'text', { value: 'B', display: 'B' }, [{ target_id: 'title', rule: 'changed' }]],
+  );
   assert.equal(body.meta.next_cursor, null);
   assert.equal(res.headers['cache-control'], 'no-store');
 });
@@ -65,14 +71,22 @@ test('filters: matched, target_id, since and until', async () => {
     accountId,
     targets: [
       { id: 'title', kind: 'text', selection: { scope: 'selector', selector: '#title' }, rule: 'changed' },
-      { id: 'price', kind: 'price', selection: { scope: 'selector', selector: '#price' }, currency: 'EUR', rule: 'below', threshold: '10.00' },
+      {
+        id: 'price',
+        kind: 'price',
+        selection: { scope: 'selector', selector: '#price' },
+        currency: 'EUR',
+        rule: 'below',
+        threshold: '10.00',
+      },
     ],
   });
   await page.check();
   await page.check({ title: 'New', price: '€30.00' });
   const middle = t.clock.now();
   await page.check({ price: '€9.00' });
-  const values = (res: { json(): { data: { target_id: string; after: { value: unknown } }[] } }) => res.json().data.map((c) => `${c.target_id}=${c.after.value}`);
+  const values = (res: { json(): { data: { target_id: string; after: { value: unknown } }[] } }) =>
+    res.json().data.map((c) => `${c.target_id}=${c.after.value}`);
   assert.deepEqual(values(await get(token, '/changes?matched=false')), ['price=3000']);
   assert.deepEqual(values(await get(token, '/changes?matched=true')), ['price=900', 'title=New']);
   assert.deepEqual(values(await get(token, '/changes?target_id=price')), ['price=900', 'price=3000']);

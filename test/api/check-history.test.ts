@@ -11,9 +11,22 @@ import { TITLE, watchPage } from '../helpers/watched-page.ts';
 let t: TestApp, site: FixtureServer, engine: Engine;
 useMonitoringWorld({}, (w) => ({ t, site, engine } = w));
 
-const PRICE: Target = { id: 'price', label: 'Price', kind: 'price', selection: { scope: 'selector', selector: '#price' }, currency: 'EUR', rule: 'dropped' };
+const PRICE: Target = {
+  id: 'price',
+  label: 'Price',
+  kind: 'price',
+  selection: { scope: 'selector', selector: '#price' },
+  currency: 'EUR',
+  rule: 'dropped',
+};
 
-type Run = { checked_at: string; outcome: string; http_status: number | null; issues: { code: string; target_id: string | null }[]; changes: string[] };
+type Run = {
+  checked_at: string;
+  outcome: string;
+  http_status: number | null;
+  issues: { code: string; target_id: string | null }[];
+  changes: string[];
+};
 
 async function history(token: string, monitorId: string, query = '') {
   return t.app.inject({ method: 'GET', url: `/api/v1/monitors/${monitorId}/checks${query}`, headers: bearer(token) });
@@ -39,14 +52,25 @@ test('every recorded check is listed newest first with its outcome, issues and t
   await page.check({ price: '€25.00' });
   await page.check({ price: '' });
   const runs = await allRuns(token, page.monitorId, 2);
-  assert.deepEqual(runs.map((r) => r.outcome), ['issues', 'ok', 'ok']);
+  assert.deepEqual(
+    runs.map((r) => r.outcome),
+    ['issues', 'ok', 'ok'],
+  );
   assert.equal(runs[2]?.checked_at, first);
-  assert.deepEqual(runs.map((r) => r.http_status), [200, 200, 200]);
+  assert.deepEqual(
+    runs.map((r) => r.http_status),
+    [200, 200, 200],
+  );
   assert.equal(runs[1]?.changes.length, 1, 'the price change');
-  const [change] = (await t.app.inject({ method: 'GET', url: `/api/v1/changes?monitor_id=${page.monitorId}`, headers: bearer(token) })).json().data;
+  const [change] = (
+    await t.app.inject({ method: 'GET', url: `/api/v1/changes?monitor_id=${page.monitorId}`, headers: bearer(token) })
+  ).json().data;
   assert.deepEqual(runs[1]?.changes, [change.id]);
   assert.deepEqual(runs[2]?.changes, [], 'the first capture seeds the baseline and records no change');
-  assert.deepEqual(runs[0]?.issues.map((i) => i.target_id), ['price']);
+  assert.deepEqual(
+    runs[0]?.issues.map((i) => i.target_id),
+    ['price'],
+  );
 });
 
 test('a check whose page did not load is a failed check', async () => {
@@ -61,7 +85,7 @@ test('a check whose page did not load is a failed check', async () => {
   assert.equal(run?.http_status, 500);
 });
 
-test('the history is the account\'s own, kept for the plan\'s retention, and removed by cleanup after it', async () => {
+test("the history is the account's own, kept for the plan's retention, and removed by cleanup after it", async () => {
   const { accountId, token } = await createAccountWithToken(t.app, { days: 365 });
   const page = await watchPage(t, site, engine, { accountId });
   await page.check();

@@ -23,7 +23,9 @@ test('/healthz answers promptly while a preview of a large page is parsed', asyn
   const { token } = await createAccountWithToken(t.app);
   let done = false;
   const preview = fetch(`${base}/api/v1/previews`, {
-    method: 'POST', headers: { ...bearer(token), 'content-type': 'application/json' }, body: JSON.stringify({ url: `${site.url}/large.html`, load_mode: 'html' }),
+    method: 'POST',
+    headers: { ...bearer(token), 'content-type': 'application/json' },
+    body: JSON.stringify({ url: `${site.url}/large.html`, load_mode: 'html' }),
   }).finally(() => (done = true));
   const waits: number[] = [];
   while (!done) {

@@ -14,7 +14,20 @@ import { createMonitorFor, loadPreview } from '../helpers/monitor-api.ts';
 const REQUESTS = 3000;
 let t: TestApp, site: FixtureServer;
 useMonitoringWorld(
-  { plans: { pro: { preview_spacing_seconds: 0, previews_per_day: 100_000, previews_per_month: 100_000, requests_per_minute: 1_000_000, requests_per_day: 1_000_000, idempotency_keys_per_day: 1_000_000, manual_checks_per_day: 100_000, monitors: 100_000 } } },
+  {
+    plans: {
+      pro: {
+        preview_spacing_seconds: 0,
+        previews_per_day: 100_000,
+        previews_per_month: 100_000,
+        requests_per_minute: 1_000_000,
+        requests_per_day: 1_000_000,
+        idempotency_keys_per_day: 1_000_000,
+        manual_checks_per_day: 100_000,
+        monitors: 100_000,
+      },
+    },
+  },
   (w) => ({ t, site } = w),
 );
 
@@ -33,23 +46,68 @@ const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.le
 const chance = (p: number) => random() < p;
 
 const ODD_STRINGS = [
-  '', ' ', '\u0000', 'a\u0000b', '\uD800', '\uDFFF', 'x'.repeat(513), 'x'.repeat(5000), '💥', 'null', '-1', '1e309', 'NaN', '0x10',
-  '<script>alert(1)</script>', "' OR 1=1 --", '%00', '%zz', '../../etc/passwd', 'urn:uuid:00000000-0000-4000-8000-000000000000',
-  '00000000-0000-4000-8000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff', '2016-12-31T23:59:60Z', '0000-01-01T00:00:00Z',
-  '9999-12-31T23:59:59-23:59', '2026-02-30T00:00:00Z', '2026-11-25T00:00:00Z', 'true', '[]', '{}', 'EUR', 'p[[[', 'section div div div div div span',
-  '#product-title', 'http://10.0.0.1/', 'http://169.254.169.254/', 'ftp://x/', 'javascript:alert(1)', 'http://[::1]/', 'http://0x7f000001/',
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\uD800',
+  '\uDFFF',
+  'x'.repeat(513),
+  'x'.repeat(5000),
+  '💥',
+  'null',
+  '-1',
+  '1e309',
+  'NaN',
+  '0x10',
+  '<script>alert(1)</script>',
+  "' OR 1=1 --",
+  '%00',
+  '%zz',
+  '../../etc/passwd',
+  'urn:uuid:00000000-0000-4000-8000-000000000000',
+  '00000000-0000-4000-8000-000000000000',
+  'ffffffff-ffff-ffff-ffff-ffffffffffff',
+  '2016-12-31T23:59:60Z',
+  '0000-01-01T00:00:00Z',
+  '9999-12-31T23:59:59-23:59',
+  '2026-02-30T00:00:00Z',
+  '2026-11-25T00:00:00Z',
+  'true',
+  '[]',
+  '{}',
+  'EUR',
+  'p[[[',
+  'section div div div div div span',
+  '#product-title',
+  'http://10.0.0.1/',
+  'http://169.254.169.254/',
+  'ftp://x/',
+  'javascript:alert(1)',
+  'http://[::1]/',
+  'http://0x7f000001/',
 ];
 
 function oddValue(depth = 0): unknown {
   switch (Math.floor(random() * 9)) {
-    case 0: return pick(ODD_STRINGS);
-    case 1: return Math.floor(random() * 2 ** 31) * (chance(0.3) ? -1 : 1);
-    case 2: return pick([0, -0, 1.5, 2 ** 53, -(2 ** 63), 1e308, 3]);
-    case 3: return chance(0.5);
-    case 4: return null;
-    case 5: return depth > 2 ? [] : Array.from({ length: Math.floor(random() * 4) }, () => oddValue(depth + 1));
-    case 6: return depth > 2 ? {} : Object.fromEntries(Array.from({ length: Math.floor(random() * 3) }, () => [pick(ODD_STRINGS).slice(0, 20), oddValue(depth + 1)]));
-    default: return pick(ODD_STRINGS) + String(Math.floor(random() * 100));
+    case 0:
+      return pick(ODD_STRINGS);
+    case 1:
+      return Math.floor(random() * 2 ** 31) * (chance(0.3) ? -1 : 1);
+    case 2:
+      return pick([0, -0, 1.5, 2 ** 53, -(2 ** 63), 1e308, 3]);
+    case 3:
+      return chance(0.5);
+    case 4:
+      return null;
+    case 5:
+      return depth > 2 ? [] : Array.from({ length: Math.floor(random() * 4) }, () => oddValue(depth + 1));
+    case 6:
+      return depth > 2
+        ? {}
+        : Object.fromEntries(Array.from({ length: Math.floor(random() * 3) }, () => [pick(ODD_STRINGS).slice(0, 20), oddValue(depth + 1)]));
+    default:
+      return pick(ODD_STRINGS) + String(Math.floor(random() * 100));
   }
 }
 
@@ -80,19 +138,57 @@ test(`${REQUESTS} generated requests never answer 5xx`, async () => {
   const requests: (() => { method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT'; url: string; body?: unknown })[] = [
     () => ({ method: 'GET', url: `/api/v1/monitors?${pick(['limit', 'status', 'cursor', 'label', 'x'])}=${enc(String(oddValue()))}` }),
     () => ({ method: 'GET', url: `/api/v1/monitors/${enc(String(ids()))}` }),
-    () => ({ method: 'PATCH', url: `/api/v1/monitors/${enc(String(ids()))}`, body: mutate({ name: 'n', labels: ['a'], status: 'active', expected_version: 1, preview_id: previewId, targets: [TARGET], interval_minutes: 60 }) }),
-    () => ({ method: 'POST', url: '/api/v1/monitors', body: mutate({ preview_id: previewId, targets: [TARGET, PRICE], interval_minutes: 60, name: 'fuzz', labels: ['x'], notifications: { email_enabled: true } }) }),
+    () => ({
+      method: 'PATCH',
+      url: `/api/v1/monitors/${enc(String(ids()))}`,
+      body: mutate({
+        name: 'n',
+        labels: ['a'],
+        status: 'active',
+        expected_version: 1,
+        preview_id: previewId,
+        targets: [TARGET],
+        interval_minutes: 60,
+      }),
+    }),
+    () => ({
+      method: 'POST',
+      url: '/api/v1/monitors',
+      body: mutate({
+        preview_id: previewId,
+        targets: [TARGET, PRICE],
+        interval_minutes: 60,
+        name: 'fuzz',
+        labels: ['x'],
+        notifications: { email_enabled: true },
+      }),
+    }),
     () => ({ method: 'POST', url: `/api/v1/previews/${enc(String(ids()))}/evaluate`, body: mutate({ targets: [TARGET, PRICE] }) }),
-    () => ({ method: 'POST', url: '/api/v1/previews', body: mutate({ url: chance(0.05) ? `${site.url}/shop/espresso.html?f=${random()}` : pick(ODD_STRINGS), load_mode: 'html' }) }),
-    () => ({ method: 'GET', url: `/api/v1/changes?${pick(['monitor_id', 'target_id', 'since', 'until', 'matched', 'limit', 'cursor'])}=${enc(String(oddValue()))}` }),
+    () => ({
+      method: 'POST',
+      url: '/api/v1/previews',
+      body: mutate({ url: chance(0.05) ? `${site.url}/shop/espresso.html?f=${random()}` : pick(ODD_STRINGS), load_mode: 'html' }),
+    }),
+    () => ({
+      method: 'GET',
+      url: `/api/v1/changes?${pick(['monitor_id', 'target_id', 'since', 'until', 'matched', 'limit', 'cursor'])}=${enc(String(oddValue()))}`,
+    }),
     () => ({ method: 'GET', url: `/api/v1/changes/${enc(String(ids()))}` }),
     () => ({ method: 'GET', url: `/api/v1/checks/${enc(String(ids()))}` }),
     () => ({ method: 'GET', url: `/api/v1/monitors/${enc(String(ids()))}/checks?cursor=${enc(String(oddValue()))}` }),
     () => ({ method: 'POST', url: `/api/v1/monitors/${enc(String(ids()))}/checks`, body: chance(0.5) ? {} : oddValue() }),
     () => ({ method: 'GET', url: `/api/v1/usage?${pick(['', 'x=1'])}` }),
     () => ({ method: 'POST', url: '/admin/v1/accounts', body: mutate({ email: `f${random()}@example.com`, plan: 'pro' }) }),
-    () => ({ method: 'PATCH', url: `/admin/v1/accounts/${enc(String(ids()))}`, body: mutate({ plan: 'pro', webhook_url: pick(['http://10.0.0.1/h', 'https://93.184.216.34/h', 'x', null]) }) }),
-    () => ({ method: 'POST', url: `/admin/v1/accounts/${enc(String(ids()))}/tokens`, body: mutate({ name: 'f', scopes: ['usage:read'], expires_in_days: 30 }) }),
+    () => ({
+      method: 'PATCH',
+      url: `/admin/v1/accounts/${enc(String(ids()))}`,
+      body: mutate({ plan: 'pro', webhook_url: pick(['http://10.0.0.1/h', 'https://93.184.216.34/h', 'x', null]) }),
+    }),
+    () => ({
+      method: 'POST',
+      url: `/admin/v1/accounts/${enc(String(ids()))}/tokens`,
+      body: mutate({ name: 'f', scopes: ['usage:read'], expires_in_days: 30 }),
+    }),
     () => ({ method: 'DELETE', url: `/admin/v1/tokens/${enc(String(ids()))}` }),
   ];
   const failures: string[] = [];
@@ -101,8 +197,14 @@ test(`${REQUESTS} generated requests never answer 5xx`, async () => {
     const { method, url, body } = pick(requests)();
     const isAdmin = url.startsWith('/admin');
     const headers: Record<string, string> = { authorization: isAdmin ? `Bearer ${ADMIN_TOKEN}` : bearer(token).authorization };
-    if (body !== undefined) headers['content-type'] = chance(0.95) ? 'application/json' : pick(['text/plain', 'application/json; charset=latin1', 'application/x-www-form-urlencoded']);
-    if (method === 'POST' && chance(0.9)) headers['idempotency-key'] = chance(0.9) ? `fuzz-${i}-${Math.floor(random() * 1e9)}` : String(pick(ODD_STRINGS)).replace(/[^\x20-\x7e]/g, '?');
+    if (body !== undefined)
+      headers['content-type'] = chance(0.95)
+        ? 'application/json'
+        : pick(['text/plain', 'application/json; charset=latin1', 'application/x-www-form-urlencoded']);
+    if (method === 'POST' && chance(0.9))
+      headers['idempotency-key'] = chance(0.9)
+        ? `fuzz-${i}-${Math.floor(random() * 1e9)}`
+        : String(pick(ODD_STRINGS)).replace(/[^\x20-\x7e]/g, '?');
     const payload = body === undefined ? undefined : chance(0.03) ? '{"broken": ' : JSON.stringify(body);
     const res = await t.app.inject({ method, url, headers, payload });
     seen.add(res.statusCode);

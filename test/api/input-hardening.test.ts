@@ -21,7 +21,12 @@ test('a page holding a NUL character previews and checks like any other', async 
     res.end('<html><head><title>nul\u0000page</title></head><body><h1 id="title">Espresso\u0000Duo</h1></body></html>');
   });
   const { token, accountId } = await createAccountWithToken(t.app);
-  const preview = await t.app.inject({ method: 'POST', url: '/api/v1/previews', headers: json(token), payload: { url: `${site.url}/nul.html`, load_mode: 'html' } });
+  const preview = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/previews',
+    headers: json(token),
+    payload: { url: `${site.url}/nul.html`, load_mode: 'html' },
+  });
   assert.equal(preview.statusCode, 201, preview.body);
   assert.equal(preview.json().data.title, 'nul\uFFFDpage');
 
@@ -52,7 +57,11 @@ test('NUL in any stored text field is refused: 422 in bodies, 400 in queries, 40
     assert.equal(res.statusCode, 422, field);
     assert.deepEqual(res.json().error.details, [{ field, message: 'must not contain the NUL character (U+0000)' }]);
   }
-  const tokenName = await admin(t.app, 'POST', `/accounts/${accountId}/tokens`, { name: 'n\u0000', scopes: ['usage:read'], expires_in_days: 1 });
+  const tokenName = await admin(t.app, 'POST', `/accounts/${accountId}/tokens`, {
+    name: 'n\u0000',
+    scopes: ['usage:read'],
+    expires_in_days: 1,
+  });
   assert.equal(tokenName.statusCode, 422);
   const query = await t.app.inject({ method: 'GET', url: '/api/v1/changes?target_id=%00', headers: bearer(token) });
   assert.equal(query.statusCode, 400);
@@ -64,7 +73,12 @@ test('NUL in any stored text field is refused: 422 in bodies, 400 in queries, 40
 test('ids written as urn:uuid are 404 on every id path, the operator API included', async () => {
   const { token, accountId } = await createAccountWithToken(t.app);
   const id = await createMonitorFor(t.app, token, `${site.url}/shop/espresso.html?urn=1`);
-  for (const path of [`/api/v1/monitors/urn:uuid:${id}`, `/api/v1/changes/urn:uuid:${id}`, `/api/v1/checks/urn:uuid:${id}`, `/api/v1/monitors/urn:uuid:${id}/checks`]) {
+  for (const path of [
+    `/api/v1/monitors/urn:uuid:${id}`,
+    `/api/v1/changes/urn:uuid:${id}`,
+    `/api/v1/checks/urn:uuid:${id}`,
+    `/api/v1/monitors/urn:uuid:${id}/checks`,
+  ]) {
     const res = await t.app.inject({ method: 'GET', url: path, headers: bearer(token) });
     assert.equal(res.statusCode, 404, path);
   }
@@ -74,11 +88,20 @@ test('ids written as urn:uuid are 404 on every id path, the operator API include
 
 test('date-times the store cannot hold are 400 invalid_request', async () => {
   const { token } = await createAccountWithToken(t.app);
-  for (const query of ['since=2016-12-31T23:59:60Z', 'since=0000-01-01T00:00:00Z', 'until=9999-12-31T23:59:59-23:59', 'since=2026-02-30T00:00:00Z']) {
+  for (const query of [
+    'since=2016-12-31T23:59:60Z',
+    'since=0000-01-01T00:00:00Z',
+    'until=9999-12-31T23:59:59-23:59',
+    'since=2026-02-30T00:00:00Z',
+  ]) {
     const res = await t.app.inject({ method: 'GET', url: `/api/v1/changes?${query}`, headers: bearer(token) });
     assert.equal(res.statusCode, 400, query);
     assert.equal(res.json().error.code, 'invalid_request', query);
   }
-  const fine = await t.app.inject({ method: 'GET', url: '/api/v1/changes?since=2026-01-01T00:00:00%2B02:00&until=9999-12-31T23:59:59Z', headers: bearer(token) });
+  const fine = await t.app.inject({
+    method: 'GET',
+    url: '/api/v1/changes?since=2026-01-01T00:00:00%2B02:00&until=9999-12-31T23:59:59Z',
+    headers: bearer(token),
+  });
   assert.equal(fine.statusCode, 200, fine.body);
 });

@@ -21,7 +21,12 @@ async function setup() {
   await t.db.query("UPDATE monitors SET status = 'paused'");
   const path = `/manual-${++n}.html`;
   const setPage = serveShop(site, path);
-  const monitorId = await insertMonitorRow(t.db, { accountId: account.accountId, url: `${site.url}${path}`, targets: [TITLE], nextCheckAt: new Date(t.clock.now().getTime() + 86_400_000) });
+  const monitorId = await insertMonitorRow(t.db, {
+    accountId: account.accountId,
+    url: `${site.url}${path}`,
+    targets: [TITLE],
+    nextCheckAt: new Date(t.clock.now().getTime() + 86_400_000),
+  });
   return { ...account, monitorId, path, setPage };
 }
 
@@ -72,7 +77,7 @@ test('a manual check is accepted as queued, run by the next cycle and ends succe
   assert.equal(change.json().data.after.value, 'Changed');
 });
 
-test('a manual check waits for the plan\'s fastest interval after the previous capture', async () => {
+test("a manual check waits for the plan's fastest interval after the previous capture", async () => {
   const s = await setup();
   await requestCheck(s.token, s.monitorId);
   await engine.runCycle();
@@ -101,7 +106,12 @@ test('a pending request is returned again without a new daily charge; a replay r
   assert.deepEqual(replay.json(), first.json(), 'the original acceptance, queued as it was');
   assert.equal(replay.headers.location, first.headers.location);
 
-  const otherMonitor = await insertMonitorRow(t.db, { accountId: s.accountId, url: `${site.url}/other-${n}.html`, targets: [TITLE], nextCheckAt: new Date(t.clock.now().getTime() + 86_400_000) });
+  const otherMonitor = await insertMonitorRow(t.db, {
+    accountId: s.accountId,
+    url: `${site.url}/other-${n}.html`,
+    targets: [TITLE],
+    nextCheckAt: new Date(t.clock.now().getTime() + 86_400_000),
+  });
   const reused = await requestCheck(s.token, otherMonitor, 'replay-key-1');
   assert.equal(reused.statusCode, 409, 'the same key for another monitor is another request');
   assert.equal(reused.json().error.code, 'idempotency_key_reused');
@@ -130,7 +140,10 @@ test('pending requests are cancelled when the monitor is paused, deleted or its 
   });
   const cancelled = (await receipt(s.token, accepted.check_id)).json().data;
   assert.equal(cancelled.status, 'cancelled');
-  assert.deepEqual(cancelled.issues.map((i: { code: string; message: string }) => [i.code, i.message]), [['check_cancelled', 'cancelled: the monitor was paused']]);
+  assert.deepEqual(
+    cancelled.issues.map((i: { code: string; message: string }) => [i.code, i.message]),
+    [['check_cancelled', 'cancelled: the monitor was paused']],
+  );
   const paused = await requestCheck(s.token, s.monitorId);
   assert.equal(paused.statusCode, 409);
   assert.equal(paused.json().error.code, 'check_not_allowed');
@@ -144,7 +157,7 @@ test('pending requests are cancelled when the monitor is paused, deleted or its 
   assert.equal(site.hits.get(p.path) ?? 0, 0);
 });
 
-test('a deleted monitor\'s cancelled receipt stays readable', async () => {
+test("a deleted monitor's cancelled receipt stays readable", async () => {
   const s = await setup();
   const accepted = (await requestCheck(s.token, s.monitorId)).json().data;
   await t.db.transaction(async (tx) => {
@@ -155,11 +168,18 @@ test('a deleted monitor\'s cancelled receipt stays readable', async () => {
   assert.deepEqual([res.statusCode, res.json().data.status], [200, 'cancelled']);
 });
 
-test('at most the plan\'s manual checks are accepted per UTC day: 429 check_limited with Retry-After to midnight', async () => {
+test("at most the plan's manual checks are accepted per UTC day: 429 check_limited with Retry-After to midnight", async () => {
   const account = await createAccountWithToken(t.app);
   const ids: string[] = [];
   for (let i = 0; i < 4; i++) {
-    ids.push(await insertMonitorRow(t.db, { accountId: account.accountId, url: `${site.url}/limit-${n}-${i}.html`, targets: [TITLE], nextCheckAt: new Date(t.clock.now().getTime() + 86_400_000) }));
+    ids.push(
+      await insertMonitorRow(t.db, {
+        accountId: account.accountId,
+        url: `${site.url}/limit-${n}-${i}.html`,
+        targets: [TITLE],
+        nextCheckAt: new Date(t.clock.now().getTime() + 86_400_000),
+      }),
+    );
   }
   for (const id of ids.slice(0, 3)) assert.equal((await requestCheck(account.token, id)).statusCode, 202);
   const limited = await requestCheck(account.token, ids[3]!);
@@ -182,7 +202,10 @@ test('a page that cannot be loaded ends the check as failed with the load issue'
   await engine.runCycle();
   const done = (await receipt(s.token, accepted.check_id)).json().data;
   assert.equal(done.status, 'failed');
-  assert.deepEqual(done.issues.map((i: { code: string }) => i.code), ['http_status']);
+  assert.deepEqual(
+    done.issues.map((i: { code: string }) => i.code),
+    ['http_status'],
+  );
   assert.equal((await usage(s.token)).checks.html.used, 1, 'a failed check uses the allowance');
 });
 
@@ -190,7 +213,12 @@ test('request errors: unknown monitor 404, missing key 400, unknown body field 4
   const s = await setup();
   const unknown = await requestCheck(s.token, '00000000-0000-4000-8000-000000000000');
   assert.equal(unknown.statusCode, 404);
-  const noKey = await t.app.inject({ method: 'POST', url: `/api/v1/monitors/${s.monitorId}/checks`, headers: { ...bearer(s.token), 'content-type': 'application/json' }, payload: '{}' });
+  const noKey = await t.app.inject({
+    method: 'POST',
+    url: `/api/v1/monitors/${s.monitorId}/checks`,
+    headers: { ...bearer(s.token), 'content-type': 'application/json' },
+    payload: '{}',
+  });
   assert.equal(noKey.json().error.code, 'idempotency_key_missing');
   const extra = await requestCheck(s.token, s.monitorId, 'extra-field-key', { force: true });
   assert.equal(extra.json().error.code, 'unknown_field');

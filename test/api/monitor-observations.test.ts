@@ -12,21 +12,38 @@ import { createOwner, signedIn } from '../helpers/dashboard-client.ts';
 let t: TestApp, site: FixtureServer, engine: Engine;
 useMonitoringWorld({}, (w) => ({ t, site, engine } = w));
 
-const PRICE: Target = { id: 'price', label: 'Price', kind: 'price', selection: { scope: 'selector', selector: '#price' }, currency: 'EUR', rule: 'dropped' };
+const PRICE: Target = {
+  id: 'price',
+  label: 'Price',
+  kind: 'price',
+  selection: { scope: 'selector', selector: '#price' },
+  currency: 'EUR',
+  rule: 'dropped',
+};
 
 async function observations(token: string, monitorId: string) {
   const res = await t.app.inject({ method: 'GET', url: `/api/v1/monitors/${monitorId}`, headers: bearer(token) });
   assert.equal(res.statusCode, 200, res.body);
-  return res.json().data.observations as { target_id: string; value: unknown; display: string | null; since: string | null; issues: { code: string }[] }[];
+  return res.json().data.observations as {
+    target_id: string;
+    value: unknown;
+    display: string | null;
+    since: string | null;
+    issues: { code: string }[];
+  }[];
 }
 
-test('GET /monitors/{id} carries each target\'s current value, since when it holds, and no issues', async () => {
+test("GET /monitors/{id} carries each target's current value, since when it holds, and no issues", async () => {
   const { accountId, token } = await createAccountWithToken(t.app);
   const page = await watchPage(t, site, engine, { accountId, targets: [TITLE, PRICE] });
-  assert.deepEqual(await observations(token, page.monitorId), [
-    { target_id: 'title', value: null, display: null, since: null, issues: [] },
-    { target_id: 'price', value: null, display: null, since: null, issues: [] },
-  ], 'nothing captured yet');
+  assert.deepEqual(
+    await observations(token, page.monitorId),
+    [
+      { target_id: 'title', value: null, display: null, since: null, issues: [] },
+      { target_id: 'price', value: null, display: null, since: null, issues: [] },
+    ],
+    'nothing captured yet',
+  );
   await page.check();
   const firstSeen = t.clock.now().toISOString();
   const [title, price] = await observations(token, page.monitorId);
@@ -63,5 +80,7 @@ test('a target whose selection changed has no current value until its next captu
   const page = await watchPage(t, site, engine, { accountId, targets: [TITLE] });
   await page.check();
   await updateMonitorRow(t.db, page.monitorId, { targets: [{ ...TITLE, selection: { scope: 'page' } }] });
-  assert.deepEqual(await observations(token, page.monitorId), [{ target_id: 'title', value: null, display: null, since: null, issues: [] }]);
+  assert.deepEqual(await observations(token, page.monitorId), [
+    { target_id: 'title', value: null, display: null, since: null, issues: [] },
+  ]);
 });

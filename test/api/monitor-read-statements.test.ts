@@ -44,13 +44,33 @@ test('a repeated GET /monitors/{id} is one statement with its observations, plus
     const id = randomUUID();
     const at = clock.now();
     await insertMonitor(db, {
-      id, account_id: accountId, url: 'https://shop.example/a.html', load_mode: 'html', status: 'active', name: null, labels: [],
-      interval_minutes: 60, targets: [TITLE], email_enabled: false, webhook_enabled: false, failing_after: 3,
-      created_at: at, updated_at: at, next_check_at: at,
+      id,
+      account_id: accountId,
+      url: 'https://shop.example/a.html',
+      load_mode: 'html',
+      status: 'active',
+      name: null,
+      labels: [],
+      interval_minutes: 60,
+      targets: [TITLE],
+      email_enabled: false,
+      webhook_enabled: false,
+      failing_after: 3,
+      created_at: at,
+      updated_at: at,
+      next_check_at: at,
     });
     await writeBaseline(db, {
-      monitor_id: id, target_id: TITLE.id, fingerprint: targetFingerprint(TITLE, 'html'), value: 'Espresso Duo', display: 'Espresso Duo',
-      text_hash: null, seen_links: [], updated_at: at, pending_value: null, pending_since: null,
+      monitor_id: id,
+      target_id: TITLE.id,
+      fingerprint: targetFingerprint(TITLE, 'html'),
+      value: 'Espresso Duo',
+      display: 'Espresso Duo',
+      text_hash: null,
+      seen_links: [],
+      updated_at: at,
+      pending_value: null,
+      pending_since: null,
     });
     const read = () => app.inject({ method: 'GET', url: `/api/v1/monitors/${id}`, headers: bearer(token) });
     assert.equal((await read()).statusCode, 200, 'the first request fills the caches');

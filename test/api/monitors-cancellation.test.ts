@@ -38,7 +38,12 @@ async function receiptStatus(token: string, checkId: string): Promise<string> {
 }
 
 const patch = (token: string, id: string, body: unknown) =>
-  t.app.inject({ method: 'PATCH', url: `/api/v1/monitors/${id}`, headers: { ...bearer(token), 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+  t.app.inject({
+    method: 'PATCH',
+    url: `/api/v1/monitors/${id}`,
+    headers: { ...bearer(token), 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  });
 
 test('pausing a monitor cancels its queued manual check and keeps the daily slot used', async () => {
   const { token } = await createAccountWithToken(t.app);

@@ -9,7 +9,9 @@ let site: FixtureServer;
 let n = 0;
 const page = () => `${site.url}/shop/espresso.html?i=${++n}`;
 before(async () => {
-  t = await startTestApp({ plans: { pro: { preview_spacing_seconds: 0, previews_per_day: 1000, previews_per_month: 1000, idempotency_keys_per_day: 5 } } });
+  t = await startTestApp({
+    plans: { pro: { preview_spacing_seconds: 0, previews_per_day: 1000, previews_per_month: 1000, idempotency_keys_per_day: 5 } },
+  });
   site = await startFixtureServer();
 });
 after(async () => {

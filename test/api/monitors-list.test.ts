@@ -9,7 +9,9 @@ let site: FixtureServer;
 let n = 0;
 const page = () => `${site.url}/shop/espresso.html?l=${++n}`;
 before(async () => {
-  t = await startTestApp({ plans: { pro: { preview_spacing_seconds: 0, previews_per_day: 1000, previews_per_month: 1000, requests_per_minute: 10000 } } });
+  t = await startTestApp({
+    plans: { pro: { preview_spacing_seconds: 0, previews_per_day: 1000, previews_per_month: 1000, requests_per_minute: 10000 } },
+  });
   site = await startFixtureServer();
 });
 after(async () => {
@@ -36,7 +38,10 @@ test('lists are newest first, 20 by default, and end with next_cursor null', asy
   const created = [];
   for (let i = 0; i < 3; i++) created.push(await createMonitorFor(t.app, token, page()));
   const res = await list(token);
-  assert.deepEqual(res.json().data.map((m: { id: string }) => m.id), created.reverse());
+  assert.deepEqual(
+    res.json().data.map((m: { id: string }) => m.id),
+    created.reverse(),
+  );
   assert.equal(res.json().meta.next_cursor, null);
 });
 
@@ -62,22 +67,41 @@ test('status filters the list', async () => {
   const { token } = await createAccountWithToken(t.app);
   const a = await createMonitorFor(t.app, token, page());
   const b = await createMonitorFor(t.app, token, page());
-  await t.app.inject({ method: 'PATCH', url: `/api/v1/monitors/${a}`, headers: { ...bearer(token), 'content-type': 'application/json' }, payload: { status: 'paused' } });
-  assert.deepEqual((await list(token, '?status=paused')).json().data.map((m: { id: string }) => m.id), [a]);
-  assert.deepEqual((await list(token, '?status=active')).json().data.map((m: { id: string }) => m.id), [b]);
+  await t.app.inject({
+    method: 'PATCH',
+    url: `/api/v1/monitors/${a}`,
+    headers: { ...bearer(token), 'content-type': 'application/json' },
+    payload: { status: 'paused' },
+  });
+  assert.deepEqual(
+    (await list(token, '?status=paused')).json().data.map((m: { id: string }) => m.id),
+    [a],
+  );
+  assert.deepEqual(
+    (await list(token, '?status=active')).json().data.map((m: { id: string }) => m.id),
+    [b],
+  );
 });
 
 test('label filters the list to monitors carrying exactly that label, and traversal keeps the filter', async () => {
   const { token } = await createAccountWithToken(t.app);
   const headers = { ...bearer(token), 'content-type': 'application/json' };
-  const shop = [await createMonitorFor(t.app, token, page()), await createMonitorFor(t.app, token, page()), await createMonitorFor(t.app, token, page())];
+  const shop = [
+    await createMonitorFor(t.app, token, page()),
+    await createMonitorFor(t.app, token, page()),
+    await createMonitorFor(t.app, token, page()),
+  ];
   const other = await createMonitorFor(t.app, token, page());
-  for (const id of shop) await t.app.inject({ method: 'PATCH', url: `/api/v1/monitors/${id}`, headers, payload: { labels: ['shop', 'daily'] } });
+  for (const id of shop)
+    await t.app.inject({ method: 'PATCH', url: `/api/v1/monitors/${id}`, headers, payload: { labels: ['shop', 'daily'] } });
   await t.app.inject({ method: 'PATCH', url: `/api/v1/monitors/${other}`, headers, payload: { labels: ['shopping'] } });
   assert.deepEqual(await traverse(token, '?limit=2&label=shop'), [...shop].reverse());
   assert.deepEqual(await traverse(token, '?label=shopping'), [other]);
   assert.deepEqual(await traverse(token, '?label=nothing'), []);
-  const mixed = await list(token, `?label=daily&cursor=${encodeURIComponent((await list(token, '?limit=1&label=shop')).json().meta.next_cursor)}`);
+  const mixed = await list(
+    token,
+    `?label=daily&cursor=${encodeURIComponent((await list(token, '?limit=1&label=shop')).json().meta.next_cursor)}`,
+  );
   assert.equal(mixed.statusCode, 400, 'a cursor is bound to its label filter');
   assert.equal(mixed.json().error.code, 'malformed_cursor');
 });
@@ -87,7 +111,12 @@ test('a tampered cursor, or one made for other filters, is 400 malformed_cursor'
   for (let i = 0; i < 3; i++) await createMonitorFor(t.app, token, page());
   const cursor = (await list(token, '?limit=1')).json().meta.next_cursor as string;
   const flipped = cursor.slice(0, 5) + (cursor[5] === 'A' ? 'B' : 'A') + cursor.slice(6);
-  for (const query of [`?limit=1&cursor=${encodeURIComponent(flipped)}`, `?limit=1&status=active&cursor=${encodeURIComponent(cursor)}`, '?cursor=garbage', `?cursor=${'a'.repeat(513)}`]) {
+  for (const query of [
+    `?limit=1&cursor=${encodeURIComponent(flipped)}`,
+    `?limit=1&status=active&cursor=${encodeURIComponent(cursor)}`,
+    '?cursor=garbage',
+    `?cursor=${'a'.repeat(513)}`,
+  ]) {
     const res = await list(token, query);
     assert.equal(res.statusCode, 400, query);
     assert.equal(res.json().error.code, 'malformed_cursor', query);

@@ -21,14 +21,25 @@ after(async () => {
 
 const get = (token: string, id: string) => t.app.inject({ method: 'GET', url: `/api/v1/monitors/${id}`, headers: bearer(token) });
 const patch = (token: string, id: string, body: unknown) =>
-  t.app.inject({ method: 'PATCH', url: `/api/v1/monitors/${id}`, headers: { ...bearer(token), 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+  t.app.inject({
+    method: 'PATCH',
+    url: `/api/v1/monitors/${id}`,
+    headers: { ...bearer(token), 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  });
 const del = (token: string, id: string) => t.app.inject({ method: 'DELETE', url: `/api/v1/monitors/${id}`, headers: bearer(token) });
 
-test('creating a monitor returns 201 with its id and a Location; the URL and load mode are the preview\'s', async () => {
+test("creating a monitor returns 201 with its id and a Location; the URL and load mode are the preview's", async () => {
   const { token } = await createAccountWithToken(t.app);
   const url = page();
   const previewId = await loadPreview(t.app, token, url);
-  const res = await postMonitor(t.app, token, { preview_id: previewId, targets: [TITLE_TARGET, PRICE_TARGET], interval_minutes: 5, name: 'Espresso', labels: ['coffee'] });
+  const res = await postMonitor(t.app, token, {
+    preview_id: previewId,
+    targets: [TITLE_TARGET, PRICE_TARGET],
+    interval_minutes: 5,
+    name: 'Espresso',
+    labels: ['coffee'],
+  });
   assert.equal(res.statusCode, 201, res.body);
   const id = res.json().data.id;
   assert.deepEqual(Object.keys(res.json().data), ['id']);
@@ -42,7 +53,10 @@ test('creating a monitor returns 201 with its id and a Location; the URL and loa
   assert.deepEqual(monitor.labels, ['coffee']);
   assert.deepEqual(monitor.notifications, { email_enabled: true, webhook_enabled: false, failing_after: 3 });
   assert.equal(monitor.failing_since, null);
-  assert.deepEqual(monitor.targets.map((x: { id: string }) => x.id), ['title', 'price']);
+  assert.deepEqual(
+    monitor.targets.map((x: { id: string }) => x.id),
+    ['title', 'price'],
+  );
   assert.equal(monitor.last_checked_at, null);
   assert.ok(monitor.next_check_at);
   assert.deepEqual(monitor.last_issues, []);
@@ -80,7 +94,11 @@ test('target ids must be unique and at most three targets are allowed', async ()
   const previewId = await loadPreview(t.app, token, page());
   const dup = await postMonitor(t.app, token, { preview_id: previewId, targets: [TITLE_TARGET, TITLE_TARGET], interval_minutes: 5 });
   assert.equal(dup.statusCode, 422);
-  const four = await postMonitor(t.app, token, { preview_id: previewId, targets: [1, 2, 3, 4].map((i) => ({ ...TITLE_TARGET, id: `t${i}` })), interval_minutes: 5 });
+  const four = await postMonitor(t.app, token, {
+    preview_id: previewId,
+    targets: [1, 2, 3, 4].map((i) => ({ ...TITLE_TARGET, id: `t${i}` })),
+    interval_minutes: 5,
+  });
   assert.equal(four.statusCode, 422);
 });
 
@@ -171,7 +189,10 @@ test('changing targets needs a fresh preview and the current expected_version, a
   assert.equal(res.statusCode, 200, res.body);
   assert.equal(res.json().data.config_version, 2);
   assert.equal(res.json().data.interval_minutes, 30);
-  assert.deepEqual(res.json().data.targets.map((x: { id: string }) => x.id), ['price']);
+  assert.deepEqual(
+    res.json().data.targets.map((x: { id: string }) => x.id),
+    ['price'],
+  );
 });
 
 test('a stale expected_version is 409 version_conflict', async () => {

@@ -16,13 +16,20 @@ import { insertNotifiedChange, insertNotifyingMonitor, testDispatcher } from '..
 let t: TestApp, receiver: WebhookReceiver;
 useWebhookWorld({}, (w) => ({ t, receiver } = w));
 
-type WebhookDoc = Record<string, { post: { parameters: { name: string; in: string }[]; requestBody: { content: { 'application/json': { schema: object } } } } }>;
+type WebhookDoc = Record<
+  string,
+  { post: { parameters: { name: string; in: string }[]; requestBody: { content: { 'application/json': { schema: object } } } } }
+>;
 const doc = JSON.parse(readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8')) as { webhooks: WebhookDoc };
 
 test('every webhook event is documented with the signed Standard Webhooks headers', () => {
   assert.deepEqual(Object.keys(doc.webhooks).sort(), ['change.detected', 'monitor.failing', 'monitor.recovered']);
   for (const [type, { post }] of Object.entries(doc.webhooks)) {
-    assert.deepEqual(post.parameters.map((p) => `${p.in} ${p.name}`), ['header webhook-id', 'header webhook-timestamp', 'header webhook-signature'], type);
+    assert.deepEqual(
+      post.parameters.map((p) => `${p.in} ${p.name}`),
+      ['header webhook-id', 'header webhook-timestamp', 'header webhook-signature'],
+      type,
+    );
   }
 });
 

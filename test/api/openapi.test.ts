@@ -38,7 +38,7 @@ const SPEC_ENDPOINTS: [string, string, string][] = [
 const EXTENSION_ENDPOINTS: [string, string, string][] = [['get', '/monitors/{monitor_id}/checks', 'monitors:read']];
 const ENDPOINTS = [...SPEC_ENDPOINTS, ...EXTENSION_ENDPOINTS];
 
-test("every endpoint of the specification, and each extension, is documented with its scope", () => {
+test('every endpoint of the specification, and each extension, is documented with its scope', () => {
   for (const [method, path, scope] of ENDPOINTS) {
     const op = doc.paths[path]?.[method];
     assert.ok(op, `${method} ${path} missing from the document`);
@@ -62,10 +62,22 @@ test('the committed openapi.json is the generated document', () => {
 
 test('each operation documents the error statuses and codes it can answer', () => {
   const codes = (path: string, method: string, status: string) =>
-    ((doc.paths[path]?.[method]?.responses as Record<string, { description: string }>)[status]?.description ?? '').split(': ')[1]?.split(', ') ?? [];
-  assert.deepEqual(codes('/monitors', 'post', '409').sort(), ['allowance_exhausted', 'idempotency_key_reused', 'idempotency_request_in_progress', 'monitor_exists']);
+    ((doc.paths[path]?.[method]?.responses as Record<string, { description: string }>)[status]?.description ?? '')
+      .split(': ')[1]
+      ?.split(', ') ?? [];
+  assert.deepEqual(codes('/monitors', 'post', '409').sort(), [
+    'allowance_exhausted',
+    'idempotency_key_reused',
+    'idempotency_request_in_progress',
+    'monitor_exists',
+  ]);
   assert.deepEqual(codes('/monitors/{monitor_id}', 'patch', '409'), ['version_conflict']);
-  for (const [path, method] of [['/monitors', 'post'], ['/previews', 'post'], ['/previews/{preview_id}/evaluate', 'post'], ['/monitors/{monitor_id}', 'patch']]) {
+  for (const [path, method] of [
+    ['/monitors', 'post'],
+    ['/previews', 'post'],
+    ['/previews/{preview_id}/evaluate', 'post'],
+    ['/monitors/{monitor_id}', 'patch'],
+  ]) {
     assert.deepEqual(codes(path!, method!, '413'), ['payload_too_large'], `${method} ${path}`);
     assert.deepEqual(codes(path!, method!, '415'), ['unsupported_media_type'], `${method} ${path}`);
     assert.ok(codes(path!, method!, '422').includes('validation_failed'), `${method} ${path}`);

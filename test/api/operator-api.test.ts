@@ -11,7 +11,12 @@ after(() => t.close());
 test('the operator API does not exist when PAGEWATCH_ADMIN_TOKEN is unset', async () => {
   const bare = await startTestApp({ env: { PAGEWATCH_ADMIN_TOKEN: '' } });
   try {
-    const res = await bare.app.inject({ method: 'POST', url: '/admin/v1/accounts', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, payload: '{"email":"a@b.co","plan":"pro"}' });
+    const res = await bare.app.inject({
+      method: 'POST',
+      url: '/admin/v1/accounts',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      payload: '{"email":"a@b.co","plan":"pro"}',
+    });
     assert.equal(res.statusCode, 404);
     assert.equal(res.json().error.code, 'not_found');
   } finally {
@@ -20,7 +25,11 @@ test('the operator API does not exist when PAGEWATCH_ADMIN_TOKEN is unset', asyn
 });
 
 test('the operator API refuses a wrong operator token with 401', async () => {
-  const res = await t.app.inject({ method: 'GET', url: '/admin/v1/api-status', headers: { authorization: 'Bearer wrong-token-wrong-token' } });
+  const res = await t.app.inject({
+    method: 'GET',
+    url: '/admin/v1/api-status',
+    headers: { authorization: 'Bearer wrong-token-wrong-token' },
+  });
   assert.equal(res.statusCode, 401);
 });
 
@@ -90,7 +99,13 @@ test('setting a webhook URL returns a whsec_ secret once; null removes the endpo
 
 test('a webhook URL the SSRF guard would refuse at delivery is refused at once with 422, and nothing is changed', async () => {
   const { accountId } = await createAccountWithToken(t.app);
-  for (const url of ['http://10.0.0.5/hook', 'http://169.254.169.254/latest', 'https://user:pw@hooks.example.com/', 'http://93.184.216.34:8443/', 'ftp://hooks.example.com/']) {
+  for (const url of [
+    'http://10.0.0.5/hook',
+    'http://169.254.169.254/latest',
+    'https://user:pw@hooks.example.com/',
+    'http://93.184.216.34:8443/',
+    'ftp://hooks.example.com/',
+  ]) {
     const res = await admin(t.app, 'PATCH', `/accounts/${accountId}`, { webhook_url: url });
     assert.equal(res.statusCode, 422, url);
     assert.equal(res.json().error.code, 'validation_failed');

@@ -15,7 +15,15 @@ const page = () => `${site.url}/shop/espresso.html?i=${++n}`;
 
 before(async () => {
   t = await startTestApp({
-    plans: { pro: { preview_spacing_seconds: 0, previews_per_day: 1000, previews_per_month: 1000, requests_per_minute: 100_000, requests_per_day: 100_000 } },
+    plans: {
+      pro: {
+        preview_spacing_seconds: 0,
+        previews_per_day: 1000,
+        previews_per_month: 1000,
+        requests_per_minute: 100_000,
+        requests_per_day: 100_000,
+      },
+    },
   });
   site = await startFixtureServer();
 });
@@ -33,7 +41,11 @@ function statusCounts(statuses: number[]): Record<number, number> {
 test('40 parallel monitor creations of one account, each with its own key: one monitor per URL, the rest 409 monitor_exists', async () => {
   const { accountId, token } = await createAccountWithToken(t.app);
   // Three URLs (a preview is kept only among the account's three newest): each becomes one monitor.
-  const previews = [await loadPreview(t.app, token, page()), await loadPreview(t.app, token, page()), await loadPreview(t.app, token, page())];
+  const previews = [
+    await loadPreview(t.app, token, page()),
+    await loadPreview(t.app, token, page()),
+    await loadPreview(t.app, token, page()),
+  ];
   const responses = await Promise.all(
     Array.from({ length: 40 }, (_, i) =>
       postMonitor(t.app, token, { preview_id: previews[i % 3], targets: [TITLE_TARGET], interval_minutes: 5 }, `parallel-create-${i}`),
@@ -93,16 +105,33 @@ test('parallel token creations of one account stop exactly at the plan’s token
 
 test('parallel updates, manual checks and deletions of one account’s monitors never fail with 500', async () => {
   const { token } = await createAccountWithToken(t.app);
-  const monitors = [await createMonitorFor(t.app, token, page()), await createMonitorFor(t.app, token, page()), await createMonitorFor(t.app, token, page())];
+  const monitors = [
+    await createMonitorFor(t.app, token, page()),
+    await createMonitorFor(t.app, token, page()),
+    await createMonitorFor(t.app, token, page()),
+  ];
   const headers = { ...bearer(token), 'content-type': 'application/json' };
   const requests = Array.from({ length: 36 }, (_, i) => {
     const id = monitors[i % 3];
     if (i % 4 === 0) return t.app.inject({ method: 'PATCH', url: `/api/v1/monitors/${id}`, headers, payload: { name: `renamed ${i}` } });
-    if (i % 4 === 1) return t.app.inject({ method: 'PATCH', url: `/api/v1/monitors/${id}`, headers, payload: { status: i % 8 === 1 ? 'paused' : 'active' } });
+    if (i % 4 === 1)
+      return t.app.inject({
+        method: 'PATCH',
+        url: `/api/v1/monitors/${id}`,
+        headers,
+        payload: { status: i % 8 === 1 ? 'paused' : 'active' },
+      });
     if (i % 4 === 2) {
-      return t.app.inject({ method: 'POST', url: `/api/v1/monitors/${id}/checks`, headers: { ...headers, 'idempotency-key': `mixed-check-${i}` }, payload: {} });
+      return t.app.inject({
+        method: 'POST',
+        url: `/api/v1/monitors/${id}/checks`,
+        headers: { ...headers, 'idempotency-key': `mixed-check-${i}` },
+        payload: {},
+      });
     }
-    return i > 24 ? t.app.inject({ method: 'DELETE', url: `/api/v1/monitors/${id}`, headers: bearer(token) }) : t.app.inject({ url: `/api/v1/monitors/${id}`, headers });
+    return i > 24
+      ? t.app.inject({ method: 'DELETE', url: `/api/v1/monitors/${id}`, headers: bearer(token) })
+      : t.app.inject({ url: `/api/v1/monitors/${id}`, headers });
   });
   const responses = await Promise.all(requests);
   for (const r of responses) {

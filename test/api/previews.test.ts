@@ -106,10 +106,14 @@ test('a misconfigured target is 422 target_invalid naming the field', async () =
   const res = await evaluate(token, created.json().data.id, [{ id: 'p', kind: 'price', selection: { scope: 'page' }, rule: 'below' }]);
   assert.equal(res.statusCode, 422);
   assert.equal(res.json().error.code, 'target_invalid');
-  assert.deepEqual(res.json().error.details, [
-    { field: 'targets[0].currency', message: 'currency (an ISO 4217 code) is required for price targets' },
-    { field: 'targets[0].threshold', message: 'threshold is required for the below rule' },
-  ], 'each problem once');
+  assert.deepEqual(
+    res.json().error.details,
+    [
+      { field: 'targets[0].currency', message: 'currency (an ISO 4217 code) is required for price targets' },
+      { field: 'targets[0].threshold', message: 'threshold is required for the below rule' },
+    ],
+    'each problem once',
+  );
 });
 
 test('an appears target without a phrase is reported once', async () => {
@@ -221,7 +225,10 @@ test('an invalid selector is 422 selector_invalid and a costly one 422 selector_
     res.end(`<html><body><main>${'<div>'.repeat(60)}${'<span class="s">x</span>'.repeat(5)}${'</div>'.repeat(60)}</main></body></html>`);
   });
   const created = await preview(token, `${site.url}/deep.html`);
-  for (const [selector, code] of [['p[[[', 'selector_invalid'], ['section div div div div div div span', 'selector_too_costly']]) {
+  for (const [selector, code] of [
+    ['p[[[', 'selector_invalid'],
+    ['section div div div div div div span', 'selector_too_costly'],
+  ]) {
     const started = Date.now();
     const res = await evaluate(token, created.json().data.id, [{ id: 't', kind: 'text', selection: { scope: 'selector', selector } }]);
     assert.ok(Date.now() - started < 2000, `${selector} answered within 2 s`);

@@ -66,7 +66,11 @@ test('server errors are 500 internal_error and never leak internals', async () =
   const broken = await startTestApp();
   await broken.db.close();
   try {
-    const res = await broken.app.inject({ method: 'GET', url: '/admin/v1/api-status', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const res = await broken.app.inject({
+      method: 'GET',
+      url: '/admin/v1/api-status',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     assert.equal(res.statusCode, 500);
     assert.equal(res.json().error.code, 'internal_error');
     assert.equal(res.json().error.request_id, res.headers['x-request-id']);
@@ -98,16 +102,30 @@ test('validation details are written for people: a bad threshold explains the ex
     url: '/api/v1/monitors',
     headers: { ...bearer(token), 'content-type': 'application/json', 'idempotency-key': 'human-messages-1' },
     payload: {
-      preview_id: '00000000-0000-4000-8000-000000000000', interval_minutes: 60,
-      targets: [{ id: 'p', kind: 'price', selection: { scope: 'page' }, currency: 'EUR', rule: 'below', threshold: '999,00' }, { id: 'q', kind: 'colour', selection: { scope: 'page' } }],
+      preview_id: '00000000-0000-4000-8000-000000000000',
+      interval_minutes: 60,
+      targets: [
+        { id: 'p', kind: 'price', selection: { scope: 'page' }, currency: 'EUR', rule: 'below', threshold: '999,00' },
+        { id: 'q', kind: 'colour', selection: { scope: 'page' } },
+      ],
     },
   });
   assert.equal(res.statusCode, 422);
   const details = res.json().error.details as { field: string; message: string }[];
-  assert.deepEqual(details.find((d) => d.field === 'targets[0].threshold'), {
-    field: 'targets[0].threshold', message: 'is not in the expected form (price targets with rule below: dot-decimal amount such as 30.00)',
-  });
-  assert.deepEqual(details.find((d) => d.field === 'targets[1].kind'), { field: 'targets[1].kind', message: 'must be one of: "text", "price", "availability", "links"' });
-  assert.ok(details.every((d) => !/pattern|\^|must match|NOT/.test(d.message)), JSON.stringify(details));
+  assert.deepEqual(
+    details.find((d) => d.field === 'targets[0].threshold'),
+    {
+      field: 'targets[0].threshold',
+      message: 'is not in the expected form (price targets with rule below: dot-decimal amount such as 30.00)',
+    },
+  );
+  assert.deepEqual(
+    details.find((d) => d.field === 'targets[1].kind'),
+    { field: 'targets[1].kind', message: 'must be one of: "text", "price", "availability", "links"' },
+  );
+  assert.ok(
+    details.every((d) => !/pattern|\^|must match|NOT/.test(d.message)),
+    JSON.stringify(details),
+  );
   assert.equal(new Set(details.map((d) => `${d.field} ${d.message}`)).size, details.length, 'no message twice');
 });

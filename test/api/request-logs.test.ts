@@ -33,7 +33,10 @@ async function requestLogs(level: 'info' | 'debug', urls = ['/healthz', '/readyz
     await app.close();
     await db.close();
   }
-  return lines.map((line) => JSON.parse(line) as { msg: string; req?: { url: string } }).filter((l) => l.msg === 'incoming request').map((l) => l.req!.url);
+  return lines
+    .map((line) => JSON.parse(line) as { msg: string; req?: { url: string } })
+    .filter((l) => l.msg === 'incoming request')
+    .map((l) => l.req!.url);
 }
 
 test('at info, probe requests are not logged; other requests are', async () => {
@@ -46,7 +49,9 @@ test('at debug, probe requests are logged too', async () => {
 
 test('credential-like query parameters are logged as [redacted]', async () => {
   const logged = await requestLogs('info', ['/api/v1/monitors?access_token=s3cret&limit=5&api_key=k3y&x-amz-signature=abc&Token=t0k']);
-  assert.deepEqual(logged, ['/api/v1/monitors?access_token=[redacted]&limit=5&api_key=[redacted]&x-amz-signature=[redacted]&Token=[redacted]']);
+  assert.deepEqual(logged, [
+    '/api/v1/monitors?access_token=[redacted]&limit=5&api_key=[redacted]&x-amz-signature=[redacted]&Token=[redacted]',
+  ]);
 });
 
 test('a URL without secrets is logged as it is', () => {

@@ -8,7 +8,12 @@ import { loadPreview, postMonitor } from '../helpers/monitor-api.ts';
 // on evaluate, create and update alike.
 
 const targets = (n: number) =>
-  Array.from({ length: n }, (_, i) => ({ id: `t${i}`, kind: 'text', selection: { scope: 'selector', selector: '#product-title' }, rule: 'changed' }));
+  Array.from({ length: n }, (_, i) => ({
+    id: `t${i}`,
+    kind: 'text',
+    selection: { scope: 'selector', selector: '#product-title' },
+    rule: 'changed',
+  }));
 
 async function world(plans?: unknown) {
   const t = await startTestApp({ plans: { pro: { preview_spacing_seconds: 0, ...(plans as object) } } });
@@ -16,7 +21,12 @@ async function world(plans?: unknown) {
   const { token } = await createAccountWithToken(t.app);
   const previewId = await loadPreview(t.app, token, `${site.url}/shop/espresso.html`);
   const evaluate = (n: number) =>
-    t.app.inject({ method: 'POST', url: `/api/v1/previews/${previewId}/evaluate`, headers: { ...bearer(token), 'content-type': 'application/json' }, payload: { targets: targets(n) } });
+    t.app.inject({
+      method: 'POST',
+      url: `/api/v1/previews/${previewId}/evaluate`,
+      headers: { ...bearer(token), 'content-type': 'application/json' },
+      payload: { targets: targets(n) },
+    });
   const create = (n: number) => postMonitor(t.app, token, { preview_id: previewId, targets: targets(n), interval_minutes: 60 });
   return { evaluate, create, close: async () => (await t.close(), await site.close()) };
 }

@@ -85,7 +85,14 @@ test('no import cycle between modules', () => {
     state.set(file, 'open');
     stack.push(file);
     for (const next of graph.get(file) ?? []) {
-      if (state.get(next) === 'open') cycles.push(stack.slice(stack.indexOf(next)).concat(next).map((f) => relative(SRC, f)).join(' -> '));
+      if (state.get(next) === 'open')
+        cycles.push(
+          stack
+            .slice(stack.indexOf(next))
+            .concat(next)
+            .map((f) => relative(SRC, f))
+            .join(' -> '),
+        );
       else if (!state.has(next)) visit(next);
     }
     stack.pop();

@@ -29,7 +29,7 @@ async function admin(args: string[], url = base): Promise<{ code: number; stderr
   }
 }
 
-test('a refused request prints the server\'s details, one line each, not only the status', async () => {
+test("a refused request prints the server's details, one line each, not only the status", async () => {
   const account = await admin(['accounts', 'create', '--email', 'cli@example.com', '--plan', 'pro', '--json']);
   assert.equal(account.code, 0, account.stderr);
   const id = JSON.parse(account.stdout).id as string;

@@ -22,8 +22,13 @@ function serve(dataDir: string): { child: ChildProcess; output: () => string } {
   // Its own process group, as a shell gives a foreground job, so the signal can go to the group.
   const child = spawn(process.execPath, [BIN, 'serve'], {
     env: {
-      ...process.env, PORT: '0', PAGEWATCH_DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '',
-      PAGEWATCH_ADMIN_TOKEN: ADMIN_TOKEN, PAGEWATCH_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
+      ...process.env,
+      PORT: '0',
+      PAGEWATCH_DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      PAGEWATCH_ADMIN_TOKEN: ADMIN_TOKEN,
+      PAGEWATCH_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
@@ -35,10 +40,20 @@ function serve(dataDir: string): { child: ChildProcess; output: () => string } {
 
 async function browserPreview(base: string): Promise<void> {
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
-  const account = await (await fetch(`${base}/admin/v1/accounts`, { method: 'POST', headers: admin, body: JSON.stringify({ email: 'sig@example.com', plan: 'pro' }) })).json();
-  const token = await (await fetch(`${base}/admin/v1/accounts/${account.data.id}/tokens`, {
-    method: 'POST', headers: admin, body: JSON.stringify({ name: 'sig', scopes: ['monitors:write'], expires_in_days: 1 }),
-  })).json();
+  const account = await (
+    await fetch(`${base}/admin/v1/accounts`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ email: 'sig@example.com', plan: 'pro' }),
+    })
+  ).json();
+  const token = await (
+    await fetch(`${base}/admin/v1/accounts/${account.data.id}/tokens`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ name: 'sig', scopes: ['monitors:write'], expires_in_days: 1 }),
+    })
+  ).json();
   const preview = await fetch(`${base}/api/v1/previews`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token.data.token}`, 'content-type': 'application/json' },

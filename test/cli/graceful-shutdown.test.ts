@@ -19,16 +19,30 @@ test('stopping the server lets in-flight requests finish, then closes the store'
   });
   const dataDir = drainDir();
   const config = loadConfig({
-    PORT: '0', PAGEWATCH_DATA_DIR: dataDir, PAGEWATCH_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent', PAGEWATCH_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
+    PORT: '0',
+    PAGEWATCH_DATA_DIR: dataDir,
+    PAGEWATCH_ADMIN_TOKEN: ADMIN_TOKEN,
+    LOG_LEVEL: 'silent',
+    PAGEWATCH_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
   });
   const server = await startServer(config);
   try {
     const base = `http://127.0.0.1:${(server.app.server.address() as { port: number }).port}`;
     const adminHeaders = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
-    const account = await (await fetch(`${base}/admin/v1/accounts`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ email: 'drain@example.com', plan: 'pro' }) })).json();
-    const token = await (await fetch(`${base}/admin/v1/accounts/${account.data.id}/tokens`, {
-      method: 'POST', headers: adminHeaders, body: JSON.stringify({ name: 'drain', scopes: ['monitors:write'], expires_in_days: 1 }),
-    })).json();
+    const account = await (
+      await fetch(`${base}/admin/v1/accounts`, {
+        method: 'POST',
+        headers: adminHeaders,
+        body: JSON.stringify({ email: 'drain@example.com', plan: 'pro' }),
+      })
+    ).json();
+    const token = await (
+      await fetch(`${base}/admin/v1/accounts/${account.data.id}/tokens`, {
+        method: 'POST',
+        headers: adminHeaders,
+        body: JSON.stringify({ name: 'drain', scopes: ['monitors:write'], expires_in_days: 1 }),
+      })
+    ).json();
     const inFlight = fetch(`${base}/api/v1/previews`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token.data.token}`, 'content-type': 'application/json' },

@@ -8,7 +8,13 @@ const engineDir = useTempDataDirs('pw-engine-');
 
 test('serve runs the scheduler with the configured concurrency and stops it on shutdown; api runs none', async () => {
   const dataDir = engineDir();
-  const config = loadConfig({ PORT: '0', PAGEWATCH_DATA_DIR: dataDir, LOG_LEVEL: 'silent', PAGEWATCH_TICK_SECONDS: '1', PAGEWATCH_WORKER_CONCURRENCY: '2' });
+  const config = loadConfig({
+    PORT: '0',
+    PAGEWATCH_DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    PAGEWATCH_TICK_SECONDS: '1',
+    PAGEWATCH_WORKER_CONCURRENCY: '2',
+  });
   const server = await startServer(config);
   assert.ok(server.engine);
   assert.equal(server.engine.running, true);

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 
 const BIN = new URL('../../bin/pagewatch.js', import.meta.url).pathname;
-const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, DATABASE_URL: '' } });
+const run = (...args: string[]) =>
+  spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, DATABASE_URL: '' } });
 
 test('pagewatch with no command prints the usage and exits 2', () => {
   const result = run();

@@ -24,18 +24,35 @@ async function listening(): Promise<string> {
   return base;
 }
 
-const TITLE: Target = { id: 'title', label: 'Title', kind: 'text', selection: { scope: 'selector', selector: '#product-title' }, rule: 'changed' };
+const TITLE: Target = {
+  id: 'title',
+  label: 'Title',
+  kind: 'text',
+  selection: { scope: 'selector', selector: '#product-title' },
+  rule: 'changed',
+};
 let n = 0;
 const pageUrl = () => `${site.url}/shop/espresso.html?client=${++n}`;
 
 async function client(options: { sleep?: (ms: number) => Promise<void>; maxRetries?: number } = {}) {
   const { token } = await createAccountWithToken(t.app);
   const slept: number[] = [];
-  const sleep = options.sleep ?? (async (ms: number) => {
-    slept.push(ms);
-    t.clock.advance(ms);
-  });
-  return { pw: new PagewatchClient({ baseUrl: await listening(), token, sleep, maxRetries: options.maxRetries, now: () => t.clock.now().getTime() }), slept };
+  const sleep =
+    options.sleep ??
+    (async (ms: number) => {
+      slept.push(ms);
+      t.clock.advance(ms);
+    });
+  return {
+    pw: new PagewatchClient({
+      baseUrl: await listening(),
+      token,
+      sleep,
+      maxRetries: options.maxRetries,
+      now: () => t.clock.now().getTime(),
+    }),
+    slept,
+  };
 }
 
 async function monitorOf(pw: PagewatchClient, url = pageUrl()): Promise<string> {
@@ -91,7 +108,10 @@ test('errors are values with status, code, request_id and details', async () => 
   const invalid = await pw.monitors.create({ preview_id: preview.id, targets: [TITLE], interval_minutes: 1 }).catch((err: unknown) => err);
   assert.ok(invalid instanceof PagewatchError);
   assert.equal(invalid.status, 422);
-  assert.deepEqual(invalid.details.map((d) => d.field), ['interval_minutes']);
+  assert.deepEqual(
+    invalid.details.map((d) => d.field),
+    ['interval_minutes'],
+  );
 });
 
 test('429 is retried after its Retry-After, and thrown once the retries are spent', async () => {

@@ -24,11 +24,15 @@ async function withTempDir(use: (dir: string) => void | Promise<void>): Promise<
   }
 }
 
-test('the client\'s types are the ones openapi-typescript generates from the committed openapi.json', async () => {
+test("the client's types are the ones openapi-typescript generates from the committed openapi.json", async () => {
   await withTempDir((dir) => {
     execFileSync(bin('openapi-typescript'), [join(ROOT, 'openapi.json'), '-o', join(dir, 'schema.ts')], { stdio: 'pipe' });
     const fresh = readFileSync(join(dir, 'schema.ts'), 'utf8');
-    assert.equal(readFileSync(join(CLIENT, 'src/schema.ts'), 'utf8'), fresh, 'run `npm run openapi` to regenerate packages/client/src/schema.ts');
+    assert.equal(
+      readFileSync(join(CLIENT, 'src/schema.ts'), 'utf8'),
+      fresh,
+      'run `npm run openapi` to regenerate packages/client/src/schema.ts',
+    );
   });
 });
 
@@ -39,10 +43,18 @@ test('the client builds with tsc, and the built module verifies a delivery the s
     const secret = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
     const body = '{"type":"change.detected"}';
     const timestamp = Math.floor(Date.now() / 1000);
-    const headers = { 'webhook-id': 'msg_1', 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook(secret, 'msg_1', timestamp, body) };
+    const headers = {
+      'webhook-id': 'msg_1',
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signWebhook(secret, 'msg_1', timestamp, body),
+    };
     assert.deepEqual(built.verifyWebhook(secret, headers, body), { ok: true, id: 'msg_1', timestamp });
     assert.equal(built.verifyWebhook(secret, headers, `${body} `).ok, false, 'a changed body fails');
-    assert.equal(built.verifyWebhook(secret, headers, body, { now: new Date((timestamp + 301) * 1000) }).ok, false, 'an old delivery fails');
+    assert.equal(
+      built.verifyWebhook(secret, headers, body, { now: new Date((timestamp + 301) * 1000) }).ok,
+      false,
+      'an old delivery fails',
+    );
     assert.equal(typeof built.PagewatchClient, 'function');
   });
 });

@@ -25,14 +25,24 @@ test('expressions that can backtrack catastrophically are refused with a reason'
     assert.equal(problems[0]?.field, 'targets[0].ignore[0].regex');
   }
   assert.match(ignorePatternProblems([{ regex: '(' }], 'i')[0]?.message ?? '', /not a valid regular expression/);
-  assert.deepEqual(ignorePatternProblems([{ regex: '\\d{2}:\\d{2}' }, { text: '(a+)+' }], 'i'), [], 'safe expressions and any literal text pass');
+  assert.deepEqual(
+    ignorePatternProblems([{ regex: '\\d{2}:\\d{2}' }, { text: '(a+)+' }], 'i'),
+    [],
+    'safe expressions and any literal text pass',
+  );
 });
 
 test('ignore is a field of text and links targets only', () => {
   const price: Target = { id: 'p', kind: 'price', selection: { scope: 'page' }, currency: 'EUR', ignore: [{ text: 'x' }] };
-  assert.deepEqual(validateTarget(price, 0).map((d) => d.field), ['targets[0].ignore']);
+  assert.deepEqual(
+    validateTarget(price, 0).map((d) => d.field),
+    ['targets[0].ignore'],
+  );
   assert.deepEqual(validateTarget({ ...TEXT, ignore: [{ text: 'x' }] }, 0), []);
-  assert.deepEqual(validateTarget({ ...TEXT, ignore: [{ regex: '(a+)+' }] }, 0).map((d) => d.field), ['targets[0].ignore[0].regex']);
+  assert.deepEqual(
+    validateTarget({ ...TEXT, ignore: [{ regex: '(a+)+' }] }, 0).map((d) => d.field),
+    ['targets[0].ignore[0].regex'],
+  );
 });
 
 test('ignore patterns are part of what a target observes; a target without them keeps its fingerprint', () => {
@@ -40,6 +50,9 @@ test('ignore patterns are part of what a target observes; a target without them 
   assert.equal(targetFingerprint({ ...TEXT, ignore: [] }, 'html'), plain);
   assert.equal(targetFingerprint({ ...TEXT, confirm: true }, 'html'), plain, 'confirm changes when alerts go out, not what is observed');
   assert.notEqual(targetFingerprint({ ...TEXT, ignore: [{ text: 'x' }] }, 'html'), plain);
-  const before = createHash('sha256').update(JSON.stringify(['html', 'text', 'page', '', '', ''])).digest('hex').slice(0, 32);
+  const before = createHash('sha256')
+    .update(JSON.stringify(['html', 'text', 'page', '', '', '']))
+    .digest('hex')
+    .slice(0, 32);
   assert.equal(plain, before, 'the fingerprint stored before ignore patterns existed, so no baseline is reseeded on upgrade');
 });

@@ -166,9 +166,7 @@ test('malformed thresholds are rejected', () => {
 // Availability rules
 
 test('available fires when out of stock becomes in stock', () => {
-  assert.deepEqual(matches(detectChange(stock('available'), 'out_of_stock', 'in_stock')), [
-    { target_id: 'stock', rule: 'available' },
-  ]);
+  assert.deepEqual(matches(detectChange(stock('available'), 'out_of_stock', 'in_stock')), [{ target_id: 'stock', rule: 'available' }]);
 });
 
 test('available does not fire when the item goes out of stock', () => {
@@ -176,9 +174,7 @@ test('available does not fire when the item goes out of stock', () => {
 });
 
 test('unavailable fires when in stock becomes out of stock', () => {
-  assert.deepEqual(matches(detectChange(stock('unavailable'), 'in_stock', 'out_of_stock')), [
-    { target_id: 'stock', rule: 'unavailable' },
-  ]);
+  assert.deepEqual(matches(detectChange(stock('unavailable'), 'in_stock', 'out_of_stock')), [{ target_id: 'stock', rule: 'unavailable' }]);
 });
 
 test('availability changed fires on either transition', () => {

@@ -34,15 +34,23 @@ test('currency must be a known ISO 4217 code', () => {
 });
 
 test('threshold is required for the below rule', () => {
-  assert.deepEqual(fields(validateTarget({ id: 'p', kind: 'price', selection: page, rule: 'below', currency: 'USD' }, 0)), ['targets[0].threshold']);
+  assert.deepEqual(fields(validateTarget({ id: 'p', kind: 'price', selection: page, rule: 'below', currency: 'USD' }, 0)), [
+    'targets[0].threshold',
+  ]);
 });
 
 test('threshold is only allowed with the below rule', () => {
-  assert.deepEqual(fields(validateTarget({ id: 'p', kind: 'price', selection: page, rule: 'dropped', currency: 'USD', threshold: '5' }, 0)), ['targets[0].threshold']);
+  assert.deepEqual(
+    fields(validateTarget({ id: 'p', kind: 'price', selection: page, rule: 'dropped', currency: 'USD', threshold: '5' }, 0)),
+    ['targets[0].threshold'],
+  );
 });
 
 test('a threshold may not have more decimals than the currency', () => {
-  assert.deepEqual(fields(validateTarget({ id: 'p', kind: 'price', selection: page, rule: 'below', currency: 'JPY', threshold: '100.5' }, 0)), ['targets[0].threshold']);
+  assert.deepEqual(
+    fields(validateTarget({ id: 'p', kind: 'price', selection: page, rule: 'below', currency: 'JPY', threshold: '100.5' }, 0)),
+    ['targets[0].threshold'],
+  );
 });
 
 test('phrase is required for appears and disappears', () => {
@@ -50,7 +58,9 @@ test('phrase is required for appears and disappears', () => {
 });
 
 test('phrase is only allowed with appears and disappears on text targets', () => {
-  assert.deepEqual(fields(validateTarget({ id: 't', kind: 'text', selection: page, rule: 'changed', phrase: 'x' }, 0)), ['targets[0].phrase']);
+  assert.deepEqual(fields(validateTarget({ id: 't', kind: 'text', selection: page, rule: 'changed', phrase: 'x' }, 0)), [
+    'targets[0].phrase',
+  ]);
   assert.deepEqual(fields(validateTarget({ id: 'a', kind: 'availability', selection: page, phrase: 'x' }, 0)), ['targets[0].phrase']);
 });
 
@@ -62,7 +72,7 @@ test('decimal is only allowed on price targets', () => {
   assert.deepEqual(fields(validateTarget({ id: 'a', kind: 'availability', selection: page, decimal: ',' }, 0)), ['targets[0].decimal']);
 });
 
-test('a target list has one to the plan\'s number of targets', () => {
+test("a target list has one to the plan's number of targets", () => {
   assert.deepEqual(fields(validateTargetList([], 3)), ['targets']);
   const four = ['a', 'b', 'c', 'd'].map((id): Target => ({ id, kind: 'text', selection: page }));
   assert.deepEqual(fields(validateTargetList(four, 3)), ['targets']);
@@ -80,5 +90,7 @@ test('target ids are unique within the list', () => {
 
 test('the list check includes each target check, once', () => {
   const list: Target[] = [{ id: 'p', kind: 'price', selection: page }];
-  assert.deepEqual(validateTargetList(list, 3), [{ field: 'targets[0].currency', message: 'currency (an ISO 4217 code) is required for price targets' }]);
+  assert.deepEqual(validateTargetList(list, 3), [
+    { field: 'targets[0].currency', message: 'currency (an ISO 4217 code) is required for price targets' },
+  ]);
 });

@@ -4,8 +4,7 @@ import { parsePatch } from 'diff';
 import { MAX_DIFF_BYTES, MAX_EDIT_LENGTH, TRUNCATION_MARKER, unifiedDiff } from '../../src/domain/text-diff.ts';
 
 const bytes = (text: string): number => new TextEncoder().encode(text).length;
-const lines = (prefix: string, count: number): string =>
-  Array.from({ length: count }, (_, i) => `${prefix} ${i}`).join('\n');
+const lines = (prefix: string, count: number): string => Array.from({ length: count }, (_, i) => `${prefix} ${i}`).join('\n');
 
 test('the diff has before/after headers and one hunk per changed region', () => {
   assert.equal(

@@ -19,7 +19,12 @@ const count = async (table: string, accountId: string) =>
 test('an expired preview and its capture are deleted by the cleanup; a valid one stays', async () => {
   const { accountId, token } = await createAccountWithToken(t.app, { days: 365 });
   const preview = (n: number) =>
-    t.app.inject({ method: 'POST', url: '/api/v1/previews', headers: { ...bearer(token), 'content-type': 'application/json' }, payload: { url: `${site.url}/shop/espresso.html?h=${n}`, load_mode: 'html' } });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/v1/previews',
+      headers: { ...bearer(token), 'content-type': 'application/json' },
+      payload: { url: `${site.url}/shop/espresso.html?h=${n}`, load_mode: 'html' },
+    });
   assert.equal((await preview(1)).statusCode, 201);
   t.clock.advance(10 * 60_000);
   assert.equal((await preview(2)).statusCode, 201);
@@ -27,7 +32,10 @@ test('an expired preview and its capture are deleted by the cleanup; a valid one
   const report = await cleanupExpired(t.db, t.config.plans, t.clock.now());
   assert.equal(report.previews, 1, 'the first is 16 minutes old');
   const left = await t.db.query<{ url: string }>('SELECT url FROM previews WHERE account_id = $1', [accountId]);
-  assert.deepEqual(left.map((r) => r.url), [`${site.url}/shop/espresso.html?h=2`]);
+  assert.deepEqual(
+    left.map((r) => r.url),
+    [`${site.url}/shop/espresso.html?h=2`],
+  );
   t.clock.advance(10 * 60_000);
   await cleanupExpired(t.db, t.config.plans, t.clock.now());
   assert.equal(await count('previews', accountId), 0);

@@ -17,10 +17,14 @@ test('with the cleanup between rounds of check-like updates, the check state tab
   const t = await startTestApp();
   try {
     const { accountId } = await createAccountWithToken(t.app);
-    for (let i = 0; i < 200; i++) await insertMonitorRow(t.db, { accountId, url: `https://shop.example/v${i}`, targets: [TITLE], nextCheckAt: t.clock.now() });
+    for (let i = 0; i < 200; i++)
+      await insertMonitorRow(t.db, { accountId, url: `https://shop.example/v${i}`, targets: [TITLE], nextCheckAt: t.clock.now() });
     const size = async () => (await t.db.query<{ s: number }>("SELECT pg_relation_size('check_state')::int AS s"))[0]!.s;
     const round = async (n: number) => {
-      for (let i = 0; i < 5; i++) await t.db.query("UPDATE check_state SET last_issues = $1::jsonb, next_check_at = next_check_at + interval '1 minute'", [JSON.stringify([{ code: `r${n}-${i}` }])]);
+      for (let i = 0; i < 5; i++)
+        await t.db.query("UPDATE check_state SET last_issues = $1::jsonb, next_check_at = next_check_at + interval '1 minute'", [
+          JSON.stringify([{ code: `r${n}-${i}` }]),
+        ]);
       return cleanupExpired(t.db, t.config.plans, t.clock.now());
     };
     const report = await round(0);
@@ -28,7 +32,10 @@ test('with the cleanup between rounds of check-like updates, the check state tab
     await round(1);
     const settled = await size();
     for (let n = 2; n < 12; n++) await round(n);
-    assert.ok((await size()) <= settled * 1.25, `check_state grew from ${settled} to ${await size()} bytes although its rows were vacuumed`);
+    assert.ok(
+      (await size()) <= settled * 1.25,
+      `check_state grew from ${settled} to ${await size()} bytes although its rows were vacuumed`,
+    );
   } finally {
     await t.close();
   }
@@ -38,11 +45,18 @@ test('without vacuum the same updates keep growing the table (what the cleanup p
   const t = await startTestApp();
   try {
     const { accountId } = await createAccountWithToken(t.app);
-    for (let i = 0; i < 200; i++) await insertMonitorRow(t.db, { accountId, url: `https://shop.example/w${i}`, targets: [TITLE], nextCheckAt: t.clock.now() });
+    for (let i = 0; i < 200; i++)
+      await insertMonitorRow(t.db, { accountId, url: `https://shop.example/w${i}`, targets: [TITLE], nextCheckAt: t.clock.now() });
     const size = async () => (await t.db.query<{ s: number }>("SELECT pg_relation_size('check_state')::int AS s"))[0]!.s;
-    for (let i = 0; i < 10; i++) await t.db.query("UPDATE check_state SET last_issues = $1::jsonb, next_check_at = next_check_at + interval '1 minute'", [JSON.stringify([{ code: `a${i}` }])]);
+    for (let i = 0; i < 10; i++)
+      await t.db.query("UPDATE check_state SET last_issues = $1::jsonb, next_check_at = next_check_at + interval '1 minute'", [
+        JSON.stringify([{ code: `a${i}` }]),
+      ]);
     const early = await size();
-    for (let i = 0; i < 50; i++) await t.db.query("UPDATE check_state SET last_issues = $1::jsonb, next_check_at = next_check_at + interval '1 minute'", [JSON.stringify([{ code: `b${i}` }])]);
+    for (let i = 0; i < 50; i++)
+      await t.db.query("UPDATE check_state SET last_issues = $1::jsonb, next_check_at = next_check_at + interval '1 minute'", [
+        JSON.stringify([{ code: `b${i}` }]),
+      ]);
     assert.ok((await size()) > early * 2, 'the table grows with every round of updates');
   } finally {
     await t.close();

@@ -41,11 +41,22 @@ export class DashboardClient {
   }
 
   async get(url: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
-    return this.remember(await this.app.inject({ method: 'GET', url, remoteAddress: this.remoteAddress, headers: { ...this.headers, cookie: this.cookieHeader(), ...headers } }));
+    return this.remember(
+      await this.app.inject({
+        method: 'GET',
+        url,
+        remoteAddress: this.remoteAddress,
+        headers: { ...this.headers, cookie: this.cookieHeader(), ...headers },
+      }),
+    );
   }
 
   /** Posts a form; `_csrf` is the last page's token unless the form names one (or null to leave it out). */
-  async post(url: string, form: Record<string, string | string[]> = {}, options: { csrf?: string | null } = {}): Promise<LightMyRequestResponse> {
+  async post(
+    url: string,
+    form: Record<string, string | string[]> = {},
+    options: { csrf?: string | null } = {},
+  ): Promise<LightMyRequestResponse> {
     const body = new URLSearchParams();
     const csrf = options.csrf === undefined ? this.csrf : options.csrf;
     if (csrf !== null) body.append('_csrf', csrf);
@@ -91,7 +102,12 @@ export async function createOwner(app: FastifyInstance, plan: 'pro' | 'free' = '
 }
 
 /** A client signed in as the owner. */
-export async function signedIn(app: FastifyInstance, email: string, password = OWNER_PASSWORD, headers: Record<string, string> = {}): Promise<DashboardClient> {
+export async function signedIn(
+  app: FastifyInstance,
+  email: string,
+  password = OWNER_PASSWORD,
+  headers: Record<string, string> = {},
+): Promise<DashboardClient> {
   const client = new DashboardClient(app, headers);
   await client.get('/sign-in');
   const res = await client.post('/sign-in', { email, password });

@@ -45,7 +45,11 @@ const CP1252_TEXT = Buffer.from([0x43, 0x61, 0x66, 0xe9, 0x20, 0x80, 0x20, 0x35,
 const SJIS_TEXT = Buffer.from('93fa967b8cea82cc89bf8a69', 'hex');
 
 function page(head: string, body: Buffer): Buffer {
-  return Buffer.concat([Buffer.from(`<!doctype html><html><head>${head}<title>t</title></head><body><p id="v">`), body, Buffer.from('</p></body></html>')]);
+  return Buffer.concat([
+    Buffer.from(`<!doctype html><html><head>${head}<title>t</title></head><body><p id="v">`),
+    body,
+    Buffer.from('</p></body></html>'),
+  ]);
 }
 
 export function loaderRoutes(): Record<string, FixtureRoute> {
@@ -113,14 +117,12 @@ export function loaderRoutes(): Record<string, FixtureRoute> {
       res.writeHead(200);
       res.end(Buffer.from('89504e470d0a1a0a', 'hex'));
     },
-    '/loader/cp1252-header': (_req, res) =>
-      html(res, page('', CP1252_TEXT), { 'content-type': 'text/html; charset=windows-1252' }),
+    '/loader/cp1252-header': (_req, res) => html(res, page('', CP1252_TEXT), { 'content-type': 'text/html; charset=windows-1252' }),
     '/loader/cp1252-meta': (_req, res) =>
       html(res, page('<meta http-equiv="Content-Type" content="text/html; charset=windows-1252">', CP1252_TEXT), {
         'content-type': 'text/html',
       }),
-    '/loader/sjis-meta': (_req, res) =>
-      html(res, page('<meta charset="shift_jis">', SJIS_TEXT), { 'content-type': 'text/html' }),
+    '/loader/sjis-meta': (_req, res) => html(res, page('<meta charset="shift_jis">', SJIS_TEXT), { 'content-type': 'text/html' }),
     '/loader/undeclared-cp1252': (_req, res) => html(res, page('', CP1252_TEXT), { 'content-type': 'text/html' }),
     // The header wins over a contradicting <meta>, as in browsers.
     '/loader/header-beats-meta': (_req, res) =>

@@ -50,7 +50,12 @@ function parseMail(raw: string, from: string, to: string[]): CaughtMail {
   const { headers, body } = splitMessage(raw);
   const parts = new Map<string, string>();
   const boundary = /boundary="?([^";]+)"?/.exec(headers.get('content-type') ?? '')?.[1];
-  const sections = boundary ? body.split(`--${boundary}`).slice(1, -1).map((s) => splitMessage(s.replace(/^\r\n/, ''))) : [{ headers, body }];
+  const sections = boundary
+    ? body
+        .split(`--${boundary}`)
+        .slice(1, -1)
+        .map((s) => splitMessage(s.replace(/^\r\n/, '')))
+    : [{ headers, body }];
   for (const section of sections) {
     const type = (section.headers.get('content-type') ?? 'text/plain').split(';')[0]!.trim();
     parts.set(type, decodeBody(section.body.replace(/\r\n$/, ''), section.headers.get('content-transfer-encoding')).replace(/\r\n/g, '\n'));
@@ -77,7 +82,13 @@ export async function startMailCatcher(): Promise<MailCatcher> {
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
-        mails.push(parseMail(Buffer.concat(chunks).toString('utf8'), from, session.envelope.rcptTo.map((r) => r.address)));
+        mails.push(
+          parseMail(
+            Buffer.concat(chunks).toString('utf8'),
+            from,
+            session.envelope.rcptTo.map((r) => r.address),
+          ),
+        );
         callback();
       });
     },

@@ -3,7 +3,13 @@ import { bearer } from './test-app.ts';
 
 // Customer-side calls used by many tests: load a preview, create a monitor from it.
 
-export const TITLE_TARGET = { id: 'title', label: 'Title', kind: 'text', selection: { scope: 'selector', selector: '#product-title' }, rule: 'changed' };
+export const TITLE_TARGET = {
+  id: 'title',
+  label: 'Title',
+  kind: 'text',
+  selection: { scope: 'selector', selector: '#product-title' },
+  rule: 'changed',
+};
 export const PRICE_TARGET = { id: 'price', label: 'Price', kind: 'price', selection: { scope: 'page' }, currency: 'EUR', rule: 'dropped' };
 
 export async function loadPreview(app: FastifyInstance, token: string, url: string, loadMode = 'html'): Promise<string> {
@@ -17,7 +23,12 @@ export async function loadPreview(app: FastifyInstance, token: string, url: stri
   return res.json().data.id;
 }
 
-export function postMonitor(app: FastifyInstance, token: string, body: unknown, key: string | null = `key-${Math.random().toString(36).slice(2)}`) {
+export function postMonitor(
+  app: FastifyInstance,
+  token: string,
+  body: unknown,
+  key: string | null = `key-${Math.random().toString(36).slice(2)}`,
+) {
   return app.inject({
     method: 'POST',
     url: '/api/v1/monitors',
@@ -27,7 +38,12 @@ export function postMonitor(app: FastifyInstance, token: string, body: unknown, 
 }
 
 /** Previews `url` and creates a monitor of it; returns the monitor id. */
-export async function createMonitorFor(app: FastifyInstance, token: string, url: string, extra: Record<string, unknown> = {}): Promise<string> {
+export async function createMonitorFor(
+  app: FastifyInstance,
+  token: string,
+  url: string,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   const previewId = await loadPreview(app, token, url);
   const res = await postMonitor(app, token, { preview_id: previewId, targets: [TITLE_TARGET], interval_minutes: 5, ...extra });
   if (res.statusCode !== 201) throw new Error(`monitor failed: ${res.statusCode} ${res.body}`);

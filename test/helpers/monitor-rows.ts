@@ -25,8 +25,17 @@ export async function insertMonitorRow(db: Queryable, input: MonitorRowInput): P
     `INSERT INTO monitors (id, account_id, url, load_mode, status, interval_minutes, targets, email_enabled, webhook_enabled,
        created_at, updated_at)
      VALUES ($1, $2, $3, $4, 'active', $5, $6::jsonb, $7, $8, $9, $9)`,
-    [id, input.accountId, input.url, input.loadMode ?? 'html', input.intervalMinutes ?? 60, JSON.stringify(input.targets),
-      input.emailEnabled ?? false, input.webhookEnabled ?? false, input.nextCheckAt],
+    [
+      id,
+      input.accountId,
+      input.url,
+      input.loadMode ?? 'html',
+      input.intervalMinutes ?? 60,
+      JSON.stringify(input.targets),
+      input.emailEnabled ?? false,
+      input.webhookEnabled ?? false,
+      input.nextCheckAt,
+    ],
   );
   await insertCheckState(db, id, true, input.nextCheckAt);
   return id;
@@ -39,9 +48,16 @@ export async function nextCheckAt(db: Queryable, monitorId: string): Promise<Dat
 }
 
 /** Edits a monitor row as PATCH would (status, targets with a new config version). */
-export async function updateMonitorRow(db: Queryable, monitorId: string, changes: { status?: 'active' | 'paused'; targets?: Target[] }): Promise<void> {
+export async function updateMonitorRow(
+  db: Queryable,
+  monitorId: string,
+  changes: { status?: 'active' | 'paused'; targets?: Target[] },
+): Promise<void> {
   if (changes.status) await db.query('UPDATE monitors SET status = $2 WHERE id = $1', [monitorId, changes.status]);
   if (changes.targets) {
-    await db.query('UPDATE monitors SET targets = $2::jsonb, config_version = config_version + 1 WHERE id = $1', [monitorId, JSON.stringify(changes.targets)]);
+    await db.query('UPDATE monitors SET targets = $2::jsonb, config_version = config_version + 1 WHERE id = $1', [
+      monitorId,
+      JSON.stringify(changes.targets),
+    ]);
   }
 }

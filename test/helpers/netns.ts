@@ -26,11 +26,10 @@ export interface NamespaceRun {
 /** Runs `node --import tsx <script>` inside `unshare -n` with lo up. */
 export function runInLoopbackNamespace(script: string, timeoutMs = 120_000): Promise<NamespaceRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      'unshare',
-      ['-n', 'sh', '-c', 'ip link set lo up && exec "$0" --import tsx "$1"', process.execPath, script],
-      { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn('unshare', ['-n', 'sh', '-c', 'ip link set lo up && exec "$0" --import tsx "$1"', process.execPath, script], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

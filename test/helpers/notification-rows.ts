@@ -12,7 +12,12 @@ import type { TestApp } from './test-app.ts';
 // do not need a page to change.
 
 export const PRICE_TARGET: Target = {
-  id: 'price', label: 'Espresso price', kind: 'price', selection: { scope: 'selector', selector: '#price' }, currency: 'EUR', rule: 'dropped',
+  id: 'price',
+  label: 'Espresso price',
+  kind: 'price',
+  selection: { scope: 'selector', selector: '#price' },
+  currency: 'EUR',
+  rule: 'dropped',
 };
 
 export interface MonitorInput {
@@ -61,15 +66,26 @@ export async function insertNotifiedChange(t: TestApp, input: ChangeInput): Prom
   const targetId = input.targetId ?? 'price';
   await t.db.transaction(async (tx) => {
     await insertChange(tx, {
-      id: changeId, account_id: input.accountId, monitor_id: input.monitorId, target_id: targetId, kind: input.kind ?? 'price',
-      detected_at: at, rule_matches: input.ruleMatches === undefined ? [{ target_id: targetId, rule: 'dropped' }] : input.ruleMatches, matched: true,
-      before_value: input.before?.value ?? 2400, before_display: input.before === undefined ? '24.00 EUR' : input.before.display,
-      after_value: input.after?.value ?? 1990, after_display: input.after === undefined ? '19.90 EUR' : input.after.display,
-      before_text_hash: null, after_text_hash: null,
+      id: changeId,
+      account_id: input.accountId,
+      monitor_id: input.monitorId,
+      target_id: targetId,
+      kind: input.kind ?? 'price',
+      detected_at: at,
+      rule_matches: input.ruleMatches === undefined ? [{ target_id: targetId, rule: 'dropped' }] : input.ruleMatches,
+      matched: true,
+      before_value: input.before?.value ?? 2400,
+      before_display: input.before === undefined ? '24.00 EUR' : input.before.display,
+      after_value: input.after?.value ?? 1990,
+      after_display: input.after === undefined ? '19.90 EUR' : input.after.display,
+      before_text_hash: null,
+      after_text_hash: null,
     });
     for (const channel of input.channels) await enqueueNotification(tx, { changeId, accountId: input.accountId, channel, at });
   });
-  const rows = await t.db.query<{ id: string; channel: string }>('SELECT id, channel FROM notification_outbox WHERE change_id = $1', [changeId]);
+  const rows = await t.db.query<{ id: string; channel: string }>('SELECT id, channel FROM notification_outbox WHERE change_id = $1', [
+    changeId,
+  ]);
   return { changeId, outbox: Object.fromEntries(rows.map((r) => [r.channel, r.id])) as OutboxIds };
 }
 
@@ -97,5 +113,12 @@ export async function attemptsOf(t: TestApp, id: string) {
 
 /** The dispatcher on the test app's store, clock, configuration and SSRF policy. */
 export function testDispatcher(t: TestApp, options: Partial<DispatcherOptions> = {}): Dispatcher {
-  return createDispatcher({ db: t.db, clock: t.clock, config: t.config, policy: t.loaders.policy, logger: pino({ level: 'silent' }), ...options });
+  return createDispatcher({
+    db: t.db,
+    clock: t.clock,
+    config: t.config,
+    policy: t.loaders.policy,
+    logger: pino({ level: 'silent' }),
+    ...options,
+  });
 }

@@ -31,7 +31,12 @@ export interface TestAppOptions {
 /** The real application on a fresh isolated database, with a manual clock. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const config: Config = {
-    ...loadConfig({ PAGEWATCH_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent', PAGEWATCH_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8', ...options.env }),
+    ...loadConfig({
+      PAGEWATCH_ADMIN_TOKEN: ADMIN_TOKEN,
+      LOG_LEVEL: 'silent',
+      PAGEWATCH_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
+      ...options.env,
+    }),
     ...(options.plans ? { plans: parsePlans(options.plans) } : {}),
   };
   const db = await openTestDatabase();

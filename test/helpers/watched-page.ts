@@ -20,7 +20,14 @@ export async function watchPage(
   t: TestApp,
   site: FixtureServer,
   engine: Engine,
-  options: { accountId: string; targets?: Target[]; initial?: Partial<ShopState>; emailEnabled?: boolean; webhookEnabled?: boolean; loadMode?: 'html' | 'browser' },
+  options: {
+    accountId: string;
+    targets?: Target[];
+    initial?: Partial<ShopState>;
+    emailEnabled?: boolean;
+    webhookEnabled?: boolean;
+    loadMode?: 'html' | 'browser';
+  },
 ) {
   await t.db.query("UPDATE monitors SET status = 'paused'");
   const path = `/watched-${process.pid}-${++pageCounter}.html`;
@@ -38,7 +45,10 @@ export async function watchPage(
     setPage(changes);
     await advanceToDue(t, monitorId);
     const report = await engine.runCycle();
-    assert.ok(report.claimed.some((item) => item.monitorId === monitorId), 'the due monitor was checked');
+    assert.ok(
+      report.claimed.some((item) => item.monitorId === monitorId),
+      'the due monitor was checked',
+    );
     return report;
   };
   return { monitorId, path, url: `${site.url}${path}`, setPage, check };

@@ -65,7 +65,11 @@ test('email and webhook allowances are counted apart', async () => {
   await a.change(['email', 'webhook']);
   await a.change(['email', 'webhook']);
   const reports = await testDispatcher(t).runOnce();
-  const outcomes = (channel: string) => reports.filter((r) => r.channel === channel).map((r) => r.reason ?? r.outcome).sort();
+  const outcomes = (channel: string) =>
+    reports
+      .filter((r) => r.channel === channel)
+      .map((r) => r.reason ?? r.outcome)
+      .sort();
   assert.deepEqual(outcomes('email'), ['allowance_exhausted', 'delivered']);
   assert.deepEqual(outcomes('webhook'), ['delivered', 'delivered']);
   assert.equal(smtp.mails.length, 1);
@@ -98,7 +102,10 @@ test('the allowance is new each UTC month', async () => {
   t.clock.set(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1, 0, 5)));
   assert.deepEqual((await a.usage()).email, [0, 1]);
   await a.change(['email']);
-  assert.deepEqual((await testDispatcher(t).runOnce()).map((r) => r.outcome), ['delivered']);
+  assert.deepEqual(
+    (await testDispatcher(t).runOnce()).map((r) => r.outcome),
+    ['delivered'],
+  );
   assert.deepEqual((await a.usage()).email, [1, 1]);
   assert.equal(smtp.mails.length, 2);
 });
@@ -107,7 +114,10 @@ test('dispatchers running side by side never send past the allowance', async () 
   const a = await notifiedAccount();
   for (let i = 0; i < 6; i++) await a.change(['webhook']);
   const dispatchers = [testDispatcher(t, { batchSize: 2 }), testDispatcher(t, { batchSize: 2 }), testDispatcher(t, { batchSize: 2 })];
-  const reports = [...(await Promise.all(dispatchers.map((d) => d.runOnce()))).flat(), ...(await Promise.all(dispatchers.map((d) => d.runOnce()))).flat()];
+  const reports = [
+    ...(await Promise.all(dispatchers.map((d) => d.runOnce()))).flat(),
+    ...(await Promise.all(dispatchers.map((d) => d.runOnce()))).flat(),
+  ];
   assert.equal(reports.filter((r) => r.outcome === 'delivered').length, 2);
   assert.equal(reports.filter((r) => r.reason === 'allowance_exhausted').length, 4);
   assert.equal(receiver.received.length, 2);

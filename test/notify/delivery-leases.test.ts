@@ -31,7 +31,10 @@ test('a change committed before any dispatcher ran is delivered by the dispatche
   // "After the restart": a dispatcher that never saw the change being made.
   const restarted = testDispatcher(t);
   assert.equal((await restarted.runOnce())[0]!.outcome, 'delivered');
-  assert.deepEqual(receiver.received.map((d) => d.headers['webhook-id']), [outbox.webhook]);
+  assert.deepEqual(
+    receiver.received.map((d) => d.headers['webhook-id']),
+    [outbox.webhook],
+  );
 });
 
 test('a dispatcher that died after claiming: the row is delivered exactly once by another after the lease runs out', async () => {
@@ -39,7 +42,10 @@ test('a dispatcher that died after claiming: the row is delivered exactly once b
   const { outbox } = await insertNotifiedChange(t, { accountId: a.accountId, monitorId: a.monitorId, channels: ['webhook'] });
   // The claim a dispatcher makes right before its process dies.
   const dead = await t.db.transaction((tx) => claimDueDeliveries(tx, t.clock.now(), DEFAULT_DELIVERY_LEASE_SECONDS, 10));
-  assert.deepEqual(dead.map((c) => c.id), [outbox.webhook]);
+  assert.deepEqual(
+    dead.map((c) => c.id),
+    [outbox.webhook],
+  );
 
   const survivor = testDispatcher(t);
   assert.deepEqual(await survivor.runOnce(), [], 'the row is leased');
@@ -69,7 +75,10 @@ test('a dispatcher that died after sending, before recording it: the retry carri
 
   t.clock.advance(leaseMs);
   assert.equal((await testDispatcher(t).runOnce())[0]!.outcome, 'delivered');
-  assert.deepEqual(receiver.received.map((d) => d.headers['webhook-id']), [outbox.webhook, outbox.webhook]);
+  assert.deepEqual(
+    receiver.received.map((d) => d.headers['webhook-id']),
+    [outbox.webhook, outbox.webhook],
+  );
   assert.deepEqual(JSON.parse(receiver.received[0]!.body.toString()), JSON.parse(receiver.received[1]!.body.toString()));
 });
 
@@ -91,11 +100,18 @@ test('a dispatcher that outlived its lease does not overwrite the outcome of the
 test('dispatchers running side by side send each notification once', async () => {
   const a = await webhookAccount();
   const ids: string[] = [];
-  for (let i = 0; i < 8; i++) ids.push((await insertNotifiedChange(t, { accountId: a.accountId, monitorId: a.monitorId, channels: ['webhook'] })).outbox.webhook);
+  for (let i = 0; i < 8; i++)
+    ids.push((await insertNotifiedChange(t, { accountId: a.accountId, monitorId: a.monitorId, channels: ['webhook'] })).outbox.webhook);
   const dispatchers = [testDispatcher(t, { batchSize: 3 }), testDispatcher(t, { batchSize: 3 }), testDispatcher(t, { batchSize: 3 })];
   const reports = (await Promise.all(dispatchers.map((d) => d.runOnce()))).flat();
   const more = (await Promise.all(dispatchers.map((d) => d.runOnce()))).flat();
-  assert.deepEqual([...reports, ...more].filter((r) => r.outcome === 'delivered').map((r) => r.id).sort(), [...ids].sort());
+  assert.deepEqual(
+    [...reports, ...more]
+      .filter((r) => r.outcome === 'delivered')
+      .map((r) => r.id)
+      .sort(),
+    [...ids].sort(),
+  );
   assert.deepEqual(receiver.received.map((d) => d.headers['webhook-id']).sort(), [...ids].sort());
 });
 
@@ -107,7 +123,10 @@ test('the loop started with the server delivers on its own and stops cleanly', a
     const { outbox } = await insertNotifiedChange(t, { accountId: a.accountId, monitorId: a.monitorId, channels: ['webhook'] });
     const deadline = Date.now() + 10_000;
     while (receiver.received.length === 0 && Date.now() < deadline) await sleep(20);
-    assert.deepEqual(receiver.received.map((d) => d.headers['webhook-id']), [outbox.webhook]);
+    assert.deepEqual(
+      receiver.received.map((d) => d.headers['webhook-id']),
+      [outbox.webhook],
+    );
   } finally {
     await dispatcher.stop();
   }

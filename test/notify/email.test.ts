@@ -50,20 +50,29 @@ test('an email to the account names the monitor, target, rule, before and after 
     'After:    19.90 EUR',
     `Detected: ${t.clock.now().toISOString()}`,
     `See the change: ${link}`,
-  ]) assert.ok(mail.text.includes(line), `the text part has "${line}":\n${mail.text}`);
+  ])
+    assert.ok(mail.text.includes(line), `the text part has "${line}":\n${mail.text}`);
   assert.match(mail.html, /<th align="left" valign="top">Before<\/th><td[^>]*>24\.00 EUR<\/td>/);
   assert.ok(mail.html.includes(`<a href="${link}">`));
 
   const row = await outboxRow(t, outbox.email);
   assert.equal(row.status, 'delivered');
-  assert.deepEqual((await attemptsOf(t, outbox.email)).map((x) => [x.outcome, x.response_status]), [['delivered', 250]]);
+  assert.deepEqual(
+    (await attemptsOf(t, outbox.email)).map((x) => [x.outcome, x.response_status]),
+    [['delivered', 250]],
+  );
 });
 
 test('captured text and names are escaped in the HTML part', async () => {
   const target: Target = { id: 'headline', label: 'Headline <i>', kind: 'text', selection: { scope: 'page' } };
   const a = await emailAccount({ name: 'Shop <img src=x onerror=alert(1)>', targets: [target] });
   await insertNotifiedChange(t, {
-    accountId: a.accountId, monitorId: a.monitorId, channels: ['email'], targetId: 'headline', kind: 'text', ruleMatches: null,
+    accountId: a.accountId,
+    monitorId: a.monitorId,
+    channels: ['email'],
+    targetId: 'headline',
+    kind: 'text',
+    ruleMatches: null,
     before: { value: 'Sale', display: 'Sale' },
     after: { value: '<script>alert("x")</script> & more', display: '<script>alert("x")</script> & more' },
   });
@@ -85,8 +94,14 @@ test('a monitor without a name is named by its URL; long values are cut', async 
   const a = await emailAccount({ url: 'https://news.example/front', targets: [target] });
   const long = 'word '.repeat(400).trim();
   await insertNotifiedChange(t, {
-    accountId: a.accountId, monitorId: a.monitorId, channels: ['email'], targetId: 'body', kind: 'text',
-    ruleMatches: [{ target_id: 'body', rule: 'changed' }], before: { value: 'short', display: 'short' }, after: { value: long, display: long },
+    accountId: a.accountId,
+    monitorId: a.monitorId,
+    channels: ['email'],
+    targetId: 'body',
+    kind: 'text',
+    ruleMatches: [{ target_id: 'body', rule: 'changed' }],
+    before: { value: 'short', display: 'short' },
+    after: { value: long, display: long },
   });
 
   await testDispatcher(t).runOnce();
@@ -114,7 +129,13 @@ test('a temporary SMTP refusal is retried; a permanent one fails without retries
   t.clock.advance(86_400_000);
   assert.deepEqual(await dispatcher.runOnce(), []);
   assert.equal(smtp.mails.length, 0);
-  assert.deepEqual((await attemptsOf(t, outbox.email)).map((x) => [x.outcome, x.response_status]), [['retry', 451], ['failed', 550]]);
+  assert.deepEqual(
+    (await attemptsOf(t, outbox.email)).map((x) => [x.outcome, x.response_status]),
+    [
+      ['retry', 451],
+      ['failed', 550],
+    ],
+  );
 });
 
 test('an SMTP server that cannot be reached is tried again later', async () => {

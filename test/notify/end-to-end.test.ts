@@ -18,13 +18,25 @@ let t: TestApp, site: FixtureServer, engine: Engine, smtp: MailCatcher, receiver
 useNotifyingWorld({}, (w) => ({ t, site, engine, smtp, receiver } = w));
 
 const PRICE_BELOW: Target = {
-  id: 'price', label: 'Price', kind: 'price', selection: { scope: 'selector', selector: '#price' }, currency: 'EUR', rule: 'below', threshold: '25.00',
+  id: 'price',
+  label: 'Price',
+  kind: 'price',
+  selection: { scope: 'selector', selector: '#price' },
+  currency: 'EUR',
+  rule: 'below',
+  threshold: '25.00',
 };
 
 test('a price that crosses below the threshold is emailed and POSTed once; a change no rule matched notifies nobody', async () => {
   const account = await createAccountWithToken(t.app);
-  const secret = (await admin(t.app, 'PATCH', `/accounts/${account.accountId}`, { webhook_url: `${receiver.url}/hook` })).json().data.webhook_secret as string;
-  const page = await watchPage(t, site, engine, { accountId: account.accountId, targets: [PRICE_BELOW], emailEnabled: true, webhookEnabled: true });
+  const secret = (await admin(t.app, 'PATCH', `/accounts/${account.accountId}`, { webhook_url: `${receiver.url}/hook` })).json().data
+    .webhook_secret as string;
+  const page = await watchPage(t, site, engine, {
+    accountId: account.accountId,
+    targets: [PRICE_BELOW],
+    emailEnabled: true,
+    webhookEnabled: true,
+  });
   const dispatcher = testDispatcher(t);
 
   await page.check();
@@ -33,10 +45,17 @@ test('a price that crosses below the threshold is emailed and POSTed once; a cha
 
   await page.check({ price: '€24.50' });
   const reports = await dispatcher.runOnce();
-  assert.deepEqual(reports.map((r) => [r.channel, r.outcome]).sort(), [['email', 'delivered'], ['webhook', 'delivered']]);
+  assert.deepEqual(reports.map((r) => [r.channel, r.outcome]).sort(), [
+    ['email', 'delivered'],
+    ['webhook', 'delivered'],
+  ]);
   assert.deepEqual(await dispatcher.runOnce(), []);
 
-  const listed = await t.app.inject({ method: 'GET', url: `/api/v1/changes?monitor_id=${page.monitorId}&matched=true`, headers: bearer(account.token) });
+  const listed = await t.app.inject({
+    method: 'GET',
+    url: `/api/v1/changes?monitor_id=${page.monitorId}&matched=true`,
+    headers: bearer(account.token),
+  });
   const [change] = listed.json().data;
   assert.equal(receiver.received.length, 1);
   const [delivery] = receiver.received;
@@ -48,7 +67,13 @@ test('a price that crosses below the threshold is emailed and POSTed once; a cha
 
   assert.equal(smtp.mails.length, 1);
   const { text } = smtp.mails[0]!;
-  for (const line of [`Monitor:  ${page.url}`, 'Target:   Price', 'Rule:     below: the price fell below the threshold', `Before:   ${change.before.display}`, `After:    ${change.after.display}`]) {
+  for (const line of [
+    `Monitor:  ${page.url}`,
+    'Target:   Price',
+    'Rule:     below: the price fell below the threshold',
+    `Before:   ${change.before.display}`,
+    `After:    ${change.after.display}`,
+  ]) {
     assert.ok(text.includes(line), `"${line}" in:\n${text}`);
   }
 });

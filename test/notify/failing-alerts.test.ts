@@ -18,14 +18,31 @@ import { testDispatcher } from '../helpers/notification-rows.ts';
 let t: TestApp, site: FixtureServer, engine: Engine, smtp: MailCatcher, receiver: WebhookReceiver;
 useNotifyingWorld({ PAGEWATCH_PUBLIC_URL: 'https://watch.example.org' }, (w) => ({ t, site, engine, smtp, receiver } = w));
 
-const PRICE: Target = { id: 'price', label: 'Price', kind: 'price', selection: { scope: 'selector', selector: '#price' }, currency: 'EUR', rule: 'dropped' };
+const PRICE: Target = {
+  id: 'price',
+  label: 'Price',
+  kind: 'price',
+  selection: { scope: 'selector', selector: '#price' },
+  currency: 'EUR',
+  rule: 'dropped',
+};
 
 async function failingWorld(path: string) {
   const account = await createAccountWithToken(t.app);
-  const secret = (await admin(t.app, 'PATCH', `/accounts/${account.accountId}`, { webhook_url: `${receiver.url}${path}` })).json().data.webhook_secret as string;
-  const page = await watchPage(t, site, engine, { accountId: account.accountId, targets: [PRICE], emailEnabled: true, webhookEnabled: true });
-  const monitor = async () => (await t.app.inject({ method: 'GET', url: `/api/v1/monitors/${page.monitorId}`, headers: bearer(account.token) })).json().data;
-  const events = () => receiver.received.filter((r) => r.path === path).map((r) => JSON.parse(r.body.toString()) as { type: string; data: Record<string, unknown> });
+  const secret = (await admin(t.app, 'PATCH', `/accounts/${account.accountId}`, { webhook_url: `${receiver.url}${path}` })).json().data
+    .webhook_secret as string;
+  const page = await watchPage(t, site, engine, {
+    accountId: account.accountId,
+    targets: [PRICE],
+    emailEnabled: true,
+    webhookEnabled: true,
+  });
+  const monitor = async () =>
+    (await t.app.inject({ method: 'GET', url: `/api/v1/monitors/${page.monitorId}`, headers: bearer(account.token) })).json().data;
+  const events = () =>
+    receiver.received
+      .filter((r) => r.path === path)
+      .map((r) => JSON.parse(r.body.toString()) as { type: string; data: Record<string, unknown> });
   return { account, secret, page, monitor, events, dispatcher: testDispatcher(t) };
 }
 
@@ -46,7 +63,11 @@ test('three failed checks in a row send one monitor.failing; more failures send 
   assert.equal(failing?.type, 'monitor.failing');
   assert.equal(failing?.data.failing_since, failingAt);
   assert.equal(failing?.data.consecutive_failures, 3);
-  assert.deepEqual((failing?.data.issues as { code: string }[]).map((i) => i.code), ['selector_missing'], 'the price element is gone');
+  assert.deepEqual(
+    (failing?.data.issues as { code: string }[]).map((i) => i.code),
+    ['selector_missing'],
+    'the price element is gone',
+  );
   const delivery = receiver.received.find((r) => r.path === '/failing-hook')!;
   assert.equal(verifyWebhook(w.secret, delivery.headers, delivery.body, { now: t.clock.now() }).ok, true, 'signed like change.detected');
   const mail = smtp.mails.at(-1)!;
@@ -73,7 +94,9 @@ test('three failed checks in a row send one monitor.failing; more failures send 
 test('notifications.failing_after is per monitor, and ?failing=true lists the failing monitors', async () => {
   const w = await failingWorld('/failing-after-hook');
   const patched = await t.app.inject({
-    method: 'PATCH', url: `/api/v1/monitors/${w.page.monitorId}`, headers: { ...bearer(w.account.token), 'content-type': 'application/json' },
+    method: 'PATCH',
+    url: `/api/v1/monitors/${w.page.monitorId}`,
+    headers: { ...bearer(w.account.token), 'content-type': 'application/json' },
     payload: { notifications: { failing_after: 1 } },
   });
   assert.equal(patched.json().data.notifications.failing_after, 1);
@@ -81,9 +104,15 @@ test('notifications.failing_after is per monitor, and ?failing=true lists the fa
   await w.page.check({ price: '' });
   assert.notEqual((await w.monitor()).failing_since, null, 'one failure is enough here');
   await w.dispatcher.runOnce();
-  assert.deepEqual(w.events().map((e) => e.type), ['monitor.failing']);
+  assert.deepEqual(
+    w.events().map((e) => e.type),
+    ['monitor.failing'],
+  );
   const listed = await t.app.inject({ method: 'GET', url: '/api/v1/monitors?failing=true', headers: bearer(w.account.token) });
-  assert.deepEqual(listed.json().data.map((m: { id: string }) => m.id), [w.page.monitorId]);
+  assert.deepEqual(
+    listed.json().data.map((m: { id: string }) => m.id),
+    [w.page.monitorId],
+  );
   const healthy = await t.app.inject({ method: 'GET', url: '/api/v1/monitors?failing=false', headers: bearer(w.account.token) });
   assert.deepEqual(healthy.json().data, []);
 });

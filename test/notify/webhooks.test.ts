@@ -51,14 +51,17 @@ test('a change is POSTed as a signed change.detected event whose data.change is 
   assert.deepEqual(body, {
     type: 'change.detected',
     timestamp: t.clock.now().toISOString(),
-    data: { change: listed.json().data[0], monitor: { id: a.monitorId, url: (await monitorUrl(a.monitorId)), name: 'Espresso machine' } },
+    data: { change: listed.json().data[0], monitor: { id: a.monitorId, url: await monitorUrl(a.monitorId), name: 'Espresso machine' } },
   });
   assert.equal(body.data.change.id, changeId);
 
   const row = await outboxRow(t, outbox.webhook);
   assert.equal(row.status, 'delivered');
   assert.deepEqual(row.delivered_at, t.clock.now());
-  assert.deepEqual((await attemptsOf(t, outbox.webhook)).map((x) => [x.outcome, x.response_status]), [['delivered', 200]]);
+  assert.deepEqual(
+    (await attemptsOf(t, outbox.webhook)).map((x) => [x.outcome, x.response_status]),
+    [['delivered', 200]],
+  );
   assert.deepEqual(await dispatcher.runOnce(), [], 'a delivered notification is not sent again');
 });
 
@@ -76,7 +79,10 @@ test('verifyWebhook accepts the delivery and rejects a changed body, another sec
 
   const verified = verifyWebhook(a.secret, delivery.headers, delivery.body, { now });
   assert.deepEqual(verified, { ok: true, id: delivery.headers['webhook-id'], timestamp: unixSeconds(now) });
-  assert.equal(verifyWebhook(a.secret, new Headers(delivery.headers as Record<string, string>), delivery.body.toString('utf8'), { now }).ok, true);
+  assert.equal(
+    verifyWebhook(a.secret, new Headers(delivery.headers as Record<string, string>), delivery.body.toString('utf8'), { now }).ok,
+    true,
+  );
   assert.equal(verifyWebhook(a.secret, delivery.headers, Buffer.concat([delivery.body, Buffer.from(' ')]), { now }).ok, false);
   const other = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
   assert.equal(verifyWebhook(other, delivery.headers, delivery.body, { now }).ok, false);
@@ -85,7 +91,10 @@ test('verifyWebhook accepts the delivery and rejects a changed body, another sec
     reason: 'webhook-timestamp is outside the tolerance',
   });
   // a rotated-secret style header with several signatures verifies when one matches
-  const several = { ...delivery.headers, 'webhook-signature': `v1,${Buffer.alloc(32).toString('base64')} ${delivery.headers['webhook-signature']}` };
+  const several = {
+    ...delivery.headers,
+    'webhook-signature': `v1,${Buffer.alloc(32).toString('base64')} ${delivery.headers['webhook-signature']}`,
+  };
   assert.equal(verifyWebhook(a.secret, several, delivery.body, { now }).ok, true);
 });
 
@@ -113,11 +122,18 @@ test('a failing endpoint is retried with exponential backoff under the same webh
 
   assert.equal(receiver.received.length, 3);
   assert.deepEqual(new Set(receiver.received.map((d) => d.headers['webhook-id'])), new Set([outbox.webhook]));
-  assert.deepEqual(receiver.received.map((d) => Number(d.headers['webhook-timestamp'])), [start / 1000, start / 1000 + 60, start / 1000 + 180]);
+  assert.deepEqual(
+    receiver.received.map((d) => Number(d.headers['webhook-timestamp'])),
+    [start / 1000, start / 1000 + 60, start / 1000 + 180],
+  );
   for (const delivery of receiver.received) assert.equal(delivery.headers['webhook-signature'], expectedSignature(a.secret, delivery));
   assert.deepEqual(
     (await attemptsOf(t, outbox.webhook)).map((x) => [x.outcome, x.response_status]),
-    [['retry', 500], ['retry', 502], ['delivered', 200]],
+    [
+      ['retry', 500],
+      ['retry', 502],
+      ['delivered', 200],
+    ],
   );
   assert.equal((await outboxRow(t, outbox.webhook)).attempts, 3);
 });
@@ -127,7 +143,10 @@ test('Retry-After (seconds or an HTTP date) pushes the next attempt later than t
   const { outbox } = await insertNotifiedChange(t, { accountId: a.accountId, monitorId: a.monitorId, channels: ['webhook'] });
   const dispatcher = testDispatcher(t);
   const start = t.clock.now().getTime();
-  receiver.answer({ status: 503, headers: { 'retry-after': '600' } }, { status: 429, headers: { 'retry-after': new Date(start + 600_000 + 3_600_000).toUTCString() } });
+  receiver.answer(
+    { status: 503, headers: { 'retry-after': '600' } },
+    { status: 429, headers: { 'retry-after': new Date(start + 600_000 + 3_600_000).toUTCString() } },
+  );
 
   await dispatcher.runOnce();
   assert.equal((await outboxRow(t, outbox.webhook)).next_attempt_at.getTime(), start + 600_000);
@@ -153,7 +172,10 @@ test('410 Gone stops the retries at once', async () => {
   t.clock.advance(2 * 86_400_000);
   assert.deepEqual(await dispatcher.runOnce(), []);
   assert.equal(receiver.received.length, 1);
-  assert.deepEqual((await attemptsOf(t, outbox.webhook)).map((x) => x.response_status), [410]);
+  assert.deepEqual(
+    (await attemptsOf(t, outbox.webhook)).map((x) => x.response_status),
+    [410],
+  );
 });
 
 test('an endpoint that keeps failing is given up after about a day of attempts', async () => {
@@ -186,9 +208,15 @@ test('a slow endpoint times out and is retried; a redirect is an answer, not fol
   assert.equal((await dispatcher.runOnce())[0]!.outcome, 'retry');
   t.clock.set((await outboxRow(t, outbox.webhook)).next_attempt_at);
   assert.equal((await dispatcher.runOnce())[0]!.outcome, 'retry');
-  assert.deepEqual(receiver.received.map((d) => d.path), ['/hook', '/hook']);
+  assert.deepEqual(
+    receiver.received.map((d) => d.path),
+    ['/hook', '/hook'],
+  );
   const attempts = await attemptsOf(t, outbox.webhook);
-  assert.deepEqual(attempts.map((x) => x.response_status), [null, 307]);
+  assert.deepEqual(
+    attempts.map((x) => x.response_status),
+    [null, 307],
+  );
   assert.ok(attempts[0]!.error, 'the timeout is recorded');
 });
 
@@ -207,13 +235,18 @@ test('without a webhook endpoint, or with webhooks switched off since, the notif
   const monitorId = await insertNotifyingMonitor(t, { accountId: account.accountId, webhookEnabled: true });
   const first = await insertNotifiedChange(t, { accountId: account.accountId, monitorId, channels: ['webhook'] });
   const dispatcher = testDispatcher(t);
-  assert.deepEqual(await dispatcher.runOnce(), [{ id: first.outbox.webhook, channel: 'webhook', outcome: 'skipped', reason: 'no_webhook_url' }]);
+  assert.deepEqual(await dispatcher.runOnce(), [
+    { id: first.outbox.webhook, channel: 'webhook', outcome: 'skipped', reason: 'no_webhook_url' },
+  ]);
   assert.equal((await outboxRow(t, first.outbox.webhook)).status, 'skipped');
 
   const a = await webhookAccount();
   const second = await insertNotifiedChange(t, { accountId: a.accountId, monitorId: a.monitorId, channels: ['webhook'] });
   await t.db.query('UPDATE monitors SET webhook_enabled = false WHERE id = $1', [a.monitorId]);
-  assert.deepEqual((await dispatcher.runOnce()).map((r) => r.reason), ['notifications_disabled']);
+  assert.deepEqual(
+    (await dispatcher.runOnce()).map((r) => r.reason),
+    ['notifications_disabled'],
+  );
   t.clock.advance(86_400_000);
   assert.deepEqual(await dispatcher.runOnce(), [], 'a skipped notification is never retried');
   assert.equal(receiver.received.length, 0);

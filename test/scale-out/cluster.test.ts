@@ -13,7 +13,9 @@ import { createSharedSchema, type SharedSchema } from '../helpers/shared-schema.
 // `pagewatch worker` processes on one PostgreSQL schema, requests spread over
 // both API nodes as a load balancer would.
 
-const SKIP = testDatabaseUrl ? false : 'needs PostgreSQL (TEST_DATABASE_URL): pagewatch api and worker refuse the single-process embedded store';
+const SKIP = testDatabaseUrl
+  ? false
+  : 'needs PostgreSQL (TEST_DATABASE_URL): pagewatch api and worker refuse the single-process embedded store';
 const SITES = 30;
 const MONITORS = 300;
 const TICK_SECONDS = 1;
@@ -54,12 +56,16 @@ function node(i: number): string {
 async function createAccount(): Promise<{ accountId: string; token: string }> {
   const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
   const account = await fetch(`${node(0)}/admin/v1/accounts`, {
-    method: 'POST', headers, body: JSON.stringify({ email: `scale-${Date.now()}-${Math.random()}@example.com`, plan: 'pro' }),
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ email: `scale-${Date.now()}-${Math.random()}@example.com`, plan: 'pro' }),
   });
   assert.equal(account.status, 201);
   const accountId = (await account.json()).data.id as string;
   const token = await fetch(`${node(1)}/admin/v1/accounts/${accountId}/tokens`, {
-    method: 'POST', headers, body: JSON.stringify({ name: 'scale', scopes: ALL_SCOPES, expires_in_days: 1 }),
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ name: 'scale', scopes: ALL_SCOPES, expires_in_days: 1 }),
   });
   assert.equal(token.status, 201);
   return { accountId, token: (await token.json()).data.token as string };
@@ -82,34 +88,47 @@ test('150 parallel requests of one account over both API nodes: exactly 60 succe
   }
 });
 
-test('20 parallel creations with one Idempotency-Key over both API nodes make one monitor, and every answer names it', { skip: SKIP }, async () => {
-  const { accountId, token } = await createAccount();
-  const site = sites[0]!;
-  site.route('/idempotent.html', (_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end('<html><body><h1 id="title">Idempotent</h1></body></html>');
-  });
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const preview = await fetch(`${node(0)}/api/v1/previews`, { method: 'POST', headers, body: JSON.stringify({ url: `${site.url}/idempotent.html`, load_mode: 'html' }) });
-  assert.equal(preview.status, 201);
-  const body = JSON.stringify({
-    preview_id: (await preview.json()).data.id,
-    targets: [{ id: 'title', label: 'Title', kind: 'text', selection: { scope: 'selector', selector: '#title' }, rule: 'changed' }],
-    interval_minutes: 60,
-  });
-  const responses = await Promise.all(
-    Array.from({ length: 20 }, (_, i) =>
-      fetch(`${node(i)}/api/v1/monitors`, { method: 'POST', headers: { ...headers, 'idempotency-key': 'scale-out-create-1' }, body }),
-    ),
-  );
-  const answers = await Promise.all(responses.map(async (r) => ({ status: r.status, id: (await r.json()).data?.id as string | undefined })));
-  assert.deepEqual(new Set(answers.map((a) => a.status)), new Set([201]));
-  assert.equal(new Set(answers.map((a) => a.id)).size, 1);
-  const rows = await shared.db.query<{ id: string }>('SELECT id FROM monitors WHERE account_id = $1', [accountId]);
-  assert.deepEqual(rows.map((r) => r.id), [answers[0]!.id]);
-  // Out of the way of the next test, which counts every check the workers make.
-  await shared.db.query("UPDATE monitors SET status = 'paused' WHERE account_id = $1", [accountId]);
-});
+test(
+  '20 parallel creations with one Idempotency-Key over both API nodes make one monitor, and every answer names it',
+  { skip: SKIP },
+  async () => {
+    const { accountId, token } = await createAccount();
+    const site = sites[0]!;
+    site.route('/idempotent.html', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html><body><h1 id="title">Idempotent</h1></body></html>');
+    });
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const preview = await fetch(`${node(0)}/api/v1/previews`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ url: `${site.url}/idempotent.html`, load_mode: 'html' }),
+    });
+    assert.equal(preview.status, 201);
+    const body = JSON.stringify({
+      preview_id: (await preview.json()).data.id,
+      targets: [{ id: 'title', label: 'Title', kind: 'text', selection: { scope: 'selector', selector: '#title' }, rule: 'changed' }],
+      interval_minutes: 60,
+    });
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        fetch(`${node(i)}/api/v1/monitors`, { method: 'POST', headers: { ...headers, 'idempotency-key': 'scale-out-create-1' }, body }),
+      ),
+    );
+    const answers = await Promise.all(
+      responses.map(async (r) => ({ status: r.status, id: (await r.json()).data?.id as string | undefined })),
+    );
+    assert.deepEqual(new Set(answers.map((a) => a.status)), new Set([201]));
+    assert.equal(new Set(answers.map((a) => a.id)).size, 1);
+    const rows = await shared.db.query<{ id: string }>('SELECT id FROM monitors WHERE account_id = $1', [accountId]);
+    assert.deepEqual(
+      rows.map((r) => r.id),
+      [answers[0]!.id],
+    );
+    // Out of the way of the next test, which counts every check the workers make.
+    await shared.db.query("UPDATE monitors SET status = 'paused' WHERE account_id = $1", [accountId]);
+  },
+);
 
 const TITLE: Target = { id: 'title', kind: 'text', selection: { scope: 'selector', selector: '#title' }, rule: 'changed' };
 
@@ -133,23 +152,40 @@ test('300 due monitors are checked once each in a cycle, none twice, by all thre
   const start = new Date();
   for (const { site, path } of paths) {
     const { id, due } = idDueJustBefore(start, INTERVAL_MINUTES);
-    await insertMonitorRow(shared.db, { id, accountId, url: `${site.url}${path}`, targets: [TITLE], intervalMinutes: INTERVAL_MINUTES, nextCheckAt: due });
+    await insertMonitorRow(shared.db, {
+      id,
+      accountId,
+      url: `${site.url}${path}`,
+      targets: [TITLE],
+      intervalMinutes: INTERVAL_MINUTES,
+      nextCheckAt: due,
+    });
   }
   const checked = async () =>
-    (await shared.db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM monitors m JOIN check_state s ON s.monitor_id = m.id
+    (
+      await shared.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM monitors m JOIN check_state s ON s.monitor_id = m.id
        WHERE m.account_id = $1 AND s.last_checked_at >= $2`,
-      [accountId, start],
-    ))[0]!.n;
+        [accountId, start],
+      )
+    )[0]!.n;
   await waitUntil('every monitor checked', async () => (await checked()) === MONITORS, 60_000);
   const took = Date.now() - start.getTime();
   // Three more cycles: nothing is checked again before its next slot, an interval away.
   await new Promise((r) => setTimeout(r, 3 * TICK_SECONDS * 1000));
 
-  assert.deepEqual(paths.map(({ site, path }) => site.hits.get(path) ?? 0), paths.map(() => 1), 'one load per monitor');
+  assert.deepEqual(
+    paths.map(({ site, path }) => site.hits.get(path) ?? 0),
+    paths.map(() => 1),
+    'one load per monitor',
+  );
   const perWorker = (await counted()).map((n, i) => n - before[i]!);
   console.log(`${MONITORS} checks in ${took} ms; per worker: ${perWorker.join(', ')}`);
-  assert.equal(perWorker.reduce((a, b) => a + b, 0), MONITORS, 'one recorded check per monitor');
+  assert.equal(
+    perWorker.reduce((a, b) => a + b, 0),
+    MONITORS,
+    'one recorded check per monitor',
+  );
   for (const [i, n] of perWorker.entries()) assert.ok(n > 0, `${workers[i]!.name} checked some`);
   const usage = await (await fetch(`${node(0)}/api/v1/usage`, { headers: { authorization: `Bearer ${token}` } })).json();
   assert.equal(usage.data.checks.html.used, MONITORS, 'each check charged once');

@@ -15,7 +15,9 @@ import { testDatabaseUrl } from '../helpers/test-database.ts';
 // PAGEWATCH_SHUTDOWN_GRACE_SECONDS, a check that cannot is handed back, and
 // no lease stays held after the worker has exited.
 
-const SKIP = testDatabaseUrl ? false : 'needs PostgreSQL (TEST_DATABASE_URL): pagewatch api and worker refuse the single-process embedded store';
+const SKIP = testDatabaseUrl
+  ? false
+  : 'needs PostgreSQL (TEST_DATABASE_URL): pagewatch api and worker refuse the single-process embedded store';
 const GRACE_SECONDS = 4;
 const TITLE: Target = { id: 'title', kind: 'text', selection: { scope: 'selector', selector: '#title' }, rule: 'changed' };
 
@@ -37,54 +39,85 @@ after(async () => {
   if (!SKIP) await shared.drop();
 });
 
-test('SIGTERM drains: requests and checks under way finish, a check past the grace is handed back, no lease stays held', { skip: SKIP }, async () => {
-  const env = baseEnv({ DATABASE_URL: shared.url, PAGEWATCH_TICK_SECONDS: '1', PAGEWATCH_SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS) });
-  const [api, worker] = await Promise.all([group.start('api', 'api', env), group.start('worker', 'worker', env)]);
-  const adminHeaders = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
-  const accountId = (await (await fetch(`${api.url}/admin/v1/accounts`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ email: 'drain@example.com', plan: 'pro' }) })).json()).data.id as string;
-  const token = (await (await fetch(`${api.url}/admin/v1/accounts/${accountId}/tokens`, {
-    method: 'POST', headers: adminHeaders, body: JSON.stringify({ name: 'drain', scopes: ALL_SCOPES, expires_in_days: 1 }),
-  })).json()).data.token as string;
+test(
+  'SIGTERM drains: requests and checks under way finish, a check past the grace is handed back, no lease stays held',
+  { skip: SKIP },
+  async () => {
+    const env = baseEnv({ DATABASE_URL: shared.url, PAGEWATCH_TICK_SECONDS: '1', PAGEWATCH_SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS) });
+    const [api, worker] = await Promise.all([group.start('api', 'api', env), group.start('worker', 'worker', env)]);
+    const adminHeaders = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
+    const accountId = (
+      await (
+        await fetch(`${api.url}/admin/v1/accounts`, {
+          method: 'POST',
+          headers: adminHeaders,
+          body: JSON.stringify({ email: 'drain@example.com', plan: 'pro' }),
+        })
+      ).json()
+    ).data.id as string;
+    const token = (
+      await (
+        await fetch(`${api.url}/admin/v1/accounts/${accountId}/tokens`, {
+          method: 'POST',
+          headers: adminHeaders,
+          body: JSON.stringify({ name: 'drain', scopes: ALL_SCOPES, expires_in_days: 1 }),
+        })
+      ).json()
+    ).data.token as string;
 
-  // Three checks that finish soon after SIGTERM, one that would not finish within the grace.
-  const quick = gatedPages([sites[0]!], ['/q0.html', '/q1.html']);
-  const stuck = gatedPages([sites[1]!], ['/stuck.html']);
-  gates.push(quick, stuck);
-  quick.close();
-  stuck.close();
-  const start = new Date();
-  const monitor = async (url: string) => {
-    const { id, due } = idDueJustBefore(start, 60);
-    return insertMonitorRow(shared.db, { id, accountId, url, targets: [TITLE], nextCheckAt: due });
-  };
-  const quickIds = [await monitor(`${sites[0]!.url}/q0.html`), await monitor(`${sites[0]!.url}/q1.html`)];
-  const stuckId = await monitor(`${sites[1]!.url}/stuck.html`);
-  await waitUntil('all three checks loading', () => quick.waiting === 2 && stuck.waiting === 1);
+    // Three checks that finish soon after SIGTERM, one that would not finish within the grace.
+    const quick = gatedPages([sites[0]!], ['/q0.html', '/q1.html']);
+    const stuck = gatedPages([sites[1]!], ['/stuck.html']);
+    gates.push(quick, stuck);
+    quick.close();
+    stuck.close();
+    const start = new Date();
+    const monitor = async (url: string) => {
+      const { id, due } = idDueJustBefore(start, 60);
+      return insertMonitorRow(shared.db, { id, accountId, url, targets: [TITLE], nextCheckAt: due });
+    };
+    const quickIds = [await monitor(`${sites[0]!.url}/q0.html`), await monitor(`${sites[0]!.url}/q1.html`)];
+    const stuckId = await monitor(`${sites[1]!.url}/stuck.html`);
+    await waitUntil('all three checks loading', () => quick.waiting === 2 && stuck.waiting === 1);
 
-  // A request under way at the API: its preview load is held too.
-  const inFlight = fetch(`${api.url}/api/v1/previews`, {
-    method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ url: `${sites[0]!.url}/q0.html`, load_mode: 'html' }),
-  });
-  await waitUntil('the preview loading', () => quick.waiting === 3);
+    // A request under way at the API: its preview load is held too.
+    const inFlight = fetch(`${api.url}/api/v1/previews`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${sites[0]!.url}/q0.html`, load_mode: 'html' }),
+    });
+    await waitUntil('the preview loading', () => quick.waiting === 3);
 
-  const signalled = Date.now();
-  api.child.kill('SIGTERM');
-  worker.child.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 1000));
-  quick.open();
-  assert.equal((await inFlight).status, 201, 'the request under way was answered');
-  assert.equal(await api.exited, 0);
-  assert.equal(await worker.exited, 0);
-  const took = Date.now() - signalled;
-  assert.ok(took >= GRACE_SECONDS * 1000 && took < (GRACE_SECONDS + 5) * 1000, `the worker waited out the grace for the stuck check, then left (${took} ms)`);
+    const signalled = Date.now();
+    api.child.kill('SIGTERM');
+    worker.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 1000));
+    quick.open();
+    assert.equal((await inFlight).status, 201, 'the request under way was answered');
+    assert.equal(await api.exited, 0);
+    assert.equal(await worker.exited, 0);
+    const took = Date.now() - signalled;
+    assert.ok(
+      took >= GRACE_SECONDS * 1000 && took < (GRACE_SECONDS + 5) * 1000,
+      `the worker waited out the grace for the stuck check, then left (${took} ms)`,
+    );
 
-  const rows = await shared.db.query<{ id: string; last_checked_at: Date | null }>('SELECT m.id, s.last_checked_at FROM monitors m JOIN check_state s ON s.monitor_id = m.id WHERE m.account_id = $1', [accountId]);
-  const checked = new Map(rows.map((r) => [r.id, r.last_checked_at !== null]));
-  assert.deepEqual(quickIds.map((id) => checked.get(id)), [true, true], 'checks under way finished');
-  assert.equal(checked.get(stuckId), false, 'the stuck check was not recorded');
-  const held = await shared.db.query('SELECT monitor_id FROM check_leases WHERE lease_expires_at > now()');
-  assert.deepEqual(held, [], 'no lease held after exit');
-  const handedBack = await shared.db.query<{ monitor_id: string; reserved_metric: string | null }>('SELECT monitor_id, reserved_metric FROM check_leases');
-  assert.deepEqual(handedBack, [{ monitor_id: stuckId, reserved_metric: null }], 'the stuck check is handed back, its charge refunded');
-});
+    const rows = await shared.db.query<{ id: string; last_checked_at: Date | null }>(
+      'SELECT m.id, s.last_checked_at FROM monitors m JOIN check_state s ON s.monitor_id = m.id WHERE m.account_id = $1',
+      [accountId],
+    );
+    const checked = new Map(rows.map((r) => [r.id, r.last_checked_at !== null]));
+    assert.deepEqual(
+      quickIds.map((id) => checked.get(id)),
+      [true, true],
+      'checks under way finished',
+    );
+    assert.equal(checked.get(stuckId), false, 'the stuck check was not recorded');
+    const held = await shared.db.query('SELECT monitor_id FROM check_leases WHERE lease_expires_at > now()');
+    assert.deepEqual(held, [], 'no lease held after exit');
+    const handedBack = await shared.db.query<{ monitor_id: string; reserved_metric: string | null }>(
+      'SELECT monitor_id, reserved_metric FROM check_leases',
+    );
+    assert.deepEqual(handedBack, [{ monitor_id: stuckId, reserved_metric: null }], 'the stuck check is handed back, its charge refunded');
+  },
+);

@@ -25,7 +25,14 @@ before(async () => {
   const env = baseEnv({
     DATABASE_URL: shared.url,
     PAGEWATCH_PLANS_FILE: writePlansFile({
-      pro: { monitors: 1000, preview_spacing_seconds: 0, previews_per_day: 1000, previews_per_month: 1000, manual_checks_per_day: 1000, requests_per_minute: 1000 },
+      pro: {
+        monitors: 1000,
+        preview_spacing_seconds: 0,
+        previews_per_day: 1000,
+        previews_per_month: 1000,
+        manual_checks_per_day: 1000,
+        requests_per_minute: 1000,
+      },
     }),
   });
   apis = await Promise.all([1, 2].map((n) => group.start('api', `api-${n}`, env)));
@@ -42,11 +49,15 @@ const node = (i: number) => apis[i % apis.length]!.url;
 async function createAccount(): Promise<{ accountId: string; headers: Record<string, string> }> {
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
   const account = await fetch(`${node(0)}/admin/v1/accounts`, {
-    method: 'POST', headers: admin, body: JSON.stringify({ email: `parallel-${Date.now()}-${Math.random()}@example.com`, plan: 'pro' }),
+    method: 'POST',
+    headers: admin,
+    body: JSON.stringify({ email: `parallel-${Date.now()}-${Math.random()}@example.com`, plan: 'pro' }),
   });
   const accountId = (await account.json()).data.id as string;
   const token = await fetch(`${node(1)}/admin/v1/accounts/${accountId}/tokens`, {
-    method: 'POST', headers: admin, body: JSON.stringify({ name: 'parallel', scopes: ALL_SCOPES, expires_in_days: 1 }),
+    method: 'POST',
+    headers: admin,
+    body: JSON.stringify({ name: 'parallel', scopes: ALL_SCOPES, expires_in_days: 1 }),
   });
   return { accountId, headers: { authorization: `Bearer ${(await token.json()).data.token}`, 'content-type': 'application/json' } };
 }
@@ -66,11 +77,19 @@ async function statuses(responses: Response[]): Promise<Record<string, number>> 
 async function previews(headers: Record<string, string>, count: number, tag: string): Promise<string[]> {
   const responses = await Promise.all(
     Array.from({ length: count }, (_, i) =>
-      fetch(`${node(i)}/api/v1/previews`, { method: 'POST', headers, body: JSON.stringify({ url: `${site.url}/shop/espresso.html?${tag}=${i}`, load_mode: 'html' }) }),
+      fetch(`${node(i)}/api/v1/previews`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ url: `${site.url}/shop/espresso.html?${tag}=${i}`, load_mode: 'html' }),
+      }),
     ),
   );
   const bodies = await Promise.all(responses.map((r) => r.json()));
-  assert.deepEqual(responses.map((r) => r.status), responses.map(() => 201), JSON.stringify(bodies.find((b) => !b.data)));
+  assert.deepEqual(
+    responses.map((r) => r.status),
+    responses.map(() => 201),
+    JSON.stringify(bodies.find((b) => !b.data)),
+  );
   return bodies.map((b) => b.data.id as string);
 }
 
@@ -79,45 +98,54 @@ test('parallel previews of one account over both API nodes are all created', { s
   assert.equal((await previews(headers, PARALLEL, 'p')).length, PARALLEL);
 });
 
-test('parallel monitor creations of one account, each with its own key, over both API nodes: 201 or 422, never 500', { skip: SKIP }, async () => {
-  const { accountId, headers } = await createAccount();
-  const ids = await previews(headers, PARALLEL, 'm');
-  // Only the account's three most recent previews are valid: those create monitors, the others are refused.
-  const responses = await Promise.all(
-    ids.map((previewId, i) =>
-      fetch(`${node(i)}/api/v1/monitors`, {
-        method: 'POST',
-        headers: { ...headers, 'idempotency-key': `parallel-create-${i}` },
-        body: JSON.stringify({ preview_id: previewId, targets: [TITLE], interval_minutes: 60 }),
-      }),
-    ),
-  );
-  assert.deepEqual(await statuses(responses), { 201: 3, '422 preview_invalid': PARALLEL - 3 });
-  const rows = await shared.db.query('SELECT 1 FROM monitors WHERE account_id = $1', [accountId]);
-  assert.equal(rows.length, 3);
-});
+test(
+  'parallel monitor creations of one account, each with its own key, over both API nodes: 201 or 422, never 500',
+  { skip: SKIP },
+  async () => {
+    const { accountId, headers } = await createAccount();
+    const ids = await previews(headers, PARALLEL, 'm');
+    // Only the account's three most recent previews are valid: those create monitors, the others are refused.
+    const responses = await Promise.all(
+      ids.map((previewId, i) =>
+        fetch(`${node(i)}/api/v1/monitors`, {
+          method: 'POST',
+          headers: { ...headers, 'idempotency-key': `parallel-create-${i}` },
+          body: JSON.stringify({ preview_id: previewId, targets: [TITLE], interval_minutes: 60 }),
+        }),
+      ),
+    );
+    assert.deepEqual(await statuses(responses), { 201: 3, '422 preview_invalid': PARALLEL - 3 });
+    const rows = await shared.db.query('SELECT 1 FROM monitors WHERE account_id = $1', [accountId]);
+    assert.equal(rows.length, 3);
+  },
+);
 
-test('parallel creations from one preview over both API nodes: one 201, the rest 409 monitor_exists, never 500', { skip: SKIP }, async () => {
-  const { headers } = await createAccount();
-  const [previewId] = await previews(headers, 1, 's');
-  const responses = await Promise.all(
-    Array.from({ length: PARALLEL }, (_, i) =>
-      fetch(`${node(i)}/api/v1/monitors`, {
-        method: 'POST',
-        headers: { ...headers, 'idempotency-key': `parallel-same-${i}` },
-        body: JSON.stringify({ preview_id: previewId, targets: [TITLE], interval_minutes: 60 }),
-      }),
-    ),
-  );
-  assert.deepEqual(await statuses(responses), { 201: 1, '409 monitor_exists': PARALLEL - 1 });
-});
+test(
+  'parallel creations from one preview over both API nodes: one 201, the rest 409 monitor_exists, never 500',
+  { skip: SKIP },
+  async () => {
+    const { headers } = await createAccount();
+    const [previewId] = await previews(headers, 1, 's');
+    const responses = await Promise.all(
+      Array.from({ length: PARALLEL }, (_, i) =>
+        fetch(`${node(i)}/api/v1/monitors`, {
+          method: 'POST',
+          headers: { ...headers, 'idempotency-key': `parallel-same-${i}` },
+          body: JSON.stringify({ preview_id: previewId, targets: [TITLE], interval_minutes: 60 }),
+        }),
+      ),
+    );
+    assert.deepEqual(await statuses(responses), { 201: 1, '409 monitor_exists': PARALLEL - 1 });
+  },
+);
 
-test('parallel manual checks of one account\'s monitors over both API nodes: all 202, never 500', { skip: SKIP }, async () => {
+test("parallel manual checks of one account's monitors over both API nodes: all 202, never 500", { skip: SKIP }, async () => {
   const { accountId, headers } = await createAccount();
   for (let i = 0; i < 10; i++) {
     const [previewId] = await previews(headers, 1, `c${i}`);
     const created = await fetch(`${node(i)}/api/v1/monitors`, {
-      method: 'POST', headers: { ...headers, 'idempotency-key': `parallel-check-monitor-${i}` },
+      method: 'POST',
+      headers: { ...headers, 'idempotency-key': `parallel-check-monitor-${i}` },
       body: JSON.stringify({ preview_id: previewId, targets: [TITLE], interval_minutes: 60 }),
     });
     assert.equal(created.status, 201);
@@ -126,7 +154,9 @@ test('parallel manual checks of one account\'s monitors over both API nodes: all
   const responses = await Promise.all(
     Array.from({ length: PARALLEL }, (_, i) =>
       fetch(`${node(i)}/api/v1/monitors/${monitors[i % monitors.length]!.id}/checks`, {
-        method: 'POST', headers: { ...headers, 'idempotency-key': `parallel-check-${i}` }, body: '{}',
+        method: 'POST',
+        headers: { ...headers, 'idempotency-key': `parallel-check-${i}` },
+        body: '{}',
       }),
     ),
   );
@@ -139,7 +169,9 @@ test('parallel token creations of one account over both nodes stop exactly at fi
   const responses = await Promise.all(
     Array.from({ length: 12 }, (_, i) =>
       fetch(`${node(i)}/admin/v1/accounts/${accountId}/tokens`, {
-        method: 'POST', headers: admin, body: JSON.stringify({ name: `t${i}`, scopes: ['usage:read'], expires_in_days: 1 }),
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ name: `t${i}`, scopes: ['usage:read'], expires_in_days: 1 }),
       }),
     ),
   );

@@ -35,16 +35,26 @@ test('serve killed with -9 during writes: after a restart every acknowledged wri
   const post = (base: string, path: string, body: unknown, headers: Record<string, string> = admin) =>
     fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
 
-  const accountId = (await (await post(first.url, '/admin/v1/accounts', { email: 'owner@example.com', plan: 'pro' })).json()).data.id as string;
-  const token = (await (await post(first.url, `/admin/v1/accounts/${accountId}/tokens`, { name: 'crash', scopes: ALL_SCOPES, expires_in_days: 1 })).json()).data.token as string;
+  const accountId = (await (await post(first.url, '/admin/v1/accounts', { email: 'owner@example.com', plan: 'pro' })).json()).data
+    .id as string;
+  const token = (
+    await (
+      await post(first.url, `/admin/v1/accounts/${accountId}/tokens`, { name: 'crash', scopes: ALL_SCOPES, expires_in_days: 1 })
+    ).json()
+  ).data.token as string;
   const api = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const pages = gatedPages([site], ['/page.html']);
   const preview = await (await post(first.url, '/api/v1/previews', { url: `${site.url}/page.html`, load_mode: 'html' }, api)).json();
-  const monitor = await post(first.url, '/api/v1/monitors', {
-    preview_id: preview.data.id,
-    targets: [{ id: 'title', label: 'Title', kind: 'text', selection: { scope: 'selector', selector: '#title' }, rule: 'changed' }],
-    interval_minutes: 60,
-  }, { ...api, 'idempotency-key': 'crash-monitor-1' });
+  const monitor = await post(
+    first.url,
+    '/api/v1/monitors',
+    {
+      preview_id: preview.data.id,
+      targets: [{ id: 'title', label: 'Title', kind: 'text', selection: { scope: 'selector', selector: '#title' }, rule: 'changed' }],
+      interval_minutes: 60,
+    },
+    { ...api, 'idempotency-key': 'crash-monitor-1' },
+  );
   assert.equal(monitor.status, 201);
   const monitorId = (await monitor.json()).data.id as string;
   // The first check is held mid-load when the process dies.
@@ -84,10 +94,14 @@ test('serve killed with -9 during writes: after a restart every acknowledged wri
 
   // Scheduling resumes: the interrupted check's lease runs out and the restarted process completes it.
   let receipt: { status: string } = { status: '' };
-  await waitUntil('the interrupted check completed', async () => {
-    receipt = (await (await fetch(`${second.url}/api/v1/checks/${checkId}`, { headers: api })).json()).data;
-    return receipt.status !== 'queued' && receipt.status !== 'running';
-  }, 30_000);
+  await waitUntil(
+    'the interrupted check completed',
+    async () => {
+      receipt = (await (await fetch(`${second.url}/api/v1/checks/${checkId}`, { headers: api })).json()).data;
+      return receipt.status !== 'queued' && receipt.status !== 'running';
+    },
+    30_000,
+  );
   assert.equal(receipt.status, 'succeeded');
   const after = (await (await fetch(`${second.url}/api/v1/monitors/${monitorId}`, { headers: api })).json()).data;
   assert.ok(after.last_checked_at, 'the monitor was checked after the restart');

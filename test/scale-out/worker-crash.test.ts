@@ -14,7 +14,9 @@ import { testDatabaseUrl } from '../helpers/test-database.ts';
 // checks over once the dead worker's leases run out (PAGEWATCH_LEASE_SECONDS),
 // each real change is recorded once, and no receipt is left running.
 
-const SKIP = testDatabaseUrl ? false : 'needs PostgreSQL (TEST_DATABASE_URL): pagewatch api and worker refuse the single-process embedded store';
+const SKIP = testDatabaseUrl
+  ? false
+  : 'needs PostgreSQL (TEST_DATABASE_URL): pagewatch api and worker refuse the single-process embedded store';
 const MONITORS = 6;
 const LEASE_SECONDS = 6;
 const TITLE: Target = { id: 'title', kind: 'text', selection: { scope: 'selector', selector: '#title' }, rule: 'changed' };
@@ -35,78 +37,115 @@ after(async () => {
   if (!SKIP) await shared.drop();
 });
 
-test('a worker killed mid-check: its checks are done by the others after the lease runs out, one change each, no receipt left running', { skip: SKIP }, async () => {
-  const env = baseEnv({
-    DATABASE_URL: shared.url,
-    PAGEWATCH_TICK_SECONDS: '1',
-    PAGEWATCH_WORKER_CONCURRENCY: '8',
-    PAGEWATCH_LEASE_SECONDS: String(LEASE_SECONDS),
-    // Manual checks may run right after the previous capture.
-    PAGEWATCH_PLANS_FILE: writePlansFile({ pro: { min_interval_minutes: { html: 0 } } }),
-  });
-  const [api, doomed] = await Promise.all([group.start('api', 'api', env), group.start('worker', 'worker-a', env)]);
-  const adminHeaders = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
-  const account = await (await fetch(`${api.url}/admin/v1/accounts`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ email: 'crash@example.com', plan: 'pro' }) })).json();
-  const accountId = account.data.id as string;
-  const token = (await (await fetch(`${api.url}/admin/v1/accounts/${accountId}/tokens`, {
-    method: 'POST', headers: adminHeaders, body: JSON.stringify({ name: 'crash', scopes: ALL_SCOPES, expires_in_days: 1 }),
-  })).json()).data.token as string;
-
-  // Baselines: every monitor checked once by the only worker.
-  const paths = Array.from({ length: MONITORS }, (_, i) => `/crash/${i}.html`);
-  const pages = gatedPages(sites, paths);
-  const start = new Date();
-  const ids: string[] = [];
-  for (const [i, path] of paths.entries()) {
-    const { id, due } = idDueJustBefore(start, 60);
-    const url = `${sites[i % sites.length]!.url}${path}`;
-    ids.push(await insertMonitorRow(shared.db, { id, accountId, url, targets: [TITLE], nextCheckAt: due, emailEnabled: true }));
-  }
-  const checkedSince = async (since: Date) =>
-    (await shared.db.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM check_state WHERE monitor_id = ANY($1) AND last_checked_at >= $2', [ids, since]))[0]!.n;
-  await waitUntil('baselines', async () => (await checkedSince(start)) === MONITORS);
-
-  // The page changes once; manual checks are claimed by worker-a and held mid-load.
-  pages.setTitle('After');
-  pages.close();
-  const receipts: string[] = [];
-  for (const id of ids) {
-    const res = await fetch(`${api.url}/api/v1/monitors/${id}/checks`, {
-      method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': `crash-${id}` }, body: '{}',
+test(
+  'a worker killed mid-check: its checks are done by the others after the lease runs out, one change each, no receipt left running',
+  { skip: SKIP },
+  async () => {
+    const env = baseEnv({
+      DATABASE_URL: shared.url,
+      PAGEWATCH_TICK_SECONDS: '1',
+      PAGEWATCH_WORKER_CONCURRENCY: '8',
+      PAGEWATCH_LEASE_SECONDS: String(LEASE_SECONDS),
+      // Manual checks may run right after the previous capture.
+      PAGEWATCH_PLANS_FILE: writePlansFile({ pro: { min_interval_minutes: { html: 0 } } }),
     });
-    assert.equal(res.status, 202);
-    receipts.push((await res.json()).data.check_id);
-  }
-  await waitUntil('worker-a loading every page', () => pages.waiting === MONITORS);
-  const survivors: PagewatchProcess[] = await Promise.all([group.start('worker', 'worker-b', env), group.start('worker', 'worker-c', env)]);
-  const running = await shared.db.query<{ n: number }>("SELECT count(*)::int AS n FROM manual_checks WHERE id = ANY($1) AND status = 'running'", [receipts]);
-  assert.equal(running[0]!.n, MONITORS, 'worker-a holds every check');
+    const [api, doomed] = await Promise.all([group.start('api', 'api', env), group.start('worker', 'worker-a', env)]);
+    const adminHeaders = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
+    const account = await (
+      await fetch(`${api.url}/admin/v1/accounts`, {
+        method: 'POST',
+        headers: adminHeaders,
+        body: JSON.stringify({ email: 'crash@example.com', plan: 'pro' }),
+      })
+    ).json();
+    const accountId = account.data.id as string;
+    const token = (
+      await (
+        await fetch(`${api.url}/admin/v1/accounts/${accountId}/tokens`, {
+          method: 'POST',
+          headers: adminHeaders,
+          body: JSON.stringify({ name: 'crash', scopes: ALL_SCOPES, expires_in_days: 1 }),
+        })
+      ).json()
+    ).data.token as string;
 
-  doomed.child.kill('SIGKILL');
-  await doomed.exited;
-  const killedAt = Date.now();
-  pages.open();
+    // Baselines: every monitor checked once by the only worker.
+    const paths = Array.from({ length: MONITORS }, (_, i) => `/crash/${i}.html`);
+    const pages = gatedPages(sites, paths);
+    const start = new Date();
+    const ids: string[] = [];
+    for (const [i, path] of paths.entries()) {
+      const { id, due } = idDueJustBefore(start, 60);
+      const url = `${sites[i % sites.length]!.url}${path}`;
+      ids.push(await insertMonitorRow(shared.db, { id, accountId, url, targets: [TITLE], nextCheckAt: due, emailEnabled: true }));
+    }
+    const checkedSince = async (since: Date) =>
+      (
+        await shared.db.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM check_state WHERE monitor_id = ANY($1) AND last_checked_at >= $2',
+          [ids, since],
+        )
+      )[0]!.n;
+    await waitUntil('baselines', async () => (await checkedSince(start)) === MONITORS);
 
-  const statuses = async () => (await shared.db.query<{ status: string }>('SELECT status FROM manual_checks WHERE id = ANY($1)', [receipts])).map((r) => r.status);
-  await waitUntil('every receipt finished', async () => (await statuses()).every((s) => s === 'succeeded' || s === 'failed'), 30_000);
-  assert.ok(Date.now() - killedAt < (LEASE_SECONDS + 10) * 1000, 'taken over soon after the leases ran out');
-  assert.deepEqual(await statuses(), receipts.map(() => 'succeeded'));
+    // The page changes once; manual checks are claimed by worker-a and held mid-load.
+    pages.setTitle('After');
+    pages.close();
+    const receipts: string[] = [];
+    for (const id of ids) {
+      const res = await fetch(`${api.url}/api/v1/monitors/${id}/checks`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': `crash-${id}` },
+        body: '{}',
+      });
+      assert.equal(res.status, 202);
+      receipts.push((await res.json()).data.check_id);
+    }
+    await waitUntil('worker-a loading every page', () => pages.waiting === MONITORS);
+    const survivors: PagewatchProcess[] = await Promise.all([
+      group.start('worker', 'worker-b', env),
+      group.start('worker', 'worker-c', env),
+    ]);
+    const running = await shared.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM manual_checks WHERE id = ANY($1) AND status = 'running'",
+      [receipts],
+    );
+    assert.equal(running[0]!.n, MONITORS, 'worker-a holds every check');
 
-  const changes = await shared.db.query<{ monitor_id: string; n: number }>(
-    'SELECT monitor_id, count(*)::int AS n FROM changes WHERE monitor_id = ANY($1) GROUP BY monitor_id',
-    [ids],
-  );
-  assert.deepEqual(new Map(changes.map((c) => [c.monitor_id, c.n])), new Map(ids.map((id) => [id, 1])), 'one change per monitor');
-  assert.equal((await shared.db.query('SELECT 1 FROM check_leases')).length, 0, 'no lease left');
-  const takenOver = (await Promise.all(survivors.map((w) => w.metric('pagewatch_lease_expiries_total')))).reduce((a, b) => a + b, 0);
-  assert.equal(takenOver, MONITORS, 'every check was a take-over');
-  // Each change is queued for email once and delivered by the workers' dispatchers (no SMTP here: recorded as skipped).
-  const deliveries = async () =>
-    (await Promise.all(survivors.map((w) => w.metric('pagewatch_notification_deliveries_total', { channel: 'email' })))).reduce((a, b) => a + b, 0);
-  await waitUntil('notifications dispatched', async () => (await deliveries()) >= MONITORS, 20_000);
-  const outbox = await shared.db.query<{ n: number }>('SELECT count(*)::int AS n FROM notification_outbox WHERE account_id = $1', [accountId]);
-  assert.equal(outbox[0]!.n, MONITORS, 'one notification per change');
-  const usage = await (await fetch(`${api.url}/api/v1/usage`, { headers: { authorization: `Bearer ${token}` } })).json();
-  assert.equal(usage.data.checks.html.used, 2 * MONITORS, 'a take-over is not charged again');
-});
+    doomed.child.kill('SIGKILL');
+    await doomed.exited;
+    const killedAt = Date.now();
+    pages.open();
+
+    const statuses = async () =>
+      (await shared.db.query<{ status: string }>('SELECT status FROM manual_checks WHERE id = ANY($1)', [receipts])).map((r) => r.status);
+    await waitUntil('every receipt finished', async () => (await statuses()).every((s) => s === 'succeeded' || s === 'failed'), 30_000);
+    assert.ok(Date.now() - killedAt < (LEASE_SECONDS + 10) * 1000, 'taken over soon after the leases ran out');
+    assert.deepEqual(
+      await statuses(),
+      receipts.map(() => 'succeeded'),
+    );
+
+    const changes = await shared.db.query<{ monitor_id: string; n: number }>(
+      'SELECT monitor_id, count(*)::int AS n FROM changes WHERE monitor_id = ANY($1) GROUP BY monitor_id',
+      [ids],
+    );
+    assert.deepEqual(new Map(changes.map((c) => [c.monitor_id, c.n])), new Map(ids.map((id) => [id, 1])), 'one change per monitor');
+    assert.equal((await shared.db.query('SELECT 1 FROM check_leases')).length, 0, 'no lease left');
+    const takenOver = (await Promise.all(survivors.map((w) => w.metric('pagewatch_lease_expiries_total')))).reduce((a, b) => a + b, 0);
+    assert.equal(takenOver, MONITORS, 'every check was a take-over');
+    // Each change is queued for email once and delivered by the workers' dispatchers (no SMTP here: recorded as skipped).
+    const deliveries = async () =>
+      (await Promise.all(survivors.map((w) => w.metric('pagewatch_notification_deliveries_total', { channel: 'email' })))).reduce(
+        (a, b) => a + b,
+        0,
+      );
+    await waitUntil('notifications dispatched', async () => (await deliveries()) >= MONITORS, 20_000);
+    const outbox = await shared.db.query<{ n: number }>('SELECT count(*)::int AS n FROM notification_outbox WHERE account_id = $1', [
+      accountId,
+    ]);
+    assert.equal(outbox[0]!.n, MONITORS, 'one notification per change');
+    const usage = await (await fetch(`${api.url}/api/v1/usage`, { headers: { authorization: `Bearer ${token}` } })).json();
+    assert.equal(usage.data.checks.html.used, 2 * MONITORS, 'a take-over is not charged again');
+  },
+);

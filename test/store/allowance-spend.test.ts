@@ -51,9 +51,7 @@ test('a zero allowance charges nothing and creates no counter', async () => {
 
 test('concurrent spends in separate transactions never pass the limit', async () => {
   const accountId = await account();
-  const results = await Promise.all(
-    Array.from({ length: 12 }, () => db.transaction((tx) => spendAllowance(tx, accountId, METRIC, 5, AT))),
-  );
+  const results = await Promise.all(Array.from({ length: 12 }, () => db.transaction((tx) => spendAllowance(tx, accountId, METRIC, 5, AT))));
   assert.equal(results.filter((r) => r !== null).length, 5);
   assert.deepEqual(await counterRows(accountId), [5]);
 });

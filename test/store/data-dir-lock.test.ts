@@ -9,7 +9,10 @@ const freshDir = useTempDataDirs('pw-lock-');
 test('a second opener of a locked data directory is refused with a clear message', () => {
   const dir = freshDir();
   const lock = lockDataDir(dir);
-  assert.throws(() => lockDataDir(dir), (err: Error) => err instanceof DataDirLockedError && err.message.includes('in use'));
+  assert.throws(
+    () => lockDataDir(dir),
+    (err: Error) => err instanceof DataDirLockedError && err.message.includes('in use'),
+  );
   lock.release();
 });
 

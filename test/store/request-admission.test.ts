@@ -83,7 +83,11 @@ test('shared counts: the admission commits without waiting for the WAL flush', a
   const day = periodStart(METRICS.apiRequests, clock.now());
   const setting = await db.transaction(async (tx) => {
     await tx.query('SELECT * FROM admit_api_request($1, $2, 60, $3, $4, $5, 60, 5000, $5, 0)', [
-      who.accountId, clock.now(), METRICS.apiRequests.name, METRICS.readBytes.name, day,
+      who.accountId,
+      clock.now(),
+      METRICS.apiRequests.name,
+      METRICS.readBytes.name,
+      day,
     ]);
     return (await tx.query<{ synchronous_commit: string }>('SHOW synchronous_commit'))[0]?.synchronous_commit;
   });

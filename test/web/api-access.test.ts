@@ -16,7 +16,8 @@ test('a token created in the dashboard is shown once, works against /api/v1 and 
   const client = await signedIn(t.app, email);
   const page = await client.get('/api-access');
   assert.match(page.body, /0 of 5 active tokens in use/);
-  for (const scope of ['monitors:read', 'monitors:write', 'changes:read', 'usage:read', 'checks:write']) assert.match(page.body, new RegExp(`value="${scope}"`));
+  for (const scope of ['monitors:read', 'monitors:write', 'changes:read', 'usage:read', 'checks:write'])
+    assert.match(page.body, new RegExp(`value="${scope}"`));
   const created = await client.post('/api-access/tokens', { name: 'build server', scopes: ['usage:read', 'monitors:read'], days: '90' });
   assert.equal(created.statusCode, 201);
   const token = tokenIn(created.body);
@@ -25,7 +26,12 @@ test('a token created in the dashboard is shown once, works against /api/v1 and 
   assert.match(created.body, /data-copy="token-value"/);
   const usage = await t.app.inject({ method: 'GET', url: '/api/v1/usage', headers: bearer(token) });
   assert.equal(usage.statusCode, 200);
-  const forbidden = await t.app.inject({ method: 'POST', url: '/api/v1/previews', headers: { ...bearer(token), 'content-type': 'application/json' }, payload: '{}' });
+  const forbidden = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/previews',
+    headers: { ...bearer(token), 'content-type': 'application/json' },
+    payload: '{}',
+  });
   assert.equal(forbidden.json().error.code, 'insufficient_scope');
 
   const list = await client.get('/api-access');
@@ -34,7 +40,11 @@ test('a token created in the dashboard is shown once, works against /api/v1 and 
   assert.match(list.body, /build server/);
   assert.match(list.body, /state-valid/);
   assert.match(list.body, /1 of 5 active tokens in use/);
-  assert.doesNotMatch(list.body, /<span class="muted">—<\/span><\/td>\n<td><span class="state state-valid">/, 'last used is shown after use');
+  assert.doesNotMatch(
+    list.body,
+    /<span class="muted">—<\/span><\/td>\n<td><span class="state state-valid">/,
+    'last used is shown after use',
+  );
 });
 
 test('revoking asks for confirmation, then the API refuses the token', async () => {
@@ -53,10 +63,14 @@ test('revoking asks for confirmation, then the API refuses the token', async () 
   assert.equal(refused.statusCode, 401);
 });
 
-test('another account\'s token cannot be revoked from the dashboard', async () => {
+test("another account's token cannot be revoked from the dashboard", async () => {
   const owner = await createOwner(t.app);
   const stranger = await createOwner(t.app);
-  const theirs = await admin(t.app, 'POST', `/accounts/${stranger.accountId}/tokens`, { name: 'theirs', scopes: ['usage:read'], expires_in_days: 30 });
+  const theirs = await admin(t.app, 'POST', `/accounts/${stranger.accountId}/tokens`, {
+    name: 'theirs',
+    scopes: ['usage:read'],
+    expires_in_days: 30,
+  });
   const client = await signedIn(t.app, owner.email);
   await client.get('/api-access');
   assert.equal((await client.get(`/api-access/tokens/${theirs.json().data.id}/revoke`)).statusCode, 404);
@@ -69,7 +83,8 @@ test('the five-token limit is explained and enforced', async () => {
   const { email } = await createOwner(t.app);
   const client = await signedIn(t.app, email);
   await client.get('/api-access');
-  for (let i = 0; i < 5; i++) assert.equal((await client.post('/api-access/tokens', { name: `t${i}`, scopes: 'usage:read', days: '30' })).statusCode, 201);
+  for (let i = 0; i < 5; i++)
+    assert.equal((await client.post('/api-access/tokens', { name: `t${i}`, scopes: 'usage:read', days: '30' })).statusCode, 201);
   const page = await client.get('/api-access');
   assert.match(page.body, /Token limit reached/);
   assert.match(page.body, /at most 5 active tokens/);

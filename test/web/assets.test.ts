@@ -18,7 +18,7 @@ test('/favicon.ico is an icon, not a 404, and every page links it', async () => 
   assert.match(signIn.body, /<link rel="icon" href="\/favicon.ico">/);
 });
 
-test('the new-monitor page states the preview spacing of the account\'s plan, not a fixed number', async () => {
+test("the new-monitor page states the preview spacing of the account's plan, not a fixed number", async () => {
   const { email } = await createOwner(t.app);
   const client = await signedIn(t.app, email);
   const page = await client.get('/monitors/new');

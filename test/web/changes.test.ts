@@ -11,10 +11,23 @@ import { createOwner, signedIn } from '../helpers/dashboard-client.ts';
 let t: TestApp, site: FixtureServer, engine: Engine;
 useMonitoringWorld({}, (w) => ({ t, site, engine } = w));
 
-const PRICE: Target = { id: 'price', label: 'Price', kind: 'price', selection: { scope: 'selector', selector: '#price' }, currency: 'EUR', rule: 'dropped' };
-const STOCK: Target = { id: 'stock', label: 'Stock', kind: 'availability', selection: { scope: 'selector', selector: '#stock' }, rule: 'available' };
+const PRICE: Target = {
+  id: 'price',
+  label: 'Price',
+  kind: 'price',
+  selection: { scope: 'selector', selector: '#price' },
+  currency: 'EUR',
+  rule: 'dropped',
+};
+const STOCK: Target = {
+  id: 'stock',
+  label: 'Stock',
+  kind: 'availability',
+  selection: { scope: 'selector', selector: '#stock' },
+  rule: 'available',
+};
 
-test('a monitor\'s changes: newest first, rule matches highlighted, price chart, availability timeline, escaped diff', async () => {
+test("a monitor's changes: newest first, rule matches highlighted, price chart, availability timeline, escaped diff", async () => {
   const owner = await createOwner(t.app);
   const page = await watchPage(t, site, engine, { accountId: owner.accountId, targets: [{ ...TITLE, label: 'Title' }, PRICE, STOCK] });
   await page.check();
@@ -48,11 +61,14 @@ test('a monitor\'s changes: newest first, rule matches highlighted, price chart,
   assert.equal(detail.statusCode, 200);
   assert.match(detail.body, /<h1>Title changed<\/h1>/);
   assert.match(detail.body, /<span class="del"><span class="visually-hidden">removed: <\/span>-Espresso Duo<\/span>/);
-  assert.match(detail.body, /<span class="add"><span class="visually-hidden">added: <\/span>\+&lt;script&gt;alert\(1\)&lt;\/script&gt; Espresso<\/span>/);
+  assert.match(
+    detail.body,
+    /<span class="add"><span class="visually-hidden">added: <\/span>\+&lt;script&gt;alert\(1\)&lt;\/script&gt; Espresso<\/span>/,
+  );
   assert.ok(!detail.body.includes('<script>alert(1)'));
 });
 
-test('another account\'s changes are not found', async () => {
+test("another account's changes are not found", async () => {
   const owner = await createOwner(t.app);
   const page = await watchPage(t, site, engine, { accountId: owner.accountId });
   await page.check();
@@ -74,7 +90,9 @@ test('a long captured value is cut to a short summary in the changes table, with
   const client = await signedIn(t.app, owner.email);
   const list = await client.get(`/monitors/${page.monitorId}/changes`);
   assert.match(list.body, /<table class="cards changes">/);
-  const cell = /<td class="value" data-label="After"><details class="long"><summary>([^<]*)<\/summary>([^<]*)<\/details><\/td>/.exec(list.body);
+  const cell = /<td class="value" data-label="After"><details class="long"><summary>([^<]*)<\/summary>([^<]*)<\/details><\/td>/.exec(
+    list.body,
+  );
   assert.ok(cell, 'the long value is folded');
   assert.equal(cell[1], `${long.slice(0, 160)}…`);
   assert.equal(cell[2], long);

@@ -16,7 +16,10 @@ async function ownerWithMonitor() {
   const owner = await createOwner(t.app);
   serveShop(site, `/check-${owner.accountId}.html`);
   const monitorId = await insertMonitorRow(t.db, {
-    accountId: owner.accountId, url: `${site.url}/check-${owner.accountId}.html`, targets: [TITLE], nextCheckAt: new Date(t.clock.now().getTime() + 86_400_000),
+    accountId: owner.accountId,
+    url: `${site.url}/check-${owner.accountId}.html`,
+    targets: [TITLE],
+    nextCheckAt: new Date(t.clock.now().getTime() + 86_400_000),
   });
   return { ...owner, monitorId, client: await signedIn(t.app, owner.email) };
 }
@@ -63,7 +66,7 @@ test('the daily manual-check limit is shared with the API and explained', async 
   assert.match(refused.body, /at most 2 manual checks are accepted per UTC day/);
 });
 
-test('a paused monitor cannot be checked, and another account\'s receipt is not shown', async () => {
+test("a paused monitor cannot be checked, and another account's receipt is not shown", async () => {
   const { monitorId, client } = await ownerWithMonitor();
   await client.get(`/monitors/${monitorId}`);
   const res = await client.post(`/monitors/${monitorId}/check`, { idempotency_key: `dashboard-own-${monitorId}` });

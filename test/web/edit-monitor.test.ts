@@ -10,19 +10,36 @@ import { createOwner, signedIn, type DashboardClient } from '../helpers/dashboar
 let t: TestApp, site: FixtureServer;
 useMonitoringWorld({}, (w) => ({ t, site } = w));
 
-const NAME: Target = { id: 'product', label: 'Product', kind: 'text', selection: { scope: 'selector', selector: '#product-title' }, rule: 'changed' };
+const NAME: Target = {
+  id: 'product',
+  label: 'Product',
+  kind: 'text',
+  selection: { scope: 'selector', selector: '#product-title' },
+  rule: 'changed',
+};
 
 async function ownerWithMonitor(): Promise<{ client: DashboardClient; monitorId: string; accountId: string }> {
   const owner = await createOwner(t.app);
   const monitorId = await insertMonitorRow(t.db, {
-    accountId: owner.accountId, url: `${site.url}/shop/espresso.html?o=${owner.accountId}`, targets: [NAME], nextCheckAt: t.clock.now(), intervalMinutes: 60,
+    accountId: owner.accountId,
+    url: `${site.url}/shop/espresso.html?o=${owner.accountId}`,
+    targets: [NAME],
+    nextCheckAt: t.clock.now(),
+    intervalMinutes: 60,
   });
   return { client: await signedIn(t.app, owner.email), monitorId, accountId: owner.accountId };
 }
 
 async function monitorRow(id: string) {
-  const rows = await t.db.query<{ name: string | null; labels: string[]; email_enabled: boolean; webhook_enabled: boolean; interval_minutes: number;
-    targets: Target[]; config_version: number }>('SELECT * FROM monitors WHERE id = $1', [id]);
+  const rows = await t.db.query<{
+    name: string | null;
+    labels: string[];
+    email_enabled: boolean;
+    webhook_enabled: boolean;
+    interval_minutes: number;
+    targets: Target[];
+    config_version: number;
+  }>('SELECT * FROM monitors WHERE id = $1', [id]);
   return rows[0]!;
 }
 
@@ -31,7 +48,12 @@ test('the edit page saves name, labels and notifications through the monitor ser
   const page = await client.get(`/monitors/${monitorId}/edit`);
   assert.equal(page.statusCode, 200);
   assert.match(page.body, /<h1>Edit monitor<\/h1>/);
-  const saved = await client.post(`/monitors/${monitorId}/edit`, { name: 'Espresso', labels: 'shop, kitchen ,shop,', email: 'on', webhook: 'on' });
+  const saved = await client.post(`/monitors/${monitorId}/edit`, {
+    name: 'Espresso',
+    labels: 'shop, kitchen ,shop,',
+    email: 'on',
+    webhook: 'on',
+  });
   assert.equal(saved.statusCode, 303);
   assert.equal(saved.headers.location, `/monitors/${monitorId}?notice=monitor-saved`);
   const row = await monitorRow(monitorId);
@@ -75,10 +97,24 @@ test('new targets and interval go through a fresh preview that starts from the c
   assert.match(form.body, /name="expected_version" value="1"/);
 
   const fields = {
-    monitor_id: monitorId, expected_version: '1', interval: '30', action: 'save',
-    t1_id: 'product', t1_element: 'sel:#product-title', t1_label: 'Product', t1_kind: 'text', t1_rule: 'changed',
-    t2_element: 'page', t2_label: 'Price', t2_kind: 'price', t2_rule: 'dropped', t2_currency: 'EUR', t2_decimal: ',',
-    t3_element: '', t3_kind: 'text', t3_rule: 'changed',
+    monitor_id: monitorId,
+    expected_version: '1',
+    interval: '30',
+    action: 'save',
+    t1_id: 'product',
+    t1_element: 'sel:#product-title',
+    t1_label: 'Product',
+    t1_kind: 'text',
+    t1_rule: 'changed',
+    t2_element: 'page',
+    t2_label: 'Price',
+    t2_kind: 'price',
+    t2_rule: 'dropped',
+    t2_currency: 'EUR',
+    t2_decimal: ',',
+    t3_element: '',
+    t3_kind: 'text',
+    t3_rule: 'changed',
   };
   const previewPath = location.split('?')[0]!;
   const saved = await client.post(previewPath, fields);
@@ -87,7 +123,11 @@ test('new targets and interval go through a fresh preview that starts from the c
   const row = await monitorRow(monitorId);
   assert.equal(row.interval_minutes, 30);
   assert.equal(row.config_version, 2);
-  assert.deepEqual(row.targets.map((x) => x.id), ['product', 't2'], 'an existing target keeps its id, so its baseline stays');
+  assert.deepEqual(
+    row.targets.map((x) => x.id),
+    ['product', 't2'],
+    'an existing target keeps its id, so its baseline stays',
+  );
 
   const stale = await client.post(previewPath, { ...fields, interval: '45' });
   assert.equal(stale.statusCode, 409);
@@ -107,12 +147,21 @@ test('deleting asks for confirmation, then removes the monitor', async () => {
   assert.equal((await client.get(`/monitors/${monitorId}/edit`)).statusCode, 404);
 });
 
-test('another account\'s monitor cannot be edited, reconfigured or deleted', async () => {
+test("another account's monitor cannot be edited, reconfigured or deleted", async () => {
   const { monitorId } = await ownerWithMonitor();
   const other = await ownerWithMonitor();
   await other.client.get('/');
-  for (const [method, path] of [['GET', 'edit'], ['POST', 'edit'], ['POST', 'reconfigure'], ['GET', 'delete'], ['POST', 'delete']] as const) {
-    const res = method === 'GET' ? await other.client.get(`/monitors/${monitorId}/${path}`) : await other.client.post(`/monitors/${monitorId}/${path}`, { name: 'x' });
+  for (const [method, path] of [
+    ['GET', 'edit'],
+    ['POST', 'edit'],
+    ['POST', 'reconfigure'],
+    ['GET', 'delete'],
+    ['POST', 'delete'],
+  ] as const) {
+    const res =
+      method === 'GET'
+        ? await other.client.get(`/monitors/${monitorId}/${path}`)
+        : await other.client.post(`/monitors/${monitorId}/${path}`, { name: 'x' });
     assert.equal(res.statusCode, 404, `${method} ${path}`);
   }
   assert.ok(await monitorRow(monitorId));
@@ -122,18 +171,35 @@ test('ignore patterns and confirmation are shown in the target form and kept whe
   const owner = await createOwner(t.app);
   const target: Target = { ...NAME, ignore: [{ text: 'Sale' }, { regex: '\\d+ left' }], confirm: true };
   const monitorId = await insertMonitorRow(t.db, {
-    accountId: owner.accountId, url: `${site.url}/shop/espresso.html?o=${owner.accountId}`, targets: [target], nextCheckAt: t.clock.now(), intervalMinutes: 60,
+    accountId: owner.accountId,
+    url: `${site.url}/shop/espresso.html?o=${owner.accountId}`,
+    targets: [target],
+    nextCheckAt: t.clock.now(),
+    intervalMinutes: 60,
   });
   const client = await signedIn(t.app, owner.email);
   await client.get(`/monitors/${monitorId}/edit`);
   const location = (await client.post(`/monitors/${monitorId}/reconfigure`, { load_mode: 'html' })).headers.location as string;
   const form = await client.get(location);
-  assert.match(form.body, /<textarea id="t1_ignore" name="t1_ignore" rows="2" aria-describedby="t1_ignore-help">Sale\n\/\\d\+ left\/<\/textarea>/);
+  assert.match(
+    form.body,
+    /<textarea id="t1_ignore" name="t1_ignore" rows="2" aria-describedby="t1_ignore-help">Sale\n\/\\d\+ left\/<\/textarea>/,
+  );
   assert.match(form.body, /<input type="checkbox" id="t1_confirm" name="t1_confirm" checked>/);
   const saved = await client.post(location.split('?')[0]!, {
-    monitor_id: monitorId, expected_version: '1', interval: '60', action: 'save',
-    t1_id: 'product', t1_element: 'sel:#product-title', t1_label: 'Product', t1_kind: 'text', t1_rule: 'changed',
-    t1_ignore: 'Sale\n/\\d+ left/\n', t1_confirm: 'on', t2_element: '', t3_element: '',
+    monitor_id: monitorId,
+    expected_version: '1',
+    interval: '60',
+    action: 'save',
+    t1_id: 'product',
+    t1_element: 'sel:#product-title',
+    t1_label: 'Product',
+    t1_kind: 'text',
+    t1_rule: 'changed',
+    t1_ignore: 'Sale\n/\\d+ left/\n',
+    t1_confirm: 'on',
+    t2_element: '',
+    t3_element: '',
   });
   assert.equal(saved.statusCode, 303, saved.body.slice(0, 500));
   const [row] = await t.db.query<{ targets: Target[] }>('SELECT targets FROM monitors WHERE id = $1', [monitorId]);
@@ -143,7 +209,7 @@ test('ignore patterns and confirmation are shown in the target form and kept whe
 
 test('a failing monitor is marked in the list and on its page, the list filters to failing monitors, and the alert threshold is editable', async () => {
   const { client, monitorId } = await ownerWithMonitor();
-  await t.db.query("UPDATE check_state SET failing_since = now(), consecutive_failures = 3 WHERE monitor_id = $1", [monitorId]);
+  await t.db.query('UPDATE check_state SET failing_since = now(), consecutive_failures = 3 WHERE monitor_id = $1', [monitorId]);
   const list = await client.get('/?failing=true');
   assert.match(list.body, /<span class="state state-failing">failing since <time/);
   assert.equal(list.body.match(/<td class="url-cell">/g)?.length, 1);
@@ -154,7 +220,7 @@ test('a failing monitor is marked in the list and on its page, the list filters 
   await client.get(`/monitors/${monitorId}/edit`);
   const saved = await client.post(`/monitors/${monitorId}/edit`, { name: 'x', labels: '', email: 'on', failing_after: '5' });
   assert.equal(saved.statusCode, 303);
-  assert.equal((await monitorRow(monitorId) as unknown as { failing_after: number }).failing_after, 5);
+  assert.equal(((await monitorRow(monitorId)) as unknown as { failing_after: number }).failing_after, 5);
   const refused = await client.post(`/monitors/${monitorId}/edit`, { name: 'x', labels: '', failing_after: '0' });
   assert.equal(refused.statusCode, 422);
   assert.match(refused.body, /failing_after: must be at least 1/);

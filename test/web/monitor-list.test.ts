@@ -21,7 +21,11 @@ async function ownerWithMonitors(): Promise<{ client: DashboardClient; ids: Reco
   ];
   for (const row of rows) {
     ids[row.key] = await insertMonitorRow(t.db, { accountId: owner.accountId, url: row.url, targets: [TITLE], nextCheckAt: t.clock.now() });
-    await t.db.query('UPDATE monitors SET name = $2, labels = $3::jsonb WHERE id = $1', [ids[row.key], row.name, JSON.stringify(row.labels)]);
+    await t.db.query('UPDATE monitors SET name = $2, labels = $3::jsonb WHERE id = $1', [
+      ids[row.key],
+      row.name,
+      JSON.stringify(row.labels),
+    ]);
   }
   return { client: await signedIn(t.app, owner.email), ids };
 }
@@ -43,5 +47,9 @@ test('the monitor list filters by label, and each label links to its filter', as
   assert.match(all.body, /<a class="tag" href="\/\?label=legal">legal<\/a>/);
   assert.deepEqual(listed((await client.get('/?label=shop')).body).sort(), [ids.espresso, ids.grinder].sort());
   assert.deepEqual(listed((await client.get('/?label=legal&q=bank')).body), [ids.policy]);
-  assert.match((await client.get('/?label=shop')).body, /<input id="label" name="label" value="shop"/, 'the form shows the filter in force');
+  assert.match(
+    (await client.get('/?label=shop')).body,
+    /<input id="label" name="label" value="shop"/,
+    'the form shows the filter in force',
+  );
 });

@@ -9,10 +9,21 @@ let t: TestApp, site: FixtureServer;
 useMonitoringWorld({}, (w) => ({ t, site } = w));
 
 const TARGETS = {
-  t1_element: 'sel:#product-title', t1_label: 'Title', t1_kind: 'text', t1_rule: 'changed',
-  t2_element: 'page', t2_label: 'Price', t2_kind: 'price', t2_rule: 'dropped', t2_currency: 'EUR', t2_decimal: ',',
-  t3_element: '', t3_kind: 'text', t3_rule: 'changed',
-  interval: '5', email: 'on',
+  t1_element: 'sel:#product-title',
+  t1_label: 'Title',
+  t1_kind: 'text',
+  t1_rule: 'changed',
+  t2_element: 'page',
+  t2_label: 'Price',
+  t2_kind: 'price',
+  t2_rule: 'dropped',
+  t2_currency: 'EUR',
+  t2_decimal: ',',
+  t3_element: '',
+  t3_kind: 'text',
+  t3_rule: 'changed',
+  interval: '5',
+  email: 'on',
 };
 
 async function preview(client: DashboardClient, path = '/shop/espresso.html'): Promise<string> {
@@ -25,7 +36,7 @@ async function preview(client: DashboardClient, path = '/shop/espresso.html'): P
   return location;
 }
 
-test('a preview lists the page\'s elements; evaluate shows the values; create makes the monitor once', async () => {
+test("a preview lists the page's elements; evaluate shows the values; create makes the monitor once", async () => {
   const { email } = await createOwner(t.app);
   const client = await signedIn(t.app, email);
   const location = await preview(client);
@@ -59,7 +70,7 @@ test('a preview lists the page\'s elements; evaluate shows the values; create ma
   assert.match(list.body, /state-active/);
 });
 
-test('configuration errors come from the API\'s validation and are shown per target', async () => {
+test("configuration errors come from the API's validation and are shown per target", async () => {
   const { email } = await createOwner(t.app);
   const client = await signedIn(t.app, email);
   const location = await preview(client);
@@ -70,7 +81,12 @@ test('configuration errors come from the API\'s validation and are shown per tar
   const tooOften = await client.post(location, { ...TARGETS, interval: '1', action: 'create', idempotency_key: 'dashboard-interval-test' });
   assert.equal(tooOften.statusCode, 422);
   assert.match(tooOften.body, /5/);
-  const missing = await client.post(location, { ...TARGETS, t1_element: 'sel:#no-such-element', action: 'create', idempotency_key: 'dashboard-missing-test' });
+  const missing = await client.post(location, {
+    ...TARGETS,
+    t1_element: 'sel:#no-such-element',
+    action: 'create',
+    idempotency_key: 'dashboard-missing-test',
+  });
   assert.equal(missing.statusCode, 422);
   assert.match(missing.body, /Target 1/);
   const none = await client.post(location, { ...TARGETS, t1_element: '', t2_element: '', action: 'evaluate' });
@@ -78,7 +94,7 @@ test('configuration errors come from the API\'s validation and are shown per tar
   assert.match(none.body, /Choose at least one target/);
 });
 
-test('preview limits and the SSRF guard are the API\'s, shown on the form', async () => {
+test("preview limits and the SSRF guard are the API's, shown on the form", async () => {
   const { email } = await createOwner(t.app);
   const client = await signedIn(t.app, email);
   await preview(client);
@@ -92,7 +108,7 @@ test('preview limits and the SSRF guard are the API\'s, shown on the form', asyn
   assert.match(metadata.body, /value="http:\/\/169\.254\.169\.254\/latest\/meta-data\/"/, 'the form keeps the address');
 });
 
-test('another account\'s preview, or an expired one, cannot be used', async () => {
+test("another account's preview, or an expired one, cannot be used", async () => {
   const owner = await createOwner(t.app);
   const stranger = await createOwner(t.app);
   const location = await preview(await signedIn(t.app, owner.email));

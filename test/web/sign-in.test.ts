@@ -35,7 +35,7 @@ test('the operator creates a one-time set-password link; it works once', async (
   await signedIn(t.app, 'link-owner@example.com', 'a long enough secret');
 });
 
-test('a password link for an unknown account is 404 in the operator API\'s JSON', async () => {
+test("a password link for an unknown account is 404 in the operator API's JSON", async () => {
   const res = await admin(t.app, 'POST', '/accounts/00000000-0000-4000-8000-000000000000/password-link', {});
   assert.equal(res.statusCode, 404);
   assert.equal(res.json().error.code, 'not_found');
@@ -145,7 +145,7 @@ test('twenty failures from one address throttle that address for every account',
   assert.ok(elsewhere.cookies.has('pw_session'));
 });
 
-test('a POST without the CSRF token, with a wrong one or with another session\'s is refused', async () => {
+test("a POST without the CSRF token, with a wrong one or with another session's is refused", async () => {
   const { email } = await createOwner(t.app);
   const client = await signedIn(t.app, email);
   await client.get('/api-access');
@@ -165,7 +165,7 @@ test('a POST without the CSRF token, with a wrong one or with another session\'s
   assert.equal((await client.post('/api-access/tokens', form)).statusCode, 201);
 });
 
-test('the sign-in form needs the CSRF token of the visitor\'s pre-session cookie', async () => {
+test("the sign-in form needs the CSRF token of the visitor's pre-session cookie", async () => {
   const { email } = await createOwner(t.app);
   const client = new DashboardClient(t.app);
   await client.get('/sign-in');
@@ -184,7 +184,11 @@ test('dashboard cookies never authenticate /api/v1, and the API sets no cookies'
   assert.equal(res.json().error.code, 'unauthorized');
   assert.equal(res.headers['set-cookie'], undefined);
   const { token } = await createAccountWithToken(t.app);
-  const withToken = await t.app.inject({ method: 'GET', url: '/api/v1/usage', headers: { ...bearer(token), cookie: client.cookieHeader() } });
+  const withToken = await t.app.inject({
+    method: 'GET',
+    url: '/api/v1/usage',
+    headers: { ...bearer(token), cookie: client.cookieHeader() },
+  });
   assert.equal(withToken.statusCode, 200);
   assert.equal(withToken.headers['set-cookie'], undefined);
 });
@@ -204,7 +208,11 @@ test('signed-out visitors are sent to sign-in; unknown pages are HTML 404s; API 
 
 test('after sign-in the owner lands on the page they asked for, never on another site', async () => {
   const { email } = await createOwner(t.app);
-  for (const [next, expected] of [['/usage', '/usage'], ['//evil.example', '/'], ['https://evil.example', '/']] as const) {
+  for (const [next, expected] of [
+    ['/usage', '/usage'],
+    ['//evil.example', '/'],
+    ['https://evil.example', '/'],
+  ] as const) {
     const client = new DashboardClient(t.app);
     await client.get(`/sign-in?next=${encodeURIComponent(next)}`);
     const res = await client.post('/sign-in', { email, password: OWNER_PASSWORD, next });

@@ -11,13 +11,20 @@ after(() => t.close());
 
 test('the usage page shows every allowance of GET /usage as a bar with used, limit and reset time', async () => {
   const { accountId, email } = await createOwner(t.app);
-  const token = (await admin(t.app, 'POST', `/accounts/${accountId}/tokens`, { name: 'u', scopes: ['usage:read'], expires_in_days: 30 })).json().data.token;
-  for (let i = 0; i < 3; i++) assert.equal((await t.app.inject({ method: 'GET', url: '/api/v1/usage', headers: bearer(token) })).statusCode, 200);
+  const token = (
+    await admin(t.app, 'POST', `/accounts/${accountId}/tokens`, { name: 'u', scopes: ['usage:read'], expires_in_days: 30 })
+  ).json().data.token;
+  for (let i = 0; i < 3; i++)
+    assert.equal((await t.app.inject({ method: 'GET', url: '/api/v1/usage', headers: bearer(token) })).statusCode, 200);
   const client = await signedIn(t.app, email);
   const page = await client.get('/usage');
   assert.equal(page.statusCode, 200);
   const meters = page.body.match(/<meter /g) ?? [];
-  assert.equal(meters.length, 12, 'monitors, html/browser checks, manual checks, previews day/month, email, webhook, api minute/day, read bytes, tokens');
+  assert.equal(
+    meters.length,
+    12,
+    'monitors, html/browser checks, manual checks, previews day/month, email, webhook, api minute/day, read bytes, tokens',
+  );
   assert.match(page.body, /<label for="api-day">Requests today<\/label><span>3 of 5000 used<\/span>/);
   assert.match(page.body, /<label for="tokens">Active tokens<\/label><span>1 of 5 used<\/span>/);
   assert.match(page.body, /<label for="manual-checks">[^<]+<\/label><span>0 of 20 used<\/span>/);

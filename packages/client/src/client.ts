@@ -2,8 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { retryAfterSeconds } from './errors.js';
 import { Transport, type ClientOptions } from './http.js';
 import type {
-  Change, ChangeDetail, ChangeQuery, Monitor, MonitorCreate, MonitorQuery, MonitorUpdate, Preview, PreviewCreate, Receipt, Target,
-  TargetResult, Usage,
+  Change,
+  ChangeDetail,
+  ChangeQuery,
+  Monitor,
+  MonitorCreate,
+  MonitorQuery,
+  MonitorUpdate,
+  Preview,
+  PreviewCreate,
+  Receipt,
+  Target,
+  TargetResult,
+  Usage,
 } from './types.js';
 
 type Data<T> = { data: T };
@@ -61,7 +72,8 @@ export class PagewatchClient {
   readonly monitors = {
     /** All monitors matching the filters, newest first (`for await … of`). */
     list: (query: MonitorQuery = {}): AsyncGenerator<Monitor> => this.pages<Monitor>('/monitors', query),
-    get: async (id: string): Promise<Monitor> => (await this.http.request<Data<Monitor>>({ method: 'GET', path: `/monitors/${enc(id)}` })).body.data,
+    get: async (id: string): Promise<Monitor> =>
+      (await this.http.request<Data<Monitor>>({ method: 'GET', path: `/monitors/${enc(id)}` })).body.data,
     /** Creates a monitor from a preview; safe to retry: it carries an Idempotency-Key. */
     create: (body: MonitorCreate, options: WriteOptions = {}): Promise<Created<{ id: string }>> => this.created('/monitors', body, options),
     update: async (id: string, body: MonitorUpdate): Promise<Monitor> =>
@@ -76,21 +88,28 @@ export class PagewatchClient {
     create: async (body: PreviewCreate): Promise<Preview> =>
       (await this.http.request<Data<Preview>>({ method: 'POST', path: '/previews', body, retry: false })).body.data,
     evaluate: async (previewId: string, targets: Target[]): Promise<TargetResult[]> =>
-      (await this.http.request<Data<{ targets: TargetResult[] }>>({ method: 'POST', path: `/previews/${enc(previewId)}/evaluate`, body: { targets } }))
-        .body.data.targets,
+      (
+        await this.http.request<Data<{ targets: TargetResult[] }>>({
+          method: 'POST',
+          path: `/previews/${enc(previewId)}/evaluate`,
+          body: { targets },
+        })
+      ).body.data.targets,
   };
 
   readonly changes = {
     /** All retained changes matching the filters, newest first; deduplicate ids across traversals. */
     list: (query: ChangeQuery = {}): AsyncGenerator<Change> => this.pages<Change>('/changes', query),
-    get: async (id: string): Promise<ChangeDetail> => (await this.http.request<Data<ChangeDetail>>({ method: 'GET', path: `/changes/${enc(id)}` })).body.data,
+    get: async (id: string): Promise<ChangeDetail> =>
+      (await this.http.request<Data<ChangeDetail>>({ method: 'GET', path: `/changes/${enc(id)}` })).body.data,
   };
 
   readonly checks = {
     /** Queues a manual check (202); a repeat with the same key replays the receipt. */
     request: (monitorId: string, options: WriteOptions = {}): Promise<Created<Receipt>> =>
       this.created(`/monitors/${enc(monitorId)}/checks`, {}, options),
-    get: async (checkId: string): Promise<Receipt> => (await this.http.request<Data<Receipt>>({ method: 'GET', path: `/checks/${enc(checkId)}` })).body.data,
+    get: async (checkId: string): Promise<Receipt> =>
+      (await this.http.request<Data<Receipt>>({ method: 'GET', path: `/checks/${enc(checkId)}` })).body.data,
     /** Polls the receipt, as often as its Retry-After allows (60 s), until it is terminal. */
     wait: async (checkId: string, options: WaitOptions = {}): Promise<Receipt> => {
       const deadline = this.now() + (options.timeoutMs ?? 35 * 60_000);

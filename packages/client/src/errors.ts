@@ -29,7 +29,9 @@ type ErrorEnvelope = { error?: { code?: unknown; message?: unknown; request_id?:
 export function errorFromResponse(status: number, headers: Headers, body: unknown): PagewatchError {
   const error = (body as ErrorEnvelope | null)?.error;
   const details = Array.isArray(error?.details)
-    ? error.details.filter((d: Partial<ErrorDetail> | null): d is ErrorDetail => typeof d?.field === 'string' && typeof d?.message === 'string')
+    ? error.details.filter(
+        (d: Partial<ErrorDetail> | null): d is ErrorDetail => typeof d?.field === 'string' && typeof d?.message === 'string',
+      )
     : [];
   return new PagewatchError(
     status,

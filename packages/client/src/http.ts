@@ -74,6 +74,10 @@ export class Transport {
     const headers: Record<string, string> = { authorization: `Bearer ${this.options.token}`, accept: 'application/json' };
     if (request.body !== undefined) headers['content-type'] = 'application/json';
     if (request.idempotencyKey !== undefined) headers['idempotency-key'] = request.idempotencyKey;
-    return this.fetch(url, { method: request.method, headers, body: request.body === undefined ? undefined : JSON.stringify(request.body) });
+    return this.fetch(url, {
+      method: request.method,
+      headers,
+      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+    });
   }
 }

@@ -6,7 +6,9 @@ import type { operations } from './schema.js';
 type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : never;
 
 /** The JSON body an operation answers with the given status. */
-export type ResponseBody<Op extends keyof operations, Status extends keyof operations[Op]['responses']> = JsonOf<operations[Op]['responses'][Status]>;
+export type ResponseBody<Op extends keyof operations, Status extends keyof operations[Op]['responses']> = JsonOf<
+  operations[Op]['responses'][Status]
+>;
 
 /** The JSON body an operation takes. */
 export type RequestBody<Op extends keyof operations> = operations[Op] extends { requestBody: infer R } ? JsonOf<NonNullable<R>> : never;

@@ -32,7 +32,12 @@ export function webhookSignature(secret: string, id: string, timestamp: number, 
  * JSON). The tolerance stops a captured delivery from being replayed later;
  * keep `id` to drop the duplicates that at-least-once delivery sends.
  */
-export function verifyWebhook(secret: string, headers: WebhookHeaders, body: string | Uint8Array, options: VerifyOptions = {}): VerifyResult {
+export function verifyWebhook(
+  secret: string,
+  headers: WebhookHeaders,
+  body: string | Uint8Array,
+  options: VerifyOptions = {},
+): VerifyResult {
   const id = header(headers, 'webhook-id');
   const timestampText = header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'webhook-signature');
@@ -40,7 +45,8 @@ export function verifyWebhook(secret: string, headers: WebhookHeaders, body: str
   if (!/^\d+$/.test(timestampText)) return { ok: false, reason: 'webhook-timestamp is not unix seconds' };
   const timestamp = Number(timestampText);
   const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
-  if (Math.abs(now - timestamp) > (options.toleranceSeconds ?? 300)) return { ok: false, reason: 'webhook-timestamp is outside the tolerance' };
+  if (Math.abs(now - timestamp) > (options.toleranceSeconds ?? 300))
+    return { ok: false, reason: 'webhook-timestamp is outside the tolerance' };
 
   const expected = Buffer.from(webhookSignature(secret, id, timestamp, body), 'base64');
   // The header may list several space-separated signatures (e.g. during a secret rotation).

@@ -11,8 +11,17 @@ import type { AppDeps } from '../../http/app-deps.ts';
 import { requireJsonContentType } from '../plugins/api-gate.ts';
 import { Data, ListOf } from '../../schemas/common.ts';
 import {
-  AccountSchema, ApiStatusSchema, CreateAccountBody, CreatedTokenSchema, CreateTokenBody, EmptyBody, IdParams, PasswordLinkSchema,
-  PatchAccountBody, PutApiStatusBody, TokenViewSchema,
+  AccountSchema,
+  ApiStatusSchema,
+  CreateAccountBody,
+  CreatedTokenSchema,
+  CreateTokenBody,
+  EmptyBody,
+  IdParams,
+  PasswordLinkSchema,
+  PatchAccountBody,
+  PutApiStatusBody,
+  TokenViewSchema,
 } from '../../schemas/admin.ts';
 
 // The operator API (DESIGN §6): accounts, tokens and the API's open/closed state.
@@ -37,13 +46,17 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps)
     data: await getAccount(deps, request.params.id),
   }));
 
-  app.patch('/accounts/:id', { schema: { params: IdParams, body: PatchAccountBody, response: { 200: Data(AccountSchema) } } }, async (request) => {
-    if (typeof request.body.webhook_url === 'string') assertWebhookUrlAllowed(request.body.webhook_url, deps.loaders.policy);
-    const changed = await changeAccount(deps, request.params.id, request.body);
-    // A plan change is effective at once in this process; others hear of it from the store (migration 010).
-    if (request.body.plan !== undefined) deps.access.invalidateAccount(changed.id);
-    return { data: changed };
-  });
+  app.patch(
+    '/accounts/:id',
+    { schema: { params: IdParams, body: PatchAccountBody, response: { 200: Data(AccountSchema) } } },
+    async (request) => {
+      if (typeof request.body.webhook_url === 'string') assertWebhookUrlAllowed(request.body.webhook_url, deps.loaders.policy);
+      const changed = await changeAccount(deps, request.params.id, request.body);
+      // A plan change is effective at once in this process; others hear of it from the store (migration 010).
+      if (request.body.plan !== undefined) deps.access.invalidateAccount(changed.id);
+      return { data: changed };
+    },
+  );
 
   // A one-time link (24 h) with which the owner sets the dashboard password; a newer link replaces it.
   // The body is {} because every operator POST is JSON.

@@ -30,7 +30,7 @@ export const changeRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps
         description:
           'Includes value changes that matched no alert rule (rule_matches []). Filters: monitor_id, target_id, since (inclusive), until (exclusive), ' +
           'matched. Follow meta.next_cursor with the same filters until it is null (400 malformed_cursor otherwise); the traversal is not a snapshot, ' +
-          'so deduplicate change ids. Changes older than the plan\'s retention (90 days on Pro) are not returned.',
+          "so deduplicate change ids. Changes older than the plan's retention (90 days on Pro) are not returned.",
         tags: ['changes'],
         querystring: ListChangesQuery,
         response: { 200: ListOf(ChangeSchema) },

@@ -10,7 +10,9 @@ import { CheckRunSchema } from '../../schemas/checks.ts';
 const HistoryQuery = Type.Object(
   {
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_CURSOR_LENGTH, description: 'meta.next_cursor of the previous page' })),
+    cursor: Type.Optional(
+      Type.String({ minLength: 1, maxLength: MAX_CURSOR_LENGTH, description: 'meta.next_cursor of the previous page' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -17,8 +17,8 @@ export const checkRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps)
         operationId: 'requestCheck',
         summary: 'Request a manual check of an active monitor',
         description:
-          '202 means accepted, not fetched: the monitor is queued for the workers (normally the next cycle). It runs no sooner than the plan\'s ' +
-          'minimum interval after the previous capture, the site\'s backoff still applies, and an unclaimed request expires after 30 minutes. ' +
+          "202 means accepted, not fetched: the monitor is queued for the workers (normally the next cycle). It runs no sooner than the plan's " +
+          "minimum interval after the previous capture, the site's backoff still applies, and an unclaimed request expires after 30 minutes. " +
           '20 accepted per UTC day (429 check_limited with Retry-After to midnight UTC); a pending request for the monitor is returned again ' +
           'without a new charge; a paused monitor is 409 check_not_allowed. Poll Location no more than once every 60 seconds. ' +
           'A replay with the same Idempotency-Key returns the original acceptance with Idempotency-Replayed: true.',
@@ -30,7 +30,13 @@ export const checkRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps)
       },
     },
     async (request, reply) => {
-      const outcome = await requestManualCheck(deps, request.principal!, request.params.monitor_id, request.body, request.headers['idempotency-key']);
+      const outcome = await requestManualCheck(
+        deps,
+        request.principal!,
+        request.params.monitor_id,
+        request.body,
+        request.headers['idempotency-key'],
+      );
       reply.header('Location', `${API_PREFIX}/checks/${outcome.value.check_id}`);
       if (outcome.replayed) reply.header('Idempotency-Replayed', 'true');
       reply.header('Retry-After', String(POLL_SECONDS));

@@ -7,7 +7,13 @@ import type { AppDeps } from '../../http/app-deps.ts';
 import type { Cursors } from '../../http/cursor.ts';
 import { Data, ListOf } from '../../schemas/common.ts';
 import {
-  CreateMonitorBody, IdempotencyHeaders, ListMonitorsQuery, MonitorDetailSchema, MonitorParams, MonitorSchema, UpdateMonitorBody,
+  CreateMonitorBody,
+  IdempotencyHeaders,
+  ListMonitorsQuery,
+  MonitorDetailSchema,
+  MonitorParams,
+  MonitorSchema,
+  UpdateMonitorBody,
 } from '../../schemas/monitors.ts';
 
 const read = { scope: 'monitors:read' } as const;
@@ -29,7 +35,8 @@ export const monitorRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
       schema: {
         operationId: 'listMonitors',
         summary: 'List monitors, newest first',
-        description: 'Follow meta.next_cursor (with the same filters) until it is null. Filters: status, label (exact match of one of the labels).',
+        description:
+          'Follow meta.next_cursor (with the same filters) until it is null. Filters: status, label (exact match of one of the labels).',
         tags: ['monitors'],
         querystring: ListMonitorsQuery,
         response: { 200: ListOf(MonitorSchema) },
@@ -57,7 +64,7 @@ export const monitorRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
         summary: 'Create a monitor from a confirmed preview',
         description:
           'Requires a valid preview of this account; repeats target validation against its capture (422 target_invalid). ' +
-          'The URL and load mode are the preview\'s; one monitor per URL (409 monitor_exists); the plan\'s monitor slots (409 allowance_exhausted). ' +
+          "The URL and load mode are the preview's; one monitor per URL (409 monitor_exists); the plan's monitor slots (409 allowance_exhausted). " +
           'The first capture seeds the baseline and sends no alert. Same Idempotency-Key and body replays the result with Idempotency-Replayed: true.',
         tags: ['monitors'],
         headers: IdempotencyHeaders,
@@ -80,7 +87,8 @@ export const monitorRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
       schema: {
         operationId: 'getMonitor',
         summary: 'Read a monitor with its current values',
-        description: 'observations: per target, the value the next capture is compared with, since when it holds, and the latest check\'s issues.',
+        description:
+          "observations: per target, the value the next capture is compared with, since when it holds, and the latest check's issues.",
         tags: ['monitors'],
         params: MonitorParams,
         response: { 200: Data(MonitorDetailSchema) },

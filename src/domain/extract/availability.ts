@@ -13,7 +13,11 @@ import { visibleText } from './visible-text.ts';
 export function extractAvailability(page: ParsedPage, roots: readonly AnyNode[] | null): Availability | null {
   const structured: (() => Availability[])[] = roots
     ? [() => microdataFacts(roots, '.').availability]
-    : [() => jsonLdFacts(page).availability, () => microdataFacts(page.document.children, '.').availability, () => metaFacts(page).availability];
+    : [
+        () => jsonLdFacts(page).availability,
+        () => microdataFacts(page.document.children, '.').availability,
+        () => metaFacts(page).availability,
+      ];
   for (const source of structured) {
     const value = combineAvailability(source());
     if (value) return value;

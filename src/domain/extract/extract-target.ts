@@ -68,10 +68,24 @@ function resolveScope(page: ParsedPage, target: Target): Scope {
 }
 
 function failed(target: Target, code: IssueCode, message: string, text: string | null): TargetExtraction {
-  return { target_id: target.id, ok: false, value: null, display: null, links: null, issues: [{ target_id: target.id, code, message }], text };
+  return {
+    target_id: target.id,
+    ok: false,
+    value: null,
+    display: null,
+    links: null,
+    issues: [{ target_id: target.id, code, message }],
+    text,
+  };
 }
 
-function succeeded(target: Target, value: string | number | string[], display: string, text: string, links: string[] | null = null): TargetExtraction {
+function succeeded(
+  target: Target,
+  value: string | number | string[],
+  display: string,
+  text: string,
+  links: string[] | null = null,
+): TargetExtraction {
   return { target_id: target.id, ok: true, value, display, links, issues: [], text };
 }
 
@@ -81,7 +95,10 @@ export function extractTarget(page: ParsedPage, target: Target): TargetExtractio
   const roots = scope.roots;
   // several selected elements (links) each become a line of their own
   const text = roots
-    ? roots.map((root) => visibleText([root])).filter((t) => t !== '').join('\n')
+    ? roots
+        .map((root) => visibleText([root]))
+        .filter((t) => t !== '')
+        .join('\n')
     : visibleText(page.document.children);
 
   switch (target.kind) {

@@ -30,7 +30,7 @@ export function parsePage(html: string, finalUrl: string): ParsedPage {
 
 function insideSvg(el: Element): boolean {
   for (let parent = el.parent; parent; parent = parent.parent) {
-    if (parent.type === 'tag' && (parent).name === 'svg') return true;
+    if (parent.type === 'tag' && parent.name === 'svg') return true;
   }
   return false;
 }

@@ -98,7 +98,11 @@ interface Candidate {
 export function listElements(page: ParsedPage): PreviewElement[] {
   const elements = contentElements(page);
   const facts = gatherFacts(elements);
-  const childFacts = (el: Element) => el.children.filter(isElement).map((c) => facts.get(c)).filter((f): f is Facts => f !== undefined);
+  const childFacts = (el: Element) =>
+    el.children
+      .filter(isElement)
+      .map((c) => facts.get(c))
+      .filter((f): f is Facts => f !== undefined);
   const candidates: Candidate[] = [];
 
   elements.forEach((el, order) => {

@@ -41,7 +41,10 @@ export function selectorProblem(selector: string): SelectorProblem | null {
     groups = parse(selector);
     compile(selector);
   } catch (error) {
-    return { code: 'selector_invalid', message: `the selector is not valid CSS: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      code: 'selector_invalid',
+      message: `the selector is not valid CSS: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   const { groups: maxGroups, backtrackingCombinators: maxBacktracking } = SELECTOR_LIMITS;
   if (groups.length > maxGroups) {

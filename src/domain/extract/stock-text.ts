@@ -10,7 +10,11 @@ const WORD = /[\p{L}\p{N}]/u;
 const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 
 function normalise(text: string): string {
-  return text.normalize('NFC').toLowerCase().replace(/[’ʼ]/gu, "'").replace(/[^\S\n]+/gu, ' ');
+  return text
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/[’ʼ]/gu, "'")
+    .replace(/[^\S\n]+/gu, ' ');
 }
 
 /** A phrase edge that is part of a word must not continue into the text's next character. */

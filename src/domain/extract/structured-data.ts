@@ -66,7 +66,10 @@ function withoutTrailingCommas(text: string): string {
 }
 
 function parseJsonLd(text: string): Json | undefined {
-  const body = text.trim().replace(/^(?:\/\/)?\s*<!\[CDATA\[|(?:\/\/)?\s*\]\]>$/gu, '').trim();
+  const body = text
+    .trim()
+    .replace(/^(?:\/\/)?\s*<!\[CDATA\[|(?:\/\/)?\s*\]\]>$/gu, '')
+    .trim();
   for (const candidate of [body, withoutTrailingCommas(body)]) {
     try {
       return JSON.parse(candidate) as Json;
@@ -98,8 +101,17 @@ function asList(value: Json | undefined): Json[] {
 
 // Relations to other products and parties: their offers are not this page's.
 const FOREIGN_KEYS = new Set([
-  'isrelatedto', 'issimilarto', 'isaccessoryorsparepartfor', 'isconsumablefor', 'seller', 'offeredby', 'brand',
-  'review', 'aggregaterating', 'potentialaction', 'manufacturer',
+  'isrelatedto',
+  'issimilarto',
+  'isaccessoryorsparepartfor',
+  'isconsumablefor',
+  'seller',
+  'offeredby',
+  'brand',
+  'review',
+  'aggregaterating',
+  'potentialaction',
+  'manufacturer',
 ]);
 
 // Specification kinds that are not what the buyer pays now.
@@ -178,7 +190,7 @@ function itemValue(el: Element): { value: string; fromAttribute: boolean } {
 
 function itemScope(el: Element): Element | null {
   for (let parent = el.parent; parent; parent = parent.parent) {
-    if (parent.type === 'tag' && (parent).attribs.itemscope !== undefined) return parent;
+    if (parent.type === 'tag' && parent.attribs.itemscope !== undefined) return parent;
   }
   return null;
 }
@@ -210,7 +222,10 @@ export function microdataFacts(nodes: readonly AnyNode[], decimal: DecimalHint |
 // ---- Open Graph / product meta tags ------------------------------------------
 
 function metaContent(page: ParsedPage, names: readonly string[]): string[] {
-  return findAll((el) => el.name === 'meta' && names.includes((el.attribs.property ?? el.attribs.name ?? '').toLowerCase()), page.document.children)
+  return findAll(
+    (el) => el.name === 'meta' && names.includes((el.attribs.property ?? el.attribs.name ?? '').toLowerCase()),
+    page.document.children,
+  )
     .map((el) => el.attribs.content)
     .filter((content): content is string => content !== undefined);
 }

@@ -19,7 +19,12 @@ export function cssIdent(value: string): string {
     const ch = value[i]!;
     const code = value.charCodeAt(i);
     if (code === 0) out += '\ufffd';
-    else if ((code >= 1 && code <= 0x1f) || code === 0x7f || (i === 0 && /\d/u.test(ch)) || (i === 1 && /\d/u.test(ch) && value[0] === '-')) {
+    else if (
+      (code >= 1 && code <= 0x1f) ||
+      code === 0x7f ||
+      (i === 0 && /\d/u.test(ch)) ||
+      (i === 1 && /\d/u.test(ch) && value[0] === '-')
+    ) {
       out += `\\${code.toString(16)} `;
     } else if (i === 0 && ch === '-' && value.length === 1) out += '\\-';
     else if (code >= 0x80 || /[-_0-9A-Za-z]/u.test(ch)) out += ch;

@@ -178,7 +178,12 @@ export async function startFilteringProxy(options: FilteringProxyOptions): Promi
   server.on('upgrade', (req: IncomingMessage, client: Duplex) => {
     const session = sessions.authenticate(req.headers['proxy-authorization']);
     const parsed = URL.canParse(req.url ?? '') ? new URL(req.url ?? '') : null;
-    session?.record({ kind: 'blocked', host: bare(parsed?.hostname ?? ''), port: Number(parsed?.port || 80), reason: 'upgrades are refused' });
+    session?.record({
+      kind: 'blocked',
+      host: bare(parsed?.hostname ?? ''),
+      port: Number(parsed?.port || 80),
+      reason: 'upgrades are refused',
+    });
     client.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n');
   });
   server.on('clientError', (_err, socket) => socket.destroy());

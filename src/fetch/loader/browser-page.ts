@@ -19,12 +19,7 @@ export interface PageLoadLimits {
 
 class DeadlineError extends Error {}
 
-export async function loadPage(
-  page: Page,
-  url: string,
-  limits: PageLoadLimits,
-  proxyEvents: readonly ProxyEvent[],
-): Promise<LoadResult> {
+export async function loadPage(page: Page, url: string, limits: PageLoadLimits, proxyEvents: readonly ProxyEvent[]): Promise<LoadResult> {
   const remaining = (): number => Math.max(1, limits.deadline - Date.now());
   // The latest main-frame document request and response: a script may
   // navigate again after the first load, and what counts is where it ended.
@@ -92,7 +87,11 @@ export async function loadPage(
   try {
     html = await withDeadline(page.content(), remaining());
   } catch (err) {
-    return result([err instanceof DeadlineError ? loadIssue('timeout', 'reading the rendered page timed out') : loadIssue('fetch_failed', 'the rendered page could not be read')]);
+    return result([
+      err instanceof DeadlineError
+        ? loadIssue('timeout', 'reading the rendered page timed out')
+        : loadIssue('fetch_failed', 'the rendered page could not be read'),
+    ]);
   }
   if (Buffer.byteLength(html) > limits.maxBodyBytes) {
     return result([loadIssue('too_large', `the rendered page is larger than ${limits.maxBodyBytes} bytes`)]);

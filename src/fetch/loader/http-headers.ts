@@ -19,7 +19,12 @@ export function parseContentType(value: HeaderValue): ContentType {
   const [essence = '', ...params] = text.split(';');
   const mime = essence.trim().toLowerCase();
   const charsetParam = params.map((p) => p.trim()).find((p) => /^charset\s*=/i.test(p));
-  const charset = charsetParam ? charsetParam.replace(/^charset\s*=\s*/i, '').replace(/^["']|["']$/g, '').trim() : null;
+  const charset = charsetParam
+    ? charsetParam
+        .replace(/^charset\s*=\s*/i, '')
+        .replace(/^["']|["']$/g, '')
+        .trim()
+    : null;
   return { mime: mime.includes('/') ? mime : null, charset: charset || null };
 }
 
@@ -29,7 +34,8 @@ export function isHtmlMime(mime: string): boolean {
 
 // For a response without Content-Type: the start of an HTML document,
 // after optional whitespace and UTF-8 BOM, read as latin1 (a subset of the WHATWG sniffing table).
-const HTML_START = /^(?:\xef\xbb\xbf)?\s*<(?:!doctype\s+html|html|head|body|title|script|!--|p\b|div|table|a\b|br|h1|font|iframe|style|b\b)/i;
+const HTML_START =
+  /^(?:\xef\xbb\xbf)?\s*<(?:!doctype\s+html|html|head|body|title|script|!--|p\b|div|table|a\b|br|h1|font|iframe|style|b\b)/i;
 
 export function looksLikeHtml(bytes: Uint8Array): boolean {
   const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 512)).toString('latin1');

@@ -1,7 +1,6 @@
 import type { CheckIssue, IssueCode } from '../../domain/issues.ts';
 import type { LoadMode } from '../../domain/load-mode.ts';
 
-
 export interface LoadRequest {
   url: string;
   mode: LoadMode;

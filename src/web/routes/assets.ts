@@ -21,6 +21,10 @@ export const assetRoutes: FastifyPluginAsync = async (app) => {
   // Browsers ask for /favicon.ico on their own, whatever the page links.
   const icon = readFileSync(join(ASSETS_DIR, 'favicon.ico'));
   app.get('/favicon.ico', async (_request, reply) =>
-    reply.type('image/vnd.microsoft.icon').header('cache-control', 'public, max-age=86400').header('x-content-type-options', 'nosniff').send(icon),
+    reply
+      .type('image/vnd.microsoft.icon')
+      .header('cache-control', 'public, max-age=86400')
+      .header('x-content-type-options', 'nosniff')
+      .send(icon),
   );
 };

@@ -33,7 +33,13 @@ ${csrfField(ctx)}<input type="hidden" name="next" value="${next}">
   return sendPage(reply, layout(ctx, 'Sign in', body, { error: options.error }), options.status);
 }
 
-function setPasswordPage(request: FastifyRequest, reply: FastifyReply, token: string, email: string, options: { status?: number; error?: string } = {}) {
+function setPasswordPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  token: string,
+  email: string,
+  options: { status?: number; error?: string } = {},
+) {
   const ctx = pageContext(request);
   const body = html`<div class="narrow">
 <h1>Set your password</h1>
@@ -52,7 +58,12 @@ ${csrfField(ctx)}<input type="hidden" name="token" value="${token}">
   return sendPage(reply, layout(ctx, 'Set your password', body, { error: options.error }), options.status);
 }
 
-const linkGone = () => new PageError(410, 'Link no longer valid', 'This set-password link was already used, has expired or was replaced by a newer one. Ask the operator for a new link.');
+const linkGone = () =>
+  new PageError(
+    410,
+    'Link no longer valid',
+    'This set-password link was already used, has expired or was replaced by a newer one. Ask the operator for a new link.',
+  );
 
 export const authRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
   const signedOut = { config: { signedOut: true } };

@@ -29,7 +29,12 @@ export const changeRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
 
     const history: SafeHtml[] = [];
     for (const target of monitor.targets.filter((t) => t.kind === 'price' || t.kind === 'availability')) {
-      const changes = await listChangePage(deps, principal, { monitorId: monitor.id, targetId: target.id, limit: HISTORY_SIZE, after: null });
+      const changes = await listChangePage(deps, principal, {
+        monitorId: monitor.id,
+        targetId: target.id,
+        limit: HISTORY_SIZE,
+        after: null,
+      });
       const points = historyOf(changes.rows, new Date(monitor.created_at));
       const label = target.label ?? target.id;
       history.push(html`<section aria-labelledby="history-${target.id}"><h2 id="history-${target.id}">${label}: ${target.kind === 'price' ? 'price history' : 'availability'}</h2>

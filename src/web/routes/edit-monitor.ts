@@ -30,7 +30,14 @@ function readSettings(request: FastifyRequest): SettingsInput {
 
 /** "shop, kitchen ,shop" → ["shop", "kitchen"]: the form's comma list as the API's labels. */
 function labelList(text: string): string[] {
-  return [...new Set(text.split(',').map((l) => l.trim()).filter((l) => l !== ''))];
+  return [
+    ...new Set(
+      text
+        .split(',')
+        .map((l) => l.trim())
+        .filter((l) => l !== ''),
+    ),
+  ];
 }
 
 function problemText(err: AppError): string {
@@ -39,7 +46,13 @@ function problemText(err: AppError): string {
 }
 
 export const editMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
-  function editPage(request: FastifyRequest, reply: FastifyReply, monitor: MonitorView, input: SettingsInput, extra: { error?: string; status?: number } = {}) {
+  function editPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    monitor: MonitorView,
+    input: SettingsInput,
+    extra: { error?: string; status?: number } = {},
+  ) {
     const ctx = pageContext(request);
     const body = editMonitorBody(ctx, monitor, input, { spacingSeconds: request.owner!.principal.plan.preview_spacing_seconds });
     return sendPage(reply, layout(ctx, `Edit ${monitorTitle(monitor)}`, body, { error: extra.error }), extra.status);

@@ -20,7 +20,8 @@ const PAGE_SIZE = 50;
 
 /** The list's filters from its query string; anything odd is simply no filter. */
 function listFilters(query: Record<string, unknown>): MonitorFilters {
-  const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' && !value.includes('\0') ? value.trim().slice(0, 200) : null);
+  const text = (value: unknown) =>
+    typeof value === 'string' && value.trim() !== '' && !value.includes('\0') ? value.trim().slice(0, 200) : null;
   const status = query.status === 'active' || query.status === 'paused' ? query.status : null;
   return { status, label: text(query.label), search: text(query.q), failing: query.failing === 'true' ? true : null };
 }
@@ -38,13 +39,20 @@ export const monitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
     const position = cursor ? deps.cursors.decode(cursor, filters, ['created_at', 'seq']) : null;
     const after = position ? { created_at: new Date(position.created_at), seq: Number(position.seq) } : null;
     const page = await listMonitorPage(deps, principal, { ...filters, limit: PAGE_SIZE, after });
-    const more = page.next ? deps.cursors.encode({ created_at: page.next.created_at.toISOString(), seq: String(page.next.seq) }, filters) : null;
+    const more = page.next
+      ? deps.cursors.encode({ created_at: page.next.created_at.toISOString(), seq: String(page.next.seq) }, filters)
+      : null;
     const slots = await monitorSlots(deps, principal);
     const ctx = pageContext(request);
     return sendPage(reply, layout(ctx, 'Monitors', monitorListBody(ctx, page.rows, { more, filters, slots })));
   });
 
-  async function monitorPage(request: FastifyRequest, reply: FastifyReply, id: string, extra: { checkId?: string; error?: string; status?: number } = {}) {
+  async function monitorPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    id: string,
+    extra: { checkId?: string; error?: string; status?: number } = {},
+  ) {
     const { principal } = request.owner!;
     const { observations, ...monitor } = await getMonitorDetail(deps, principal, id);
     let receipt: { receipt: Receipt; terminal: boolean } | null = null;
@@ -68,11 +76,17 @@ export const monitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
       notBefore: earliest && earliest > deps.clock.now() ? earliest : null,
       minIntervalMinutes,
     });
-    return sendPage(reply, layout(ctx, monitorTitle(monitor), monitorBody(ctx, monitor, observations, panel), { error: extra.error }), extra.status);
+    return sendPage(
+      reply,
+      layout(ctx, monitorTitle(monitor), monitorBody(ctx, monitor, observations, panel), { error: extra.error }),
+      extra.status,
+    );
   }
 
   app.get<{ Params: { id: string }; Querystring: { check?: string } }>('/monitors/:id', async (request, reply) =>
-    monitorPage(request, reply, monitorIdParam(request), { checkId: typeof request.query.check === 'string' ? request.query.check : undefined }),
+    monitorPage(request, reply, monitorIdParam(request), {
+      checkId: typeof request.query.check === 'string' ? request.query.check : undefined,
+    }),
   );
 
   app.post<{ Params: { id: string } }>('/monitors/:id/check', async (request, reply) => {

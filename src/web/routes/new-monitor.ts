@@ -6,7 +6,14 @@ import { CreateMonitorBody, UpdateMonitorBody } from '../../schemas/monitors.ts'
 import { CreatePreviewBody, EvaluateBody } from '../../schemas/previews.ts';
 import { AppError } from '../../errors.ts';
 import type { LoadMode } from '../../domain/load-mode.ts';
-import { changeMonitor, createMonitor, getMonitor, type CreateMonitorInput, type MonitorView, type UpdateMonitorInput } from '../../services/monitors.ts';
+import {
+  changeMonitor,
+  createMonitor,
+  getMonitor,
+  type CreateMonitorInput,
+  type MonitorView,
+  type UpdateMonitorInput,
+} from '../../services/monitors.ts';
 import { createPreview, evaluatePreview, findOwnPreview, type PreviewRow, type TargetResult } from '../../services/previews.ts';
 import { getUsage } from '../../services/usage.ts';
 import type { PreviewElement } from '../../domain/extract/index.ts';
@@ -38,10 +45,20 @@ function problemText(err: AppError, targets: Target[]): string {
 }
 
 const previewGone = () =>
-  new PageError(410, 'Preview expired', 'This preview is no longer valid: previews last 15 minutes and only the 3 most recent are kept. Load a new preview to continue.');
+  new PageError(
+    410,
+    'Preview expired',
+    'This preview is no longer valid: previews last 15 minutes and only the 3 most recent are kept. Load a new preview to continue.',
+  );
 
 export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
-  async function urlForm(request: FastifyRequest, reply: FastifyReply, input = { url: '', loadMode: 'html' }, error?: string, status = 200) {
+  async function urlForm(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    input = { url: '', loadMode: 'html' },
+    error?: string,
+    status = 200,
+  ) {
     const usage = await getUsage(deps, request.owner!.principal);
     const allowances = {
       day: `${usage.previews.day.used} of ${usage.previews.day.limit} used`,
@@ -60,12 +77,21 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
   }
 
   /** The monitor a preview reconfigures (`?monitor=` on the page, `monitor_id` in its form), or null when it creates one. */
-  async function editedMonitor(request: FastifyRequest, preview: PreviewRow, monitorId: string, expectedVersion?: number): Promise<Editing | null> {
+  async function editedMonitor(
+    request: FastifyRequest,
+    preview: PreviewRow,
+    monitorId: string,
+    expectedVersion?: number,
+  ): Promise<Editing | null> {
     if (monitorId === '') return null;
     if (!isUuid(monitorId)) throw new PageError(404, 'Not found', 'There is no such monitor in this account.');
     const monitor = await getMonitor(deps, request.owner!.principal, monitorId);
     if (monitor.url !== preview.url) {
-      throw new PageError(409, 'Another page', 'This preview is of another address than the monitor. Load a fresh preview from the monitor\'s edit page.');
+      throw new PageError(
+        409,
+        'Another page',
+        "This preview is of another address than the monitor. Load a fresh preview from the monitor's edit page.",
+      );
     }
     return { monitor, monitorId, title: monitorTitle(monitor), expectedVersion: expectedVersion ?? monitor.config_version };
   }
@@ -81,8 +107,13 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
     const minInterval = Math.max(1, request.owner!.principal.plan.min_interval_minutes[preview.load_mode]);
     const body = previewBody(ctx, {
       preview: {
-        id: preview.id, url: preview.url, final_url: preview.final_url, title: preview.title, load_mode: preview.load_mode,
-        expires_at: preview.expires_at.toISOString(), elements: preview.elements as PreviewElement[],
+        id: preview.id,
+        url: preview.url,
+        final_url: preview.final_url,
+        title: preview.title,
+        load_mode: preview.load_mode,
+        expires_at: preview.expires_at.toISOString(),
+        elements: preview.elements as PreviewElement[],
       },
       input,
       // A fresh key per rendered form: submitting the same form twice creates one monitor.
@@ -133,7 +164,12 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
     const { principal } = request.owner!;
     const input = readMonitorInput(request, principal.plan.targets_per_monitor);
     const targets = toTargets(input);
-    const editing = await editedMonitor(request, preview, field(request, 'monitor_id'), Number(field(request, 'expected_version')) || undefined);
+    const editing = await editedMonitor(
+      request,
+      preview,
+      field(request, 'monitor_id'),
+      Number(field(request, 'expected_version')) || undefined,
+    );
     try {
       if (targets.length === 0) throw new AppError('validation_failed', 'Choose at least one target');
       if (field(request, 'action') === 'evaluate') {
@@ -142,7 +178,12 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
         return previewPage(request, reply, preview, input, { results, editing });
       }
       if (editing) {
-        const change: UpdateMonitorInput = { preview_id: preview.id, targets, interval_minutes: Number(input.interval), expected_version: editing.expectedVersion };
+        const change: UpdateMonitorInput = {
+          preview_id: preview.id,
+          targets,
+          interval_minutes: Number(input.interval),
+          expected_version: editing.expectedVersion,
+        };
         validateUpdateBody(change);
         await changeMonitor(deps, principal, editing.monitorId, change);
         return seeOther(reply, `/monitors/${editing.monitorId}?notice=monitor-reconfigured`);
@@ -160,9 +201,10 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
     } catch (err) {
       if (!(err instanceof AppError) || err.status >= 500) throw err;
       if (err.code === 'preview_invalid') throw previewGone();
-      const error = err.code === 'version_conflict'
-        ? 'The monitor was changed elsewhere since this form was opened. Open its edit page again to start from its current settings.'
-        : problemText(err, targets);
+      const error =
+        err.code === 'version_conflict'
+          ? 'The monitor was changed elsewhere since this form was opened. Open its edit page again to start from its current settings.'
+          : problemText(err, targets);
       return previewPage(request, reply, preview, input, { error, status: err.status, editing });
     }
   });

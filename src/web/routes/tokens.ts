@@ -21,11 +21,21 @@ function validate(form: TokenForm): string | null {
 export const tokenRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
   const ownerOf = (request: FastifyRequest): Owner => request.owner!;
 
-  async function render(request: FastifyRequest, reply: FastifyReply, extra: { form?: TokenForm; created?: { name: string; token: string; expires_at: string }; error?: string; status?: number } = {}) {
+  async function render(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    extra: { form?: TokenForm; created?: { name: string; token: string; expires_at: string }; error?: string; status?: number } = {},
+  ) {
     const { principal } = ownerOf(request);
     const tokens = await listAccountTokens(deps, principal.accountId, principal.planName);
     const ctx = pageContext(request);
-    const body = tokensBody(ctx, { plan: principal.plan, planName: principal.planName, tokens, form: extra.form ?? EMPTY_TOKEN_FORM, created: extra.created });
+    const body = tokensBody(ctx, {
+      plan: principal.plan,
+      planName: principal.planName,
+      tokens,
+      form: extra.form ?? EMPTY_TOKEN_FORM,
+      created: extra.created,
+    });
     return sendPage(reply, layout(ctx, 'API access', body, { error: extra.error }), extra.status);
   }
 
@@ -39,11 +49,19 @@ export const tokenRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
   app.get('/api-access', async (request, reply) => render(request, reply));
 
   app.post('/api-access/tokens', async (request, reply) => {
-    const form: TokenForm = { name: field(request, 'name').trim(), scopes: fields(request, 'scopes'), days: Number(field(request, 'days')) };
+    const form: TokenForm = {
+      name: field(request, 'name').trim(),
+      scopes: fields(request, 'scopes'),
+      days: Number(field(request, 'days')),
+    };
     const problem = validate(form);
     if (problem) return render(request, reply, { form, error: problem, status: 422 });
     try {
-      const created = await createToken(deps, ownerOf(request).accountId, { name: form.name, scopes: form.scopes as Scope[], expires_in_days: form.days });
+      const created = await createToken(deps, ownerOf(request).accountId, {
+        name: form.name,
+        scopes: form.scopes as Scope[],
+        expires_in_days: form.days,
+      });
       return render(request, reply, { created: { name: form.name, token: created.token, expires_at: created.expires_at }, status: 201 });
     } catch (err) {
       if (err instanceof AppError && (err.code === 'allowance_exhausted' || err.code === 'pro_required')) {

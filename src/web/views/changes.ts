@@ -35,7 +35,8 @@ export function changeListBody(monitor: MonitorView, changes: ChangeView[], more
 <h1>Changes</h1>
 ${history}
 <h2>All changes, newest first</h2>
-${changes.length === 0
+${
+  changes.length === 0
     ? html`<p>No changes recorded yet. The first check records the baseline; changes appear when a later check differs from it.</p>`
     : html`<div class="table-wrap"><table class="cards changes">
 <caption class="visually-hidden">Changes of ${monitorTitle(monitor)}</caption>
@@ -48,7 +49,8 @@ ${valueCell('Before', c.before.display)}
 ${valueCell('After', c.after.display)}
 <td data-label="Alert">${ruleMatches(c.rule_matches)}</td>
 </tr>`,
-      )}</tbody></table></div>`}
+      )}</tbody></table></div>`
+}
 ${more && html`<p><a href="/monitors/${monitor.id}/changes?cursor=${more}">Older changes</a></p>`}`;
 }
 
@@ -56,7 +58,14 @@ ${more && html`<p><a href="/monitors/${monitor.id}/changes?cursor=${more}">Older
 function diffLines(diff: string): SafeHtml {
   const lines = diff.split('\n').filter((line, i, all) => i < all.length - 1 || line !== '');
   return html`<pre class="diff" aria-label="Line differences">${lines.map((line) => {
-    const kind = line.startsWith('+++') || line.startsWith('---') || line.startsWith('@@') ? 'hunk' : line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : 'same';
+    const kind =
+      line.startsWith('+++') || line.startsWith('---') || line.startsWith('@@')
+        ? 'hunk'
+        : line.startsWith('+')
+          ? 'add'
+          : line.startsWith('-')
+            ? 'del'
+            : 'same';
     const sr = kind === 'add' ? 'added: ' : kind === 'del' ? 'removed: ' : '';
     return html`<span class="${kind}">${sr && html`<span class="visually-hidden">${sr}</span>`}${line}</span>`;
   })}</pre>`;
@@ -73,9 +82,11 @@ export function changeDetailBody(monitor: MonitorView, change: ChangeDetail): Sa
 <dt>Alert</dt><dd>${ruleMatches(change.rule_matches)}</dd>
 </dl>
 <h2>Text differences</h2>
-${change.before_text === null && change.after_text === null
+${
+  change.before_text === null && change.after_text === null
     ? html`<p class="muted">The captured text of this change is no longer available.</p>`
-    : diffLines(change.diff)}
+    : diffLines(change.diff)
+}
 <details><summary>Captured text before</summary><pre class="diff"><span class="same">${change.before_text ?? '(not available)'}</span></pre></details>
 <details><summary>Captured text after</summary><pre class="diff"><span class="same">${change.after_text ?? '(not available)'}</span></pre></details>`;
 }

@@ -63,6 +63,7 @@ ${numeric.map((p) => html`<circle class="dot" cx="${x(p.at.getTime()).toFixed(1)
 export function availabilityTimeline(points: HistoryPoint[]): SafeHtml {
   if (points.length === 0) return html`<p class="muted">No availability changes recorded yet.</p>`;
   return html`<ol class="timeline">${points.map(
-    (p) => html`<li class="state-${String(p.value)}">${String(p.value) === 'in_stock' ? 'in stock' : String(p.value) === 'out_of_stock' ? 'out of stock' : String(p.value)} from ${when(p.at.toISOString())}</li>`,
+    (p) =>
+      html`<li class="state-${String(p.value)}">${String(p.value) === 'in_stock' ? 'in stock' : String(p.value) === 'out_of_stock' ? 'out of stock' : String(p.value)} from ${when(p.at.toISOString())}</li>`,
   )}</ol>`;
 }

@@ -42,7 +42,11 @@ export function csrfField(ctx: PageContext): SafeHtml {
 }
 
 const NAV = [
-  { href: '/', label: 'Monitors', match: (p: string) => p === '/' || (p.startsWith('/monitors') && !p.startsWith('/monitors/new')) || p.startsWith('/changes') },
+  {
+    href: '/',
+    label: 'Monitors',
+    match: (p: string) => p === '/' || (p.startsWith('/monitors') && !p.startsWith('/monitors/new')) || p.startsWith('/changes'),
+  },
   { href: '/monitors/new', label: 'New monitor', match: (p: string) => p.startsWith('/monitors/new') },
   { href: '/api-access', label: 'API access', match: (p: string) => p.startsWith('/api-access') },
   { href: '/usage', label: 'Usage', match: (p: string) => p.startsWith('/usage') },
@@ -59,7 +63,12 @@ function header(ctx: PageContext): SafeHtml {
 </header>`;
 }
 
-export function layout(ctx: PageContext, title: string, body: HtmlValue, extra: { notice?: string | null; error?: string | null } = {}): SafeHtml {
+export function layout(
+  ctx: PageContext,
+  title: string,
+  body: HtmlValue,
+  extra: { notice?: string | null; error?: string | null } = {},
+): SafeHtml {
   const notice = extra.notice ?? ctx.notice;
   return html`<!doctype html>
 <html lang="en">

@@ -38,7 +38,8 @@ function labelTags(labels: string[]): SafeHtml {
 }
 
 function filterForm(filters: MonitorFilters): SafeHtml {
-  const option = (value: string, label: string) => html`<option value="${value}"${(filters.status ?? '') === value ? html` selected` : ''}>${label}</option>`;
+  const option = (value: string, label: string) =>
+    html`<option value="${value}"${(filters.status ?? '') === value ? html` selected` : ''}>${label}</option>`;
   return html`<form method="get" action="/" class="filters" role="search">
 <div><label for="q">Search</label><input id="q" name="q" type="search" value="${filters.search ?? ''}" placeholder="name or address"></div>
 <div><label for="label">Label</label><input id="label" name="label" value="${filters.label ?? ''}" maxlength="50"></div>
@@ -68,7 +69,8 @@ export function monitorListBody(
   return html`<div class="title-row"><h1>Monitors</h1><a class="button" href="/monitors/new">New monitor</a></div>
 <p class="muted">${slots.used} of ${plural(slots.limit, 'monitor')} in use.</p>
 ${(slots.used > 0 || filtered) && filterForm(filters)}
-${monitors.length === 0
+${
+  monitors.length === 0
     ? filtered
       ? html`<p>No monitor matches these filters. <a href="/">Show all monitors</a>.</p>`
       : html`<p>No monitors yet. <a href="/monitors/new">Create your first monitor</a> from a preview of the page.</p>`
@@ -85,13 +87,15 @@ ${monitors.length === 0
 <td data-label="Current issues">${issueList(m.last_issues)}</td>
 <td>${statusForm(ctx, m, '/')}</td>
 </tr>`,
-      )}</tbody></table></div>`}
+      )}</tbody></table></div>`
+}
 ${more && html`<p><a href="/?${query ? `${query}&` : ''}cursor=${more}">Older monitors</a></p>`}`;
 }
 
 export function ruleText(t: Target): string {
   if (!t.rule) return 'any change';
-  const extra = t.rule === 'below' ? ` ${t.threshold} ${t.currency}` : t.phrase ? ` "${t.phrase}"` : t.match ? ` containing "${t.match}"` : '';
+  const extra =
+    t.rule === 'below' ? ` ${t.threshold} ${t.currency}` : t.phrase ? ` "${t.phrase}"` : t.match ? ` containing "${t.match}"` : '';
   return `${t.rule.replace('_', ' ')}${extra}`;
 }
 
@@ -101,7 +105,9 @@ function selectionText(t: Target): SafeHtml {
 
 function currentValue(o: Observation | undefined): SafeHtml {
   if (!o || o.since === null) {
-    return o?.issues.length ? html`<span class="stale">not captured: ${o.issues.map((i) => i.code).join(', ')}</span>` : html`<span class="muted">not captured yet</span>`;
+    return o?.issues.length
+      ? html`<span class="stale">not captured: ${o.issues.map((i) => i.code).join(', ')}</span>`
+      : html`<span class="muted">not captured yet</span>`;
   }
   const value = html`<span class="value">${o.display ?? ''}</span><div class="muted">since ${when(o.since)}</div>`;
   if (o.issues.length === 0) return value;

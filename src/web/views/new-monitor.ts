@@ -30,11 +30,16 @@ ${csrfField(ctx)}
 }
 
 function elementOptions(elements: PreviewElement[], selected: string, optional: boolean): SafeHtml {
-  const option = (value: string, label: string) => html`<option value="${value}"${value === selected ? html` selected` : ''}>${label}</option>`;
+  const option = (value: string, label: string) =>
+    html`<option value="${value}"${value === selected ? html` selected` : ''}>${label}</option>`;
   // An existing target's selector the new preview does not list is still offered, so editing never drops it silently.
   const known = selected === '' || selected === 'page' || elements.some((e) => `sel:${e.selector}` === selected);
-  return html`${optional && option('', '— not used —')}${option('page', 'Whole page')}${!known && option(selected, `current selector — ${selected.slice(4)}`)}${elements.map((e) =>
-    option(`sel:${e.selector}`, `<${e.tag}> ${e.text.slice(0, 60) || '(no text)'}${e.hints.length ? ` [${e.hints.join(', ')}]` : ''} — ${e.selector}`),
+  return html`${optional && option('', '— not used —')}${option('page', 'Whole page')}${!known && option(selected, `current selector — ${selected.slice(4)}`)}${elements.map(
+    (e) =>
+      option(
+        `sel:${e.selector}`,
+        `<${e.tag}> ${e.text.slice(0, 60) || '(no text)'}${e.hints.length ? ` [${e.hints.join(', ')}]` : ''} — ${e.selector}`,
+      ),
   )}`;
 }
 
@@ -55,10 +60,11 @@ ${text('label', 'Label', 'shown in alerts, e.g. "Price"', html` maxlength="200"`
   )}</select></div>
 <div><label for="${id('rule')}">Alert when</label><select id="${id('rule')}" name="${id('rule')}">
 ${TARGET_KINDS.map(
-    (k) => html`<optgroup label="${k}" data-kind="${k}">${RULES_BY_KIND[k].map(
+  (k) =>
+    html`<optgroup label="${k}" data-kind="${k}">${RULES_BY_KIND[k].map(
       (r) => html`<option value="${r}"${r === t.rule && k === t.kind ? html` selected` : ''}>${RULE_LABELS[r]}</option>`,
     )}</optgroup>`,
-  )}
+)}
 </select></div>
 </div>
 <div class="field-row">
@@ -90,7 +96,15 @@ function resultRows(results: TargetResult[]): SafeHtml {
 }
 
 export interface PreviewPage {
-  preview: { id: string; url: string; final_url: string; title: string | null; load_mode: string; expires_at: string; elements: PreviewElement[] };
+  preview: {
+    id: string;
+    url: string;
+    final_url: string;
+    title: string | null;
+    load_mode: string;
+    expires_at: string;
+    elements: PreviewElement[];
+  };
   input: MonitorInput;
   idempotencyKey: string;
   minInterval: number;
@@ -120,11 +134,13 @@ ${interval}
 export function previewBody(ctx: PageContext, page: PreviewPage): SafeHtml {
   const { preview, input } = page;
   const { editing } = page;
-  return html`${editing
-    ? html`<p class="crumbs"><a href="/">Monitors</a> / <a href="/monitors/${editing.monitorId}">${editing.title}</a> / <a href="/monitors/${editing.monitorId}/edit">Edit</a> /</p>
+  return html`${
+    editing
+      ? html`<p class="crumbs"><a href="/">Monitors</a> / <a href="/monitors/${editing.monitorId}">${editing.title}</a> / <a href="/monitors/${editing.monitorId}/edit">Edit</a> /</p>
 <h1>Change targets and schedule</h1>`
-    : html`<p class="crumbs"><a href="/monitors/new">New monitor</a> /</p>
-<h1>Choose what to watch</h1>`}
+      : html`<p class="crumbs"><a href="/monitors/new">New monitor</a> /</p>
+<h1>Choose what to watch</h1>`
+  }
 <dl class="facts">
 <dt>Page</dt><dd class="url">${preview.url}</dd>
 ${preview.final_url !== preview.url && html`<dt>After redirects</dt><dd class="url">${preview.final_url}</dd>`}

@@ -52,38 +52,59 @@ ${csrfField(ctx)}
 <p id="token-name-help" class="help">Where the token will be used, e.g. "price sync on build server".</p>
 <fieldset><legend>Scopes</legend>
 ${SCOPES.map(
-    (s) => html`<div class="check"><input type="checkbox" id="scope-${s.replace(':', '-')}" name="scopes" value="${s}"${form.scopes.includes(s) ? html` checked` : ''}>
+  (
+    s,
+  ) => html`<div class="check"><input type="checkbox" id="scope-${s.replace(':', '-')}" name="scopes" value="${s}"${form.scopes.includes(s) ? html` checked` : ''}>
 <label for="scope-${s.replace(':', '-')}"><code>${s}</code> — ${SCOPE_HELP[s]}</label></div>`,
-  )}
+)}
 </fieldset>
 <fieldset><legend>Expires after</legend>
 ${EXPIRY_DAYS.map(
-    (d) => html`<div class="check"><input type="radio" id="days-${d}" name="days" value="${d}"${form.days === d ? html` checked` : ''}><label for="days-${d}">${d} days</label></div>`,
-  )}
+  (d) =>
+    html`<div class="check"><input type="radio" id="days-${d}" name="days" value="${d}"${form.days === d ? html` checked` : ''}><label for="days-${d}">${d} days</label></div>`,
+)}
 </fieldset>
 <button type="submit">Create token</button>
 </form>`;
 }
 
-export function tokensBody(ctx: PageContext, input: { plan: Plan; planName: string; tokens: TokenView[]; form: TokenForm; created?: { name: string; token: string; expires_at: string } }): SafeHtml {
+export function tokensBody(
+  ctx: PageContext,
+  input: {
+    plan: Plan;
+    planName: string;
+    tokens: TokenView[];
+    form: TokenForm;
+    created?: { name: string; token: string; expires_at: string };
+  },
+): SafeHtml {
   const active = input.tokens.filter((t) => t.state === 'valid' || t.state === 'disabled').length;
   const pro = input.plan.api_access;
   return html`<h1>API access</h1>
 <p>Tokens let your own server tools use the <a href="/api/v1/openapi.json">pagewatch API</a> with <code>Authorization: Bearer &lt;token&gt;</code>. Use them only from your server; this dashboard's sign-in never works for the API.</p>
-${!pro && html`<div class="card warn" role="note"><h2>API access needs the Pro plan</h2>
-<p>This account is on the <strong>${input.planName}</strong> plan, which does not include API access. Existing tokens are kept but disabled; they work again, unless expired or revoked, once the account is on Pro. Ask the operator of this server to change the plan.</p></div>`}
-${input.created && html`<div class="card success" role="status" id="new-token">
+${
+  !pro &&
+  html`<div class="card warn" role="note"><h2>API access needs the Pro plan</h2>
+<p>This account is on the <strong>${input.planName}</strong> plan, which does not include API access. Existing tokens are kept but disabled; they work again, unless expired or revoked, once the account is on Pro. Ask the operator of this server to change the plan.</p></div>`
+}
+${
+  input.created &&
+  html`<div class="card success" role="status" id="new-token">
 <h2>Token "${input.created.name}" created</h2>
 <p><strong>Copy it now: it is shown only this once</strong> and cannot be retrieved later (only its hash is stored). It expires ${when(input.created.expires_at)}.</p>
 <div class="copy-row"><label for="token-value" class="visually-hidden">New token</label><input id="token-value" readonly value="${input.created.token}" spellcheck="false"><button type="button" data-copy="token-value">Copy</button></div>
 <p class="help" data-copy-status="token-value" aria-live="polite"></p>
-</div>`}
+</div>`
+}
 <h2>Tokens</h2>
 <p>${active} of ${input.plan.tokens} active tokens in use.</p>
 ${tokenTable(input.tokens)}
-${pro && (active >= input.plan.tokens
+${
+  pro &&
+  (active >= input.plan.tokens
     ? html`<div class="card" role="note"><h2>Token limit reached</h2><p>An account can have at most ${input.plan.tokens} active tokens at a time. Revoke a token you no longer use to create another; expired and revoked tokens do not count.</p></div>`
-    : createForm(ctx, input.form))}`;
+    : createForm(ctx, input.form))
+}`;
 }
 
 export function revokeBody(ctx: PageContext, token: TokenView): SafeHtml {

@@ -10,7 +10,14 @@ function bytes(n: number): string {
   return `${n} B`;
 }
 
-function bar(id: string, label: string, used: number, limit: number, resets: SafeHtml | null, format: (n: number) => string = String): SafeHtml {
+function bar(
+  id: string,
+  label: string,
+  used: number,
+  limit: number,
+  resets: SafeHtml | null,
+  format: (n: number) => string = String,
+): SafeHtml {
   // A limit of 0 means the plan does not include it; show a full, "none included" bar rather than divide by zero.
   const max = Math.max(limit, 1);
   return html`<div class="allowance">

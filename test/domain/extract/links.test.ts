@@ -18,7 +18,8 @@ test('a <base href> changes what relative links resolve against', () => {
 });
 
 test('only http and https links count', () => {
-  const html = '<a href="mailto:a@b.c">m</a><a href="javascript:void(0)">j</a><a href="ftp://f.example/">f</a><a href="https://ok.example/">ok</a>';
+  const html =
+    '<a href="mailto:a@b.c">m</a><a href="javascript:void(0)">j</a><a href="ftp://f.example/">f</a><a href="https://ok.example/">ok</a>';
   assert.deepEqual(extractTarget(page(html), links()).value, ['https://ok.example/']);
 });
 
@@ -41,7 +42,10 @@ test('at most ten links are returned', () => {
 
 test('a links selector may match several elements; links are gathered from all', () => {
   const html = '<ul class="l"><li><a href="/a">a</a></li></ul><ul class="l"><li><a href="/b">b</a></li></ul>';
-  assert.deepEqual(extractTarget(page(html), links({ selection: selector('ul.l') })).value, ['https://shop.example/a', 'https://shop.example/b']);
+  assert.deepEqual(extractTarget(page(html), links({ selection: selector('ul.l') })).value, [
+    'https://shop.example/a',
+    'https://shop.example/b',
+  ]);
 });
 
 test('no matching link is a links_missing issue', () => {

@@ -1,6 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { currencyExponent, decimalToMinorUnits, formatMinorUnits, isPriceCurrency, parseDotDecimal, toMinorUnits } from '../../../src/domain/extract/money.ts';
+import {
+  currencyExponent,
+  decimalToMinorUnits,
+  formatMinorUnits,
+  isPriceCurrency,
+  parseDotDecimal,
+  toMinorUnits,
+} from '../../../src/domain/extract/money.ts';
 
 test('a price in JPY has no minor units', () => {
   assert.equal(currencyExponent('JPY'), 0);

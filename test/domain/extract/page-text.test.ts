@@ -56,7 +56,10 @@ test('a selector matching nothing is a selector_missing issue', () => {
 
 test('a selector matching two elements is an ambiguity issue, not a guess', () => {
   const result = extractTarget(page('<p class="a">1</p><p class="a">2</p>'), textTarget({ selection: selector('p.a') }));
-  assert.deepEqual(result.issues.map((i) => [i.target_id, i.code]), [['t', 'selector_ambiguous']]);
+  assert.deepEqual(
+    result.issues.map((i) => [i.target_id, i.code]),
+    [['t', 'selector_ambiguous']],
+  );
   assert.equal(result.value, null);
 });
 

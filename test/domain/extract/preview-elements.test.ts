@@ -80,5 +80,8 @@ test('at most 200 elements are listed, in page order', () => {
 
 test('nothing from scripts, styles or hidden elements is listed', () => {
   const elements = listElements(page('<body><h2 hidden>secret</h2><template><h2>tpl</h2></template><h2>shown</h2></body>'));
-  assert.deepEqual(elements.map((e) => e.text), ['shown']);
+  assert.deepEqual(
+    elements.map((e) => e.text),
+    ['shown'],
+  );
 });

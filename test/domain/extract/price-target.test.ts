@@ -12,12 +12,17 @@ test('a page-scope price comes from JSON-LD offers first', () => {
 });
 
 test('JSON-LD offers in an array, inside @graph, and in a priceSpecification are read', () => {
-  const graph = { '@graph': [{ '@type': 'Product', offers: [{ '@type': 'Offer', priceSpecification: { price: 12.5, priceCurrency: 'USD' } }] }] };
+  const graph = {
+    '@graph': [{ '@type': 'Product', offers: [{ '@type': 'Offer', priceSpecification: { price: 12.5, priceCurrency: 'USD' } }] }],
+  };
   assert.equal(extractTarget(page(jsonLd(graph)), priceTarget({ currency: 'USD' })).value, 1250);
 });
 
 test('an AggregateOffer stands for its nested offers with its lowPrice', () => {
-  const data = { '@type': 'Product', offers: { '@type': 'AggregateOffer', lowPrice: 10, highPrice: 20, priceCurrency: 'GBP', offers: [{ price: 10 }, { price: 20 }] } };
+  const data = {
+    '@type': 'Product',
+    offers: { '@type': 'AggregateOffer', lowPrice: 10, highPrice: 20, priceCurrency: 'GBP', offers: [{ price: 10 }, { price: 20 }] },
+  };
   assert.equal(extractTarget(page(jsonLd(data)), priceTarget({ currency: 'GBP' })).value, 1000);
 });
 
@@ -37,7 +42,7 @@ test('Open Graph product price tags are read', () => {
 });
 
 test('without structured data a single visible price is the value', () => {
-  assert.equal(extractTarget(page('<p>CHF 1\'299.–</p>'), priceTarget({ currency: 'CHF' })).value, 129900);
+  assert.equal(extractTarget(page("<p>CHF 1'299.–</p>"), priceTarget({ currency: 'CHF' })).value, 129900);
 });
 
 test('several different visible prices on a page are price_ambiguous', () => {

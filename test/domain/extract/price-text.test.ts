@@ -115,15 +115,27 @@ test('short signs count only next to a number', () => {
 
 test('a currency sign between two numbers belongs to the closer one', () => {
   const mentions = findPriceMentions('1250€ 600');
-  assert.deepEqual(mentions.map((m) => [decimalToString(m.amount), m.currency.text]), [['1250', '€']]);
+  assert.deepEqual(
+    mentions.map((m) => [decimalToString(m.amount), m.currency.text]),
+    [['1250', '€']],
+  );
 });
 
 test('a currency sign at equal distance from two numbers counts for both', () => {
   const mentions = findPriceMentions('10 € 20');
-  assert.deepEqual(mentions.map((m) => decimalToString(m.amount)), ['10', '20']);
+  assert.deepEqual(
+    mentions.map((m) => decimalToString(m.amount)),
+    ['10', '20'],
+  );
 });
 
 test('every number with a currency next to it is a price mention', () => {
   const mentions = findPriceMentions('Was €20,00 now 15,00 € — 3 items left');
-  assert.deepEqual(mentions.map((m) => [decimalToString(m.amount), m.currency.codes]), [['20', ['EUR']], ['15', ['EUR']]]);
+  assert.deepEqual(
+    mentions.map((m) => [decimalToString(m.amount), m.currency.codes]),
+    [
+      ['20', ['EUR']],
+      ['15', ['EUR']],
+    ],
+  );
 });

@@ -22,6 +22,9 @@ test(`more than ${SELECTOR_LIMITS.backtrackingCombinators} descendant or "~" com
 
 test('target validation reports the selector problem on the selector field', () => {
   const details = validateTarget({ id: 't', kind: 'text', selection: { scope: 'selector', selector: 'p[[[' } }, 0);
-  assert.deepEqual(details.map((d) => d.field), ['targets[0].selection.selector']);
+  assert.deepEqual(
+    details.map((d) => d.field),
+    ['targets[0].selection.selector'],
+  );
   assert.match(details[0]!.message, /^selector_invalid: the selector is not valid CSS/);
 });

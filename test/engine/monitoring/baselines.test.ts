@@ -21,15 +21,24 @@ interface StoredBaseline {
   updated_at: Date;
 }
 
-const PRICE: Target = { id: 'price', kind: 'price', selection: { scope: 'selector', selector: '#price' }, currency: 'EUR', rule: 'changed' };
+const PRICE: Target = {
+  id: 'price',
+  kind: 'price',
+  selection: { scope: 'selector', selector: '#price' },
+  currency: 'EUR',
+  rule: 'changed',
+};
 
 async function watch(targets: Target[]) {
   const { accountId } = await createAccountWithToken(t.app);
   const page = await watchPage(t, site, engine, { accountId, targets });
   const baselines = async () =>
     new Map(
-      (await t.db.query<StoredBaseline>('SELECT target_id, value, text_hash, updated_at FROM baselines WHERE monitor_id = $1', [page.monitorId]))
-        .map((b) => [b.target_id, b]),
+      (
+        await t.db.query<StoredBaseline>('SELECT target_id, value, text_hash, updated_at FROM baselines WHERE monitor_id = $1', [
+          page.monitorId,
+        ])
+      ).map((b) => [b.target_id, b]),
     );
   return { ...page, baselines };
 }

@@ -17,10 +17,14 @@ const MINUTE = 60_000;
 async function dueMonitors(accountId: string, count: number, minutesAgo: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    ids.push(await insertMonitorRow(t.db, {
-      accountId, url: `${site.url}/shop/espresso.html?claims=${minutesAgo}-${i}`, targets: [TITLE],
-      nextCheckAt: new Date(t.clock.now().getTime() - minutesAgo * MINUTE),
-    }));
+    ids.push(
+      await insertMonitorRow(t.db, {
+        accountId,
+        url: `${site.url}/shop/espresso.html?claims=${minutesAgo}-${i}`,
+        targets: [TITLE],
+        nextCheckAt: new Date(t.clock.now().getTime() - minutesAgo * MINUTE),
+      }),
+    );
   }
   return ids;
 }
@@ -32,7 +36,10 @@ test('due monitors of accounts without Pro access, however overdue and many, do 
   const [due] = await dueMonitors(pro.accountId, 1, 1);
 
   const claimed = await engine.claim();
-  assert.deepEqual(claimed.map((item) => item.monitorId), [due]);
+  assert.deepEqual(
+    claimed.map((item) => item.monitorId),
+    [due],
+  );
   await Promise.all(claimed.map((item) => engine.run(item)));
 });
 
@@ -44,6 +51,9 @@ test('monitors being checked, however overdue and many, do not keep a claim from
   const running = await startTestEngine(t, { concurrency: 26, hostConcurrency: 100 }).claim();
   assert.deepEqual(running.map((item) => item.monitorId).sort(), [...ids].sort());
   const claimed = await startTestEngine(t, { concurrency: 1, hostConcurrency: 100 }).claim();
-  assert.deepEqual(claimed.map((item) => item.monitorId), next);
+  assert.deepEqual(
+    claimed.map((item) => item.monitorId),
+    next,
+  );
   await Promise.all([...running, ...claimed].map((item) => engine.run(item)));
 });

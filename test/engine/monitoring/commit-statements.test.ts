@@ -21,7 +21,10 @@ function recording(db: Database): { db: Database; transactions: string[][] } {
     db.transaction((tx) => {
       const log: string[] = [];
       transactions.push(log);
-      return fn({ query: (sql, params) => (log.push(sql.replace(/\s+/g, ' ').trim()), tx.query(sql, params)), exec: (sql) => tx.exec(sql) });
+      return fn({
+        query: (sql, params) => (log.push(sql.replace(/\s+/g, ' ').trim()), tx.query(sql, params)),
+        exec: (sql) => tx.exec(sql),
+      });
     });
   return { db: { ...db, transaction: transaction }, transactions };
 }

@@ -42,7 +42,14 @@ async function receiptStatus(token: string, checkId: string): Promise<string> {
 test('a renderer without room defers the check: its allowance goes back and a later cycle runs it', async () => {
   const { accountId, token } = await createAccountWithToken(t.app);
   await t.db.query("UPDATE monitors SET status = 'paused'");
-  const monitorId = await insertMonitorRow(t.db, { accountId, url: `${site.url}/page.html`, loadMode: 'browser', intervalMinutes: 60, targets: [TITLE], nextCheckAt: new Date(t.clock.now().getTime() + 86_400_000) });
+  const monitorId = await insertMonitorRow(t.db, {
+    accountId,
+    url: `${site.url}/page.html`,
+    loadMode: 'browser',
+    intervalMinutes: 60,
+    targets: [TITLE],
+    nextCheckAt: new Date(t.clock.now().getTime() + 86_400_000),
+  });
   const checkId = await requestCheck(token, monitorId);
 
   // Another browser load holds the only page until the site answers it.
@@ -62,7 +69,8 @@ test('a renderer without room defers the check: its allowance goes back and a la
     const deferred = await engine.runCycle();
     assert.deepEqual(deferred.outcomes, [{ outcome: 'deferred' }]);
     assert.equal(await receiptStatus(token, checkId), 'running', 'running includes waiting for the renderer');
-    const usage = async () => (await t.app.inject({ method: 'GET', url: '/api/v1/usage', headers: bearer(token) })).json().data.checks.browser.used;
+    const usage = async () =>
+      (await t.app.inject({ method: 'GET', url: '/api/v1/usage', headers: bearer(token) })).json().data.checks.browser.used;
     assert.equal(await usage(), 0, 'the deferral refunded the reservation');
 
     held.release();
@@ -79,7 +87,12 @@ test('a renderer without room defers the check: its allowance goes back and a la
 test('a check whose monitor is reconfigured while it runs is discarded and its manual check fails', async () => {
   const { accountId, token } = await createAccountWithToken(t.app);
   await t.db.query("UPDATE monitors SET status = 'paused'");
-  const monitorId = await insertMonitorRow(t.db, { accountId, url: `${site.url}/page.html?m`, targets: [TITLE], nextCheckAt: new Date(t.clock.now().getTime() + 86_400_000) });
+  const monitorId = await insertMonitorRow(t.db, {
+    accountId,
+    url: `${site.url}/page.html?m`,
+    targets: [TITLE],
+    nextCheckAt: new Date(t.clock.now().getTime() + 86_400_000),
+  });
   const checkId = await requestCheck(token, monitorId);
   const engine = startTestEngine(t);
   try {
@@ -88,7 +101,11 @@ test('a check whose monitor is reconfigured while it runs is discarded and its m
     await updateMonitorRow(t.db, monitorId, { targets: [{ ...TITLE, selection: { scope: 'selector', selector: '#note' } }] });
     assert.deepEqual(await engine.run(item), { outcome: 'monitor_changed' });
     assert.equal(await receiptStatus(token, checkId), 'failed');
-    assert.equal((await t.db.query('SELECT 1 FROM baselines WHERE monitor_id = $1', [monitorId])).length, 0, 'nothing of the old configuration was recorded');
+    assert.equal(
+      (await t.db.query('SELECT 1 FROM baselines WHERE monitor_id = $1', [monitorId])).length,
+      0,
+      'nothing of the old configuration was recorded',
+    );
   } finally {
     await engine.stop();
   }

@@ -20,12 +20,19 @@ async function waitFor(predicate: () => boolean | Promise<boolean>, ms = 10_000)
 
 test('the loop checks due monitors on its own, and once stopped it checks nothing more and stays still', async () => {
   const { accountId } = await createAccountWithToken(t.app);
-  const id = await insertMonitorRow(t.db, { accountId, url: `${site.url}/shop/espresso.html`, targets: [TITLE], nextCheckAt: t.clock.now() });
+  const id = await insertMonitorRow(t.db, {
+    accountId,
+    url: `${site.url}/shop/espresso.html`,
+    targets: [TITLE],
+    nextCheckAt: t.clock.now(),
+  });
   const engine = startTestEngine(t, { tickSeconds: 1 });
   engine.start();
 
   assert.equal(engine.running, true);
-  await waitFor(async () => (await t.db.query('SELECT 1 FROM check_state WHERE monitor_id = $1 AND last_checked_at IS NOT NULL', [id])).length > 0);
+  await waitFor(
+    async () => (await t.db.query('SELECT 1 FROM check_state WHERE monitor_id = $1 AND last_checked_at IS NOT NULL', [id])).length > 0,
+  );
   await engine.stop();
   assert.equal(engine.running, false);
 
@@ -40,7 +47,14 @@ async function allCheckedByRefills(options: { concurrency: number; hostConcurren
   const { accountId } = await createAccountWithToken(t.app);
   const ids: string[] = [];
   for (let i = 0; i < 16; i++) {
-    ids.push(await insertMonitorRow(t.db, { accountId, url: `${site.url}/shop/espresso.html?loop=${i}`, targets: [TITLE], nextCheckAt: t.clock.now() }));
+    ids.push(
+      await insertMonitorRow(t.db, {
+        accountId,
+        url: `${site.url}/shop/espresso.html?loop=${i}`,
+        targets: [TITLE],
+        nextCheckAt: t.clock.now(),
+      }),
+    );
   }
   // A one-hour cycle: only slot refills can get through sixteen checks with so few slots.
   const engine = startTestEngine(t, { tickSeconds: 3600, ...options });

@@ -48,7 +48,10 @@ async function threeClaimedChecks(engine: Engine) {
   const seeded = await engine.runCycle();
   assert.equal(seeded.outcomes.filter((o) => o.outcome === 'recorded').length, 3);
   for (const page of pages) page.setPage({ title: 'Changed' });
-  await t.db.query('UPDATE check_state SET next_check_at = $1 WHERE monitor_id = ANY($2::uuid[])', [t.clock.now(), pages.map((p) => p.monitorId)]);
+  await t.db.query('UPDATE check_state SET next_check_at = $1 WHERE monitor_id = ANY($2::uuid[])', [
+    t.clock.now(),
+    pages.map((p) => p.monitorId),
+  ]);
   const items = await engine.claim();
   assert.deepEqual(items.map((i) => i.monitorId).sort(), pages.map((p) => p.monitorId).sort());
   const byMonitor = (id: string) => items.find((i) => i.monitorId === id)!;
@@ -56,13 +59,20 @@ async function threeClaimedChecks(engine: Engine) {
 }
 
 const changesOf = async (monitorId: string) =>
-  (await t.db.query<{ after_value: string }>('SELECT after_value FROM changes WHERE monitor_id = $1', [monitorId])).map((c) => c.after_value);
+  (await t.db.query<{ after_value: string }>('SELECT after_value FROM changes WHERE monitor_id = $1', [monitorId])).map(
+    (c) => c.after_value,
+  );
 const runsOf = async (monitorId: string) =>
   (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM check_runs WHERE monitor_id = $1', [monitorId]))[0]!.n;
 
 test('a lost lease in a batch does not block the others: its capture is discarded, theirs are recorded in the same commit', async () => {
   const store = instrumented(t.db, new Set());
-  const engine = startTestEngine(t, { db: store.db, concurrency: 10, hostConcurrency: 100, commitBatch: { maxChecks: 10, maxWaitMs: 1000 } });
+  const engine = startTestEngine(t, {
+    db: store.db,
+    concurrency: 10,
+    hostConcurrency: 100,
+    commitBatch: { maxChecks: 10, maxWaitMs: 1000 },
+  });
   try {
     const { pages, items, byMonitor } = await threeClaimedChecks(engine);
     const [lost, ...kept] = pages;
@@ -75,7 +85,11 @@ test('a lost lease in a batch does not block the others: its capture is discarde
     assert.deepEqual(outcomes[items.indexOf(byMonitor(lost.monitorId))], { outcome: 'lease_lost' });
     assert.deepEqual(await changesOf(lost.monitorId), []);
     assert.equal(await runsOf(lost.monitorId), 1, 'only the seeding check is in its history');
-    assert.equal((await t.db.query('SELECT 1 FROM check_leases WHERE monitor_id = $1', [lost.monitorId])).length, 1, "the new holder's lease stays");
+    assert.equal(
+      (await t.db.query('SELECT 1 FROM check_leases WHERE monitor_id = $1', [lost.monitorId])).length,
+      1,
+      "the new holder's lease stays",
+    );
     for (const page of kept) {
       assert.equal(outcomes[items.indexOf(byMonitor(page.monitorId))]!.outcome, 'recorded');
       assert.deepEqual(await changesOf(page.monitorId), ['Changed']);
@@ -88,7 +102,12 @@ test('a lost lease in a batch does not block the others: its capture is discarde
 
 test('a monitor changed mid-check is discarded inside a batch; the other checks of the batch are recorded', async () => {
   const store = instrumented(t.db, new Set());
-  const engine = startTestEngine(t, { db: store.db, concurrency: 10, hostConcurrency: 100, commitBatch: { maxChecks: 10, maxWaitMs: 1000 } });
+  const engine = startTestEngine(t, {
+    db: store.db,
+    concurrency: 10,
+    hostConcurrency: 100,
+    commitBatch: { maxChecks: 10, maxWaitMs: 1000 },
+  });
   try {
     const { pages, items, byMonitor } = await threeClaimedChecks(engine);
     const [edited, ...kept] = pages;
@@ -100,7 +119,11 @@ test('a monitor changed mid-check is discarded inside a batch; the other checks 
     assert.deepEqual(outcomes[items.indexOf(byMonitor(edited.monitorId))], { outcome: 'monitor_changed' });
     assert.deepEqual(await changesOf(edited.monitorId), []);
     assert.equal(await runsOf(edited.monitorId), 1);
-    assert.equal((await t.db.query('SELECT 1 FROM check_leases WHERE monitor_id = $1', [edited.monitorId])).length, 0, 'its lease is released');
+    assert.equal(
+      (await t.db.query('SELECT 1 FROM check_leases WHERE monitor_id = $1', [edited.monitorId])).length,
+      0,
+      'its lease is released',
+    );
     for (const page of kept) assert.deepEqual(await changesOf(page.monitorId), ['Changed']);
   } finally {
     await engine.stop();
@@ -110,7 +133,12 @@ test('a monitor changed mid-check is discarded inside a batch; the other checks 
 test("a check whose own rows fail is rolled back alone: the batch's other checks are recorded, its lease stays for a retry", async () => {
   const failing = new Set<string>();
   const store = instrumented(t.db, failing);
-  const engine = startTestEngine(t, { db: store.db, concurrency: 10, hostConcurrency: 100, commitBatch: { maxChecks: 10, maxWaitMs: 1000 } });
+  const engine = startTestEngine(t, {
+    db: store.db,
+    concurrency: 10,
+    hostConcurrency: 100,
+    commitBatch: { maxChecks: 10, maxWaitMs: 1000 },
+  });
   try {
     const { pages, items, byMonitor } = await threeClaimedChecks(engine);
     const [broken, ...kept] = pages;
@@ -121,7 +149,11 @@ test("a check whose own rows fail is rolled back alone: the batch's other checks
     assert.equal(brokenOutcome.status, 'rejected', 'its failure is reported, after a retry on its own');
     assert.deepEqual(await changesOf(broken.monitorId), []);
     assert.equal(await runsOf(broken.monitorId), 1, 'nothing of the failed check was recorded');
-    assert.equal((await t.db.query('SELECT 1 FROM check_leases WHERE monitor_id = $1', [broken.monitorId])).length, 1, 'its lease stays, to be taken over');
+    assert.equal(
+      (await t.db.query('SELECT 1 FROM check_leases WHERE monitor_id = $1', [broken.monitorId])).length,
+      1,
+      'its lease stays, to be taken over',
+    );
     for (const page of kept) {
       assert.equal(outcomes[items.indexOf(byMonitor(page.monitorId))]!.status, 'fulfilled');
       assert.deepEqual(await changesOf(page.monitorId), ['Changed']);
@@ -142,7 +174,10 @@ test('a lone finished check is committed within the batch wait, not held for a f
     const monitorId = await insertMonitorRow(t.db, { accountId, url: `${site.url}${path}`, targets: [TITLE], nextCheckAt: t.clock.now() });
     const started = performance.now();
     const report = await engine.runCycle();
-    assert.deepEqual(report.outcomes.map((o) => o.outcome), ['recorded']);
+    assert.deepEqual(
+      report.outcomes.map((o) => o.outcome),
+      ['recorded'],
+    );
     assert.ok(performance.now() - started < 2000);
     assert.equal(await runsOf(monitorId), 1);
   } finally {

@@ -33,13 +33,19 @@ test('a worker that dies mid-check: after its lease expires the check is done ag
   assert.deepEqual((await survivor.runCycle()).claimed, [], 'a live lease is not taken');
   t.clock.advance(LEASE_SECONDS * 1000);
   const report = await survivor.runCycle();
-  assert.deepEqual(report.claimed.map((item) => [item.monitorId, item.attempt]), [[page.monitorId, 2]]);
+  assert.deepEqual(
+    report.claimed.map((item) => [item.monitorId, item.attempt]),
+    [[page.monitorId, 2]],
+  );
   assert.equal(report.outcomes[0]!.outcome, 'recorded');
 
   // The presumed-dead worker comes back and finishes: its results are discarded.
   assert.deepEqual(await dying.run(claimed), { outcome: 'lease_lost' });
   const changes = await t.db.query<{ after_value: string }>('SELECT after_value FROM changes WHERE monitor_id = $1', [page.monitorId]);
-  assert.deepEqual(changes.map((c) => c.after_value), ['Changed']);
+  assert.deepEqual(
+    changes.map((c) => c.after_value),
+    ['Changed'],
+  );
   const usage = await t.app.inject({ method: 'GET', url: '/api/v1/usage', headers: bearer(token) });
   assert.equal(usage.json().data.checks.html.used, 2, 'the take-over used the reservation of the dead worker');
   await dying.stop();
@@ -52,44 +58,63 @@ async function nextDue(monitorId: string): Promise<Date> {
   return row.next_check_at;
 }
 
-test('two worker loops on one PostgreSQL never check the same monitor at once', { skip: testDatabaseUrl ? false : 'needs PostgreSQL (TEST_DATABASE_URL): PGlite is single-process' }, async () => {
-  const { accountId } = await createAccountWithToken(t.app);
-  await t.db.query("UPDATE monitors SET status = 'paused'");
-  const inFlight = new Map<string, number>();
-  const hits = new Map<string, number>();
-  let overlap = 0;
-  const monitorIds: string[] = [];
-  for (let i = 0; i < 12; i++) {
-    const path = `/concurrent-${i}.html`;
-    site.route(path, async (_req, res) => {
-      inFlight.set(path, (inFlight.get(path) ?? 0) + 1);
-      hits.set(path, (hits.get(path) ?? 0) + 1);
-      if (inFlight.get(path)! > 1) overlap++;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      inFlight.set(path, inFlight.get(path)! - 1);
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(shopHtml(INITIAL_SHOP));
-    });
-    monitorIds.push(await insertMonitorRow(t.db, { accountId, url: `${site.url}${path}`, targets: [{ id: 'title', kind: 'text', selection: { scope: 'selector', selector: '#title' } }], nextCheckAt: t.clock.now() }));
-  }
-  // A second process's view of the same database: its own connection pool on the same schema.
-  const { schema } = (await t.db.query<{ schema: string }>('SELECT current_schema() AS schema'))[0]!;
-  const otherDb = await openPostgresDatabase({ connectionString: testDatabaseUrl!, schema });
-  const options = { clock: t.clock, loaders: t.loaders, plans: t.config.plans, tickSeconds: 60, logger: pino({ level: 'silent' }), concurrency: 3, hostConcurrency: 100 };
-  const first: Engine = createEngine({ ...options, db: t.db });
-  const second: Engine = createEngine({ ...options, db: otherDb });
-  try {
-    const claimed: string[] = [];
-    for (let round = 0; round < 4; round++) {
-      const reports = await Promise.all([first.runCycle(), second.runCycle(), first.runCycle(), second.runCycle()]);
-      claimed.push(...reports.flatMap((r) => r.claimed.map((item) => item.monitorId)));
+test(
+  'two worker loops on one PostgreSQL never check the same monitor at once',
+  { skip: testDatabaseUrl ? false : 'needs PostgreSQL (TEST_DATABASE_URL): PGlite is single-process' },
+  async () => {
+    const { accountId } = await createAccountWithToken(t.app);
+    await t.db.query("UPDATE monitors SET status = 'paused'");
+    const inFlight = new Map<string, number>();
+    const hits = new Map<string, number>();
+    let overlap = 0;
+    const monitorIds: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const path = `/concurrent-${i}.html`;
+      site.route(path, async (_req, res) => {
+        inFlight.set(path, (inFlight.get(path) ?? 0) + 1);
+        hits.set(path, (hits.get(path) ?? 0) + 1);
+        if (inFlight.get(path)! > 1) overlap++;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        inFlight.set(path, inFlight.get(path)! - 1);
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(shopHtml(INITIAL_SHOP));
+      });
+      monitorIds.push(
+        await insertMonitorRow(t.db, {
+          accountId,
+          url: `${site.url}${path}`,
+          targets: [{ id: 'title', kind: 'text', selection: { scope: 'selector', selector: '#title' } }],
+          nextCheckAt: t.clock.now(),
+        }),
+      );
     }
-    assert.equal(overlap, 0, 'no page was loaded by two workers at once');
-    assert.deepEqual([...claimed].sort(), [...monitorIds].sort(), 'every monitor was checked exactly once');
-    assert.deepEqual([...hits.values()], Array(12).fill(1));
-  } finally {
-    await first.stop();
-    await second.stop();
-    await otherDb.close();
-  }
-});
+    // A second process's view of the same database: its own connection pool on the same schema.
+    const { schema } = (await t.db.query<{ schema: string }>('SELECT current_schema() AS schema'))[0]!;
+    const otherDb = await openPostgresDatabase({ connectionString: testDatabaseUrl!, schema });
+    const options = {
+      clock: t.clock,
+      loaders: t.loaders,
+      plans: t.config.plans,
+      tickSeconds: 60,
+      logger: pino({ level: 'silent' }),
+      concurrency: 3,
+      hostConcurrency: 100,
+    };
+    const first: Engine = createEngine({ ...options, db: t.db });
+    const second: Engine = createEngine({ ...options, db: otherDb });
+    try {
+      const claimed: string[] = [];
+      for (let round = 0; round < 4; round++) {
+        const reports = await Promise.all([first.runCycle(), second.runCycle(), first.runCycle(), second.runCycle()]);
+        claimed.push(...reports.flatMap((r) => r.claimed.map((item) => item.monitorId)));
+      }
+      assert.equal(overlap, 0, 'no page was loaded by two workers at once');
+      assert.deepEqual([...claimed].sort(), [...monitorIds].sort(), 'every monitor was checked exactly once');
+      assert.deepEqual([...hits.values()], Array(12).fill(1));
+    } finally {
+      await first.stop();
+      await second.stop();
+      await otherDb.close();
+    }
+  },
+);

@@ -18,15 +18,28 @@ async function watch(target: Target, initial: Partial<ShopState> = {}) {
   const { accountId } = await createAccountWithToken(t.app);
   const page = await watchPage(t, site, engine, { accountId, targets: [target], initial });
   const changes = () =>
-    t.db.query<{ before_value: unknown; after_value: unknown }>('SELECT before_value, after_value FROM changes WHERE monitor_id = $1 ORDER BY detected_at', [page.monitorId]);
+    t.db.query<{ before_value: unknown; after_value: unknown }>(
+      'SELECT before_value, after_value FROM changes WHERE monitor_id = $1 ORDER BY detected_at',
+      [page.monitorId],
+    );
   return { ...page, changes };
 }
 
 const NOTE: Target = { id: 'note', kind: 'text', selection: { scope: 'selector', selector: '#note' }, rule: 'changed' };
-const PRICE: Target = { id: 'price', kind: 'price', selection: { scope: 'selector', selector: '#price' }, currency: 'EUR', rule: 'changed', confirm: true };
+const PRICE: Target = {
+  id: 'price',
+  kind: 'price',
+  selection: { scope: 'selector', selector: '#price' },
+  currency: 'EUR',
+  rule: 'changed',
+  confirm: true,
+};
 
 test('an ignored timestamp never alerts, while the rest of the text still does', async () => {
-  const m = await watch({ ...NOTE, ignore: [{ regex: '\\d{2}:\\d{2}:\\d{2}' }, { text: 'Updated' }] }, { note: 'Sale ends soon. Updated 10:00:01' });
+  const m = await watch(
+    { ...NOTE, ignore: [{ regex: '\\d{2}:\\d{2}:\\d{2}' }, { text: 'Updated' }] },
+    { note: 'Sale ends soon. Updated 10:00:01' },
+  );
   await m.check();
   await m.check({ note: 'Sale ends soon. Updated 10:05:17' });
   await m.check({ note: 'Sale ends soon.   Updated 11:59:59' });
@@ -36,7 +49,10 @@ test('an ignored timestamp never alerts, while the rest of the text still does',
 });
 
 test('"x people viewing" ignored by an expression is not a change', async () => {
-  const m = await watch({ ...NOTE, ignore: [{ regex: '\\d+ people (are )?viewing( this)?' }] }, { note: 'Espresso Duo — 12 people viewing' });
+  const m = await watch(
+    { ...NOTE, ignore: [{ regex: '\\d+ people (are )?viewing( this)?' }] },
+    { note: 'Espresso Duo — 12 people viewing' },
+  );
   await m.check();
   await m.check({ note: 'Espresso Duo — 31 PEOPLE ARE VIEWING THIS' });
   assert.deepEqual(await m.changes(), []);
@@ -44,7 +60,13 @@ test('"x people viewing" ignored by an expression is not a change', async () => 
 
 test('links matching an ignore pattern are not reported as new links', async () => {
   const m = await watch(
-    { id: 'links', kind: 'links', selection: { scope: 'selector', selector: '#links' }, rule: 'new_links', ignore: [{ regex: 'session=' }] },
+    {
+      id: 'links',
+      kind: 'links',
+      selection: { scope: 'selector', selector: '#links' },
+      rule: 'new_links',
+      ignore: [{ regex: 'session=' }],
+    },
     { links: ['/a'] },
   );
   await m.check();
@@ -76,8 +98,14 @@ test('a change that flips back before confirmation alerts nothing', async () => 
   await m.check();
   assert.deepEqual(await m.changes(), []);
   const [baseline] = await t.db.query<{ value: unknown; pending_value: unknown; updated_at: Date }>(
-    'SELECT value, pending_value, updated_at FROM baselines WHERE monitor_id = $1', [m.monitorId]);
-  assert.deepEqual(baseline, { value: 2900, pending_value: null, updated_at: new Date(seededAt) }, 'the value and its "since" are as before');
+    'SELECT value, pending_value, updated_at FROM baselines WHERE monitor_id = $1',
+    [m.monitorId],
+  );
+  assert.deepEqual(
+    baseline,
+    { value: 2900, pending_value: null, updated_at: new Date(seededAt) },
+    'the value and its "since" are as before',
+  );
 });
 
 test('a value that keeps moving is never confirmed', async () => {

@@ -36,7 +36,13 @@ test('a site answering 503 with Retry-After is left alone until then, and the sk
   try {
     const { accountId } = await createAccountWithToken(t.app);
     await t.db.query("UPDATE monitors SET status = 'paused'");
-    const id = await insertMonitorRow(t.db, { accountId, url: `${site.url}/busy.html`, targets: [TITLE], nextCheckAt: t.clock.now(), intervalMinutes: 60 });
+    const id = await insertMonitorRow(t.db, {
+      accountId,
+      url: `${site.url}/busy.html`,
+      targets: [TITLE],
+      nextCheckAt: t.clock.now(),
+      intervalMinutes: 60,
+    });
     await engine.runCycle();
     assert.deepEqual(await lastIssues(id), ['http_status', 'site_backoff']);
     const [backoff] = await t.db.query<{ until: Date }>('SELECT until FROM host_backoff WHERE host = $1', [`127.0.0.1:${site.port}`]);
@@ -70,7 +76,12 @@ test('no more than the per-host limit of checks of one site run at once', async 
     const { accountId } = await createAccountWithToken(t.app);
     await t.db.query("UPDATE monitors SET status = 'paused'");
     for (let i = 0; i < 5; i++) {
-      await insertMonitorRow(t.db, { accountId, url: `${site.url}/shop/espresso.html?v=${i}`, targets: [TITLE], nextCheckAt: t.clock.now() });
+      await insertMonitorRow(t.db, {
+        accountId,
+        url: `${site.url}/shop/espresso.html?v=${i}`,
+        targets: [TITLE],
+        nextCheckAt: t.clock.now(),
+      });
     }
     const claims = await engine.claim();
     assert.equal(claims.length, 2);
@@ -128,10 +139,14 @@ test('an exhausted monthly check allowance skips checks with an issue and never 
     await advanceToDue(small, page.monitorId);
     const report = await engine.runCycle();
     assert.deepEqual(report.claimed, []);
-    const [row] = await small.db.query<{ last_issues: Issues }>(
-      'SELECT last_issues FROM check_state WHERE monitor_id = $1', [page.monitorId]);
+    const [row] = await small.db.query<{ last_issues: Issues }>('SELECT last_issues FROM check_state WHERE monitor_id = $1', [
+      page.monitorId,
+    ]);
     assert.ok(row);
-    assert.deepEqual(row.last_issues.map((i) => i.code), ['allowance_exhausted']);
+    assert.deepEqual(
+      row.last_issues.map((i) => i.code),
+      ['allowance_exhausted'],
+    );
     assert.equal(site.hits.get(page.path), 3);
     const usage = await small.app.inject({ method: 'GET', url: '/api/v1/usage', headers: bearer(token) });
     assert.deepEqual([usage.json().data.checks.html.used, usage.json().data.checks.html.limit], [3, 3]);

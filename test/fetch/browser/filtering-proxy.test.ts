@@ -15,7 +15,11 @@ function basic(session: ProxySession): string {
 }
 
 /** a plain-http proxy request (absolute-form target) */
-function viaProxy(proxy: FilteringProxy, target: string, auth?: string): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+function viaProxy(
+  proxy: FilteringProxy,
+  target: string,
+  auth?: string,
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port: proxy.port, path: target, headers: auth ? { 'proxy-authorization': auth } : {} });
     req.on('response', (res) => {
@@ -93,7 +97,10 @@ describe('filtering proxy', () => {
   it('asks for credentials and serves only live sessions', async () => {
     assert.equal((await viaProxy(proxy, `${site.url}/js/style.css`)).status, 407);
     const session = proxy.openSession();
-    assert.equal((await viaProxy(proxy, `${site.url}/js/style.css`, `Basic ${Buffer.from(`${session.username}:wrong`).toString('base64')}`)).status, 407);
+    assert.equal(
+      (await viaProxy(proxy, `${site.url}/js/style.css`, `Basic ${Buffer.from(`${session.username}:wrong`).toString('base64')}`)).status,
+      407,
+    );
     session.close();
     assert.equal((await viaProxy(proxy, `${site.url}/js/style.css`, basic(session))).status, 407);
     assert.equal(site.hits.get('/js/style.css'), undefined);

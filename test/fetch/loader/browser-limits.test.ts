@@ -66,12 +66,9 @@ describe('browser loader limits', () => {
         res.writeHead(200, { 'content-type': 'text/html' }).end('<p>slow</p>');
       },
       '/hang': () => undefined,
-      '/huge': (_req, res) =>
-        void res.writeHead(200, { 'content-type': 'text/html' }).end(`<p>${'x'.repeat(200_000)}</p>`),
-      '/to-untrusted': (_req, res) =>
-        void res.writeHead(302, { location: `http://127.0.0.2:${untrustedPort}/` }).end(),
-      '/to-untrusted-https': (_req, res) =>
-        void res.writeHead(302, { location: `https://127.0.0.2:${untrustedPort}/` }).end(),
+      '/huge': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(`<p>${'x'.repeat(200_000)}</p>`),
+      '/to-untrusted': (_req, res) => void res.writeHead(302, { location: `http://127.0.0.2:${untrustedPort}/` }).end(),
+      '/to-untrusted-https': (_req, res) => void res.writeHead(302, { location: `https://127.0.0.2:${untrustedPort}/` }).end(),
       '/untrusted-subresources': (_req, res) => {
         const base = `127.0.0.2:${untrustedPort}`;
         res.writeHead(200, { 'content-type': 'text/html' });

@@ -21,8 +21,7 @@ describe('browser loader', () => {
         res.end(`<html><body><p id="seen">${req.headers.cookie ?? 'no cookie'}</p></body></html>`);
       },
       '/missing': (_req, res) => void res.writeHead(404, { 'content-type': 'text/html' }).end('<p>gone</p>'),
-      '/throttled': (_req, res) =>
-        void res.writeHead(429, { 'content-type': 'text/html', 'retry-after': '120' }).end('<p>slow down</p>'),
+      '/throttled': (_req, res) => void res.writeHead(429, { 'content-type': 'text/html', 'retry-after': '120' }).end('<p>slow down</p>'),
       '/plain': (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('just text'),
       '/hop': (_req, res) => void res.writeHead(302, { location: '/js/inserted.html' }).end(),
     });

@@ -48,8 +48,7 @@ const controlConnections = connections;
 connections = 0;
 
 const site = await startFixtureServer({
-  '/redirect-metadata': (_req, res) =>
-    void res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end(),
+  '/redirect-metadata': (_req, res) => void res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end(),
   '/redirect-private-https': (_req, res) => void res.writeHead(302, { location: 'https://10.0.0.1/' }).end(),
 });
 const loader = createBrowserLoader({

@@ -130,7 +130,12 @@ for (const name of ['private.example.com', 'meta.example.com', 'v6meta.example.c
 // 4. Webhook delivery through the same guard.
 for (const url of ['http://10.0.0.1/hook', 'http://private.example.com/hook', 'http://[fd00:ec2::254]/hook']) {
   const result = await guardedPost(url, { body: '{}', timeoutMs: 3000, lookup: fakeLookup }, trusted);
-  outcomes.push({ group: 'webhook', url, code: result.ok ? null : result.blocked ? 'blocked' : 'failed', message: result.ok ? '' : result.error.message });
+  outcomes.push({
+    group: 'webhook',
+    url,
+    code: result.ok ? null : result.blocked ? 'blocked' : 'failed',
+    message: result.ok ? '' : result.error.message,
+  });
 }
 
 // 5. Controls that must work: a name resolved to the trusted fixture keeps its Host header; a DNS failure is fetch_failed.

@@ -79,7 +79,14 @@ test('IPv4-compatible, IPv4-translated and 6to4 addresses are refused', () => {
 
 test('cloud metadata addresses are refused even inside a trusted network', () => {
   const trusting = guardPolicy({ trustedCidrs: ['169.254.0.0/16', '100.64.0.0/10', 'fd00::/8', '168.63.0.0/16'] });
-  for (const address of ['169.254.169.254', '169.254.170.2', '100.100.100.200', 'fd00:ec2::254', '168.63.129.16', '::ffff:169.254.169.254']) {
+  for (const address of [
+    '169.254.169.254',
+    '169.254.170.2',
+    '100.100.100.200',
+    'fd00:ec2::254',
+    '168.63.129.16',
+    '::ffff:169.254.169.254',
+  ]) {
     assert.match(reason(address, 80, trusting), /metadata/, address);
   }
 });

@@ -36,7 +36,11 @@ after(async () => {
 });
 
 test('posts the body and headers and returns the answer status and headers', async () => {
-  const result = await guardedPost(`${server.url}/hook`, { headers: { 'content-type': 'application/json', 'webhook-id': 'msg_1' }, body: '{"a":1}' }, trusting);
+  const result = await guardedPost(
+    `${server.url}/hook`,
+    { headers: { 'content-type': 'application/json', 'webhook-id': 'msg_1' }, body: '{"a":1}' },
+    trusting,
+  );
   assert.equal(result.ok, true);
   if (!result.ok) return;
   assert.equal(result.status, 202);

@@ -38,7 +38,16 @@ before(async () => {
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   context = await browser.newContext({ baseURL: base, viewport: { width: 1200, height: 900 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
@@ -53,7 +62,7 @@ after(async () => {
   await site.close();
 });
 
-test('the owner sets a password from the operator\'s link and signs in', async () => {
+test("the owner sets a password from the operator's link and signs in", async () => {
   const link = await passwordLink(t.app, accountId);
   await page.goto(`${base}${new URL(link.url).pathname}${new URL(link.url).search}`);
   await page.getByLabel('New password').fill(PASSWORD);
@@ -134,7 +143,14 @@ test('a token created in the dashboard works against /api/v1 until it is revoked
 });
 
 test('a change shows its diff, the price chart and usage bars; the layout fits a phone', async () => {
-  const price: Target = { id: 'price', label: 'Price', kind: 'price', selection: { scope: 'selector', selector: '#price' }, currency: 'EUR', rule: 'dropped' };
+  const price: Target = {
+    id: 'price',
+    label: 'Price',
+    kind: 'price',
+    selection: { scope: 'selector', selector: '#price' },
+    currency: 'EUR',
+    rule: 'dropped',
+  };
   const watched = await watchPage(t, site, engine, { accountId, targets: [{ ...TITLE, label: 'Title' }, price] });
   await watched.check();
   await watched.check({ price: '€24.00', title: 'Espresso Duo (new model)' });
@@ -210,7 +226,9 @@ test('a monitor is edited, given new targets through a fresh preview, found by i
 test('a cross-origin form without the CSRF token is refused; after sign-out the session is gone', async () => {
   site.route('/attack.html', (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(`<form id="f" method="post" action="${base}/api-access/tokens"><input name="name" value="stolen"><input name="scopes" value="usage:read"><input name="days" value="30"></form><script>document.getElementById('f').submit()</script>`);
+    res.end(
+      `<form id="f" method="post" action="${base}/api-access/tokens"><input name="name" value="stolen"><input name="scopes" value="usage:read"><input name="days" value="30"></form><script>document.getElementById('f').submit()</script>`,
+    );
   });
   await page.goto(`${site.url}/attack.html`);
   await page.waitForURL(`${base}/api-access/tokens`);
