@@ -15,6 +15,11 @@ export interface Reservation {
   period: Date;
 }
 
+/** The reservation a lease row holds, if any (both columns are set together). */
+export function storedReservation(metric: string | null, period: Date | null): Reservation | null {
+  return metric !== null && period !== null ? { metric, period } : null;
+}
+
 const METRIC_BY_MODE = { html: METRICS.checksHtml, browser: METRICS.checksBrowser } as const;
 
 /** Reserves one check of the load mode, or returns null when the month's allowance is used up. */

@@ -16,7 +16,7 @@ import {
 import { readActiveBackoffs } from '../store/host-backoff-store.ts';
 import { finishManualCheck, startManualCheck } from '../store/manual-checks-store.ts';
 import { recordSkippedCheck, rescheduleMonitor } from '../store/monitor-checks-store.ts';
-import { reserveCheck, type Reservation } from './check-allowance.ts';
+import { reserveCheck, storedReservation, type Reservation } from './check-allowance.ts';
 import { backoffIssue, hostOf } from './host-politeness.ts';
 import { abandonLease } from './lease-settlement.ts';
 import type { LoadMode } from '../domain/load-mode.ts';
@@ -201,10 +201,10 @@ async function decideWork(
 
 /** A take-over keeps the dead worker's reservation; a fresh claim reserves one. */
 async function reservationFor(tx: Queryable, candidate: ClaimCandidate, plan: Plan, at: Date): Promise<Reservation | null> {
-  if (candidate.lease_reserved_metric !== null && candidate.lease_reserved_period !== null) {
-    return { metric: candidate.lease_reserved_metric, period: candidate.lease_reserved_period };
-  }
-  return reserveCheck(tx, candidate.account_id, plan, candidate.load_mode, at);
+  return (
+    storedReservation(candidate.lease_reserved_metric, candidate.lease_reserved_period) ??
+    reserveCheck(tx, candidate.account_id, plan, candidate.load_mode, at)
+  );
 }
 
 /** No allowance left: the slot passes with an issue and a claimed manual check fails without a charge. */
@@ -239,10 +239,7 @@ async function giveUp(tx: Queryable, candidate: ClaimCandidate, at: Date): Promi
     code: 'fetch_failed',
     message: `the check could not be completed in ${MAX_ATTEMPTS} attempts`,
   };
-  const reservation =
-    candidate.lease_reserved_metric !== null && candidate.lease_reserved_period !== null
-      ? { metric: candidate.lease_reserved_metric, period: candidate.lease_reserved_period }
-      : null;
+  const reservation = storedReservation(candidate.lease_reserved_metric, candidate.lease_reserved_period);
   await abandonLease(
     tx,
     { monitorId: candidate.id, accountId: candidate.account_id, manualCheckId: candidate.lease_manual_check_id, reservation },

@@ -12,6 +12,7 @@ import { deleteExpiredPreviews } from '../store/previews-store.ts';
 import { deleteUnreferencedTexts } from '../store/texts-store.ts';
 import { monitoredPlans } from './check-claims.ts';
 import { abandonLease } from './lease-settlement.ts';
+import { storedReservation } from './check-allowance.ts';
 import { RECEIPT_DAYS } from '../domain/manual-check.ts';
 
 // Book-keeping every scheduler cycle does before claiming work, and the
@@ -40,10 +41,7 @@ export async function settleChecks(db: Database, plans: Plans, at: Date): Promis
     await cancelChecksWithoutPro(tx, monitoredPlans(plans), at, NO_PRO);
     await failOrphanedChecks(tx, at, MONITOR_GONE);
     for (const lease of await lockAbandonedLeases(tx, at, monitoredPlans(plans))) {
-      const reservation =
-        lease.reserved_metric !== null && lease.reserved_period !== null
-          ? { metric: lease.reserved_metric, period: lease.reserved_period }
-          : null;
+      const reservation = storedReservation(lease.reserved_metric, lease.reserved_period);
       await abandonLease(
         tx,
         { monitorId: lease.monitor_id, accountId: lease.account_id, manualCheckId: lease.manual_check_id, reservation },
