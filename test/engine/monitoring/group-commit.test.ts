@@ -62,6 +62,12 @@ const changesOf = async (monitorId: string) =>
   (await t.db.query<{ after_value: string }>('SELECT after_value FROM changes WHERE monitor_id = $1', [monitorId])).map(
     (c) => c.after_value,
   );
+const leasesOf = async (monitorId: string) => (await t.db.query('SELECT 1 FROM check_leases WHERE monitor_id = $1', [monitorId])).length;
+/** A check of the batch that was recorded: its change and its history row (after the seeding check's). */
+async function assertRecordedChange(monitorId: string): Promise<void> {
+  assert.deepEqual(await changesOf(monitorId), ['Changed']);
+  assert.equal(await runsOf(monitorId), 2);
+}
 const runsOf = async (monitorId: string) =>
   (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM check_runs WHERE monitor_id = $1', [monitorId]))[0]!.n;
 
@@ -85,15 +91,10 @@ test('a lost lease in a batch does not block the others: its capture is discarde
     assert.deepEqual(outcomes[items.indexOf(byMonitor(lost.monitorId))], { outcome: 'lease_lost' });
     assert.deepEqual(await changesOf(lost.monitorId), []);
     assert.equal(await runsOf(lost.monitorId), 1, 'only the seeding check is in its history');
-    assert.equal(
-      (await t.db.query('SELECT 1 FROM check_leases WHERE monitor_id = $1', [lost.monitorId])).length,
-      1,
-      "the new holder's lease stays",
-    );
+    assert.equal(await leasesOf(lost.monitorId), 1, "the new holder's lease stays");
     for (const page of kept) {
       assert.equal(outcomes[items.indexOf(byMonitor(page.monitorId))]!.outcome, 'recorded');
-      assert.deepEqual(await changesOf(page.monitorId), ['Changed']);
-      assert.equal(await runsOf(page.monitorId), 2);
+      await assertRecordedChange(page.monitorId);
     }
   } finally {
     await engine.stop();
@@ -119,11 +120,7 @@ test('a monitor changed mid-check is discarded inside a batch; the other checks 
     assert.deepEqual(outcomes[items.indexOf(byMonitor(edited.monitorId))], { outcome: 'monitor_changed' });
     assert.deepEqual(await changesOf(edited.monitorId), []);
     assert.equal(await runsOf(edited.monitorId), 1);
-    assert.equal(
-      (await t.db.query('SELECT 1 FROM check_leases WHERE monitor_id = $1', [edited.monitorId])).length,
-      0,
-      'its lease is released',
-    );
+    assert.equal(await leasesOf(edited.monitorId), 0, 'its lease is released');
     for (const page of kept) assert.deepEqual(await changesOf(page.monitorId), ['Changed']);
   } finally {
     await engine.stop();
@@ -149,15 +146,10 @@ test("a check whose own rows fail is rolled back alone: the batch's other checks
     assert.equal(brokenOutcome.status, 'rejected', 'its failure is reported, after a retry on its own');
     assert.deepEqual(await changesOf(broken.monitorId), []);
     assert.equal(await runsOf(broken.monitorId), 1, 'nothing of the failed check was recorded');
-    assert.equal(
-      (await t.db.query('SELECT 1 FROM check_leases WHERE monitor_id = $1', [broken.monitorId])).length,
-      1,
-      'its lease stays, to be taken over',
-    );
+    assert.equal(await leasesOf(broken.monitorId), 1, 'its lease stays, to be taken over');
     for (const page of kept) {
       assert.equal(outcomes[items.indexOf(byMonitor(page.monitorId))]!.status, 'fulfilled');
-      assert.deepEqual(await changesOf(page.monitorId), ['Changed']);
-      assert.equal(await runsOf(page.monitorId), 2);
+      await assertRecordedChange(page.monitorId);
     }
   } finally {
     await engine.stop();
