@@ -14,11 +14,6 @@ export interface BaselineRow {
   pending_since: Date | null;
 }
 
-export async function readBaselines(db: Queryable, monitorId: string): Promise<Map<string, BaselineRow>> {
-  const rows = await db.query<BaselineRow>('SELECT * FROM baselines WHERE monitor_id = $1', [monitorId]);
-  return new Map(rows.map((r) => [r.target_id, r]));
-}
-
 /** The baselines of several monitors, by monitor id and target id, in one statement. */
 export async function readBaselinesOf(db: Queryable, monitorIds: string[]): Promise<Map<string, Map<string, BaselineRow>>> {
   const byMonitor = new Map<string, Map<string, BaselineRow>>(monitorIds.map((id) => [id, new Map()]));
