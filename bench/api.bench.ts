@@ -30,7 +30,7 @@ import { openBenchStore, postgresAvailable, STORE_LABELS, type StoreKind } from 
 //   BENCH_API_SECONDS      duration of each autocannon run (default 10)
 //   BENCH_API_CONNECTIONS  connections (default 50)
 //   BENCH_API_ACCOUNTS     accounts of the round-robin shape (default 200)
-//   BENCH_API_STORES       stores to measure, comma-separated (default: pglite,postgres when reachable)
+//   BENCH_API_STORES       stores to measure, comma-separated (default: pglite-loop,pglite,postgres when reachable)
 
 const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_API_CONNECTIONS ?? 50);
@@ -160,7 +160,7 @@ async function onStore(kind: StoreKind): Promise<{ results: ShapeResult[]; body:
 }
 
 const requested = process.env.BENCH_API_STORES?.split(',').map((s) => s.trim()) as StoreKind[] | undefined;
-const kinds: StoreKind[] = requested ?? ((await postgresAvailable()) ? ['pglite', 'postgres'] : ['pglite']);
+const kinds: StoreKind[] = requested ?? ['pglite-loop', 'pglite', ...((await postgresAvailable()) ? ['postgres' as const] : [])];
 const results: ShapeResult[] = [];
 let body = '';
 for (const kind of kinds) {

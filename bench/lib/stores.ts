@@ -10,7 +10,8 @@ import { openDatabase } from '../../src/store/open-database.ts';
 // directory, and PostgreSQL in a fresh schema (BENCH_DATABASE_URL). Both are
 // removed when the benchmark closes them.
 
-export type StoreKind = 'pglite' | 'postgres';
+/** pglite-loop: PGlite on the benchmark's event loop, as before it moved to a worker thread (the before/after figure) */
+export type StoreKind = 'pglite' | 'pglite-loop' | 'postgres';
 
 export const POSTGRES_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -25,7 +26,11 @@ export interface BenchStore {
   close(): Promise<void>;
 }
 
-export const STORE_LABELS: Record<StoreKind, string> = { pglite: 'PGlite (embedded)', postgres: 'PostgreSQL' };
+export const STORE_LABELS: Record<StoreKind, string> = {
+  pglite: 'PGlite (embedded)',
+  'pglite-loop': 'PGlite on the event loop (before)',
+  postgres: 'PostgreSQL',
+};
 
 export async function postgresAvailable(): Promise<boolean> {
   const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 });
@@ -55,9 +60,9 @@ const SIZE_SQL = `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint
 
 export async function openBenchStore(kind: StoreKind): Promise<BenchStore> {
   const sizeOf = async (db: Database) => Number((await db.query<{ bytes: number }>(SIZE_SQL))[0]!.bytes);
-  if (kind === 'pglite') {
+  if (kind !== 'postgres') {
     const dir = mkdtempSync(join(tmpdir(), 'pagewatch-bench-'));
-    const db = await openDatabase({ databaseUrl: null, dataDir: dir });
+    const db = await openDatabase({ databaseUrl: null, dataDir: dir, embeddedThread: kind === 'pglite' });
     return {
       kind,
       label: STORE_LABELS[kind],

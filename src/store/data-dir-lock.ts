@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 
 // PGlite has no lock of its own: two processes on one data directory would
 // corrupt it. An exclusive lock file beside the directory refuses the second.
@@ -28,6 +28,13 @@ const heldHere = new Set<string>();
 
 export interface DataDirLock {
   release(): void;
+}
+
+/** Creates and locks the embedded store's data directory; an in-memory store (null) needs no lock. */
+export function lockEmbeddedDataDir(dataDir: string | null): DataDirLock | null {
+  if (dataDir === null) return null;
+  mkdirSync(dataDir, { recursive: true });
+  return lockDataDir(dataDir);
 }
 
 export function lockDataDir(dataDir: string): DataDirLock {

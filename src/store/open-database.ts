@@ -1,5 +1,6 @@
 import type { Database } from './database.ts';
 import { openPgliteDatabase } from './pglite-database.ts';
+import { openPgliteThreadDatabase } from './pglite-thread-database.ts';
 import { openPostgresDatabase } from './postgres-database.ts';
 import { migrate } from './migrate.ts';
 
@@ -10,13 +11,17 @@ export interface StoreLocation {
   dataDir: string | null;
   /** PostgreSQL schema (tests) */
   schema?: string;
+  /** PGlite in a worker thread (default) rather than on the caller's event loop */
+  embeddedThread?: boolean;
 }
 
 /** Opens the configured store and brings its schema up to date. */
 export async function openDatabase(location: StoreLocation): Promise<Database> {
   const db = location.databaseUrl
     ? await openPostgresDatabase({ connectionString: location.databaseUrl, schema: location.schema })
-    : await openPgliteDatabase(location.dataDir);
+    : location.embeddedThread === false
+      ? await openPgliteDatabase(location.dataDir)
+      : await openPgliteThreadDatabase(location.dataDir);
   try {
     await migrate(db);
   } catch (err) {

@@ -1,7 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import type { Database, Queryable } from './database.ts';
-import { lockDataDir, type DataDirLock } from './data-dir-lock.ts';
+import { lockEmbeddedDataDir } from './data-dir-lock.ts';
 
 function wrap(target: PGlite | Transaction): Queryable {
   return {
@@ -17,11 +16,7 @@ function wrap(target: PGlite | Transaction): Queryable {
 
 /** Embedded PGlite: in memory when dataDir is null, else in that directory (locked). */
 export async function openPgliteDatabase(dataDir: string | null): Promise<Database> {
-  let lock: DataDirLock | null = null;
-  if (dataDir !== null) {
-    mkdirSync(dataDir, { recursive: true });
-    lock = lockDataDir(dataDir);
-  }
+  const lock = lockEmbeddedDataDir(dataDir);
   let db: PGlite;
   try {
     db = dataDir === null ? new PGlite() : new PGlite(dataDir);

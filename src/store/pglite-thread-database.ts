@@ -1,0 +1,120 @@
+import { Worker } from 'node:worker_threads';
+import type { Database, Queryable } from './database.ts';
+import { lockEmbeddedDataDir } from './data-dir-lock.ts';
+import type { ThreadData, ThreadError, ThreadReply, ThreadRequest } from './pglite-thread.ts';
+
+// The embedded store with PGlite in a worker thread (pglite-thread.ts), behind
+// the same Database interface: HTTP, extraction and the database use both
+// cores. Measured against PGlite on the event loop in BENCHMARKS.md.
+
+type Pending = { resolve: (rows: unknown[]) => void; reject: (err: Error) => void };
+type Outgoing<R = ThreadRequest> = R extends unknown ? Omit<R, 'id'> : never;
+
+/** An Error with the fields a PostgreSQL error has (code, constraint, …), as the in-process PGlite throws. */
+function rebuild(error: ThreadError): Error {
+  return Object.assign(new Error(error.message), error.fields);
+}
+
+// The thread runs TypeScript through tsx, like the main thread; hooks
+// registered in the main thread do not reach worker threads on Node 20.
+function bootstrap(): string {
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const entry = new URL('./pglite-thread.ts', import.meta.url).href;
+  return `import(${JSON.stringify(tsx)})
+    .then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })
+    .then((thread) => thread.runPgliteThread());`;
+}
+
+/** Embedded PGlite in a worker thread: in memory when dataDir is null, else in that directory (locked). */
+export async function openPgliteThreadDatabase(dataDir: string | null): Promise<Database> {
+  const lock = lockEmbeddedDataDir(dataDir);
+  const worker = new Worker(bootstrap(), { eval: true, workerData: { dataDir } satisfies ThreadData });
+  const pending = new Map<number, Pending>();
+  const listeners = new Map<number, (payload: string) => void>();
+  let nextId = 0;
+  let stopped: Error | null = null;
+  let closed = false;
+
+  const ready = new Promise<void>((resolve, reject) => {
+    worker.on('message', (reply: ThreadReply) => {
+      if ('ready' in reply) return resolve();
+      if ('failed' in reply) return reject(rebuild(reply.failed));
+      if ('notification' in reply) return listeners.get(reply.notification)?.(reply.payload);
+      const call = pending.get(reply.id);
+      if (!call) return;
+      pending.delete(reply.id);
+      // An idle thread must not keep the process alive, a busy one must.
+      if (pending.size === 0) worker.unref();
+      if (reply.error) call.reject(rebuild(reply.error));
+      else call.resolve(reply.rows ?? []);
+    });
+    const stop = (err: Error) => {
+      stopped = err;
+      reject(err);
+      for (const call of pending.values()) call.reject(err);
+      pending.clear();
+    };
+    worker.on('error', (err) => stop(new Error(`the embedded database thread failed: ${err.message}`)));
+    worker.on('exit', () => stop(new Error('the embedded database is closed')));
+  });
+  try {
+    await ready;
+  } catch (err) {
+    await worker.terminate();
+    lock?.release();
+    throw err;
+  }
+  worker.unref();
+
+  const call = (message: Outgoing): Promise<unknown[]> => {
+    if (stopped) return Promise.reject(stopped);
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      if (pending.size === 0) worker.ref();
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ ...message, id });
+    });
+  };
+  const queryable = (tx: number | null): Queryable => ({
+    query: async <R>(sql: string, params?: unknown[]) => (await call({ op: 'query', sql, params, tx })) as R[],
+    exec: async (sql: string) => {
+      await call({ op: 'exec', sql, tx });
+    },
+  });
+
+  return {
+    kind: 'pglite',
+    ...queryable(null),
+    async transaction(fn) {
+      const tx = nextId++;
+      await call({ op: 'begin', tx });
+      let result;
+      try {
+        result = await fn(queryable(tx));
+      } catch (err) {
+        await call({ op: 'rollback', tx }).catch(() => undefined);
+        throw err;
+      }
+      await call({ op: 'commit', tx });
+      return result;
+    },
+    // In-process for the store: nothing can be missed, so onReset never runs.
+    async listen(channel, onMessage) {
+      const subscription = nextId++;
+      listeners.set(subscription, onMessage);
+      await call({ op: 'listen', channel, subscription });
+      return async () => {
+        listeners.delete(subscription);
+        // A closed database has no subscriptions left to end.
+        if (!stopped) await call({ op: 'unlisten', subscription });
+      };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (!stopped) await call({ op: 'close' });
+      await worker.terminate();
+      lock?.release();
+    },
+  };
+}

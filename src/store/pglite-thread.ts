@@ -1,0 +1,149 @@
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+
+// The thread side of the embedded store (pglite-thread-database.ts is the
+// other): PGlite runs here, so its query execution does not take turns with
+// HTTP, extraction and the engine on the main event loop. One message per
+// query; a transaction stays open across messages until commit or rollback.
+
+export type ThreadRequest = { id: number } & (
+  | { op: 'query'; sql: string; params: unknown[] | undefined; tx: number | null }
+  | { op: 'exec'; sql: string; tx: number | null }
+  | { op: 'begin' | 'commit' | 'rollback'; tx: number }
+  | { op: 'listen'; channel: string; subscription: number }
+  | { op: 'unlisten'; subscription: number }
+  | { op: 'close' }
+);
+
+/** What a PostgreSQL error carries that callers read (SQLSTATE, constraint): Error's own cloning would drop it. */
+export interface ThreadError {
+  message: string;
+  fields: Record<string, string | undefined>;
+}
+
+export type ThreadReply =
+  | { id: number; rows?: unknown[]; error?: ThreadError }
+  | { notification: number; payload: string }
+  | { ready: true }
+  | { failed: ThreadError };
+
+export interface ThreadData {
+  /** null keeps PGlite in memory */
+  dataDir: string | null;
+}
+
+const ERROR_FIELDS = ['code', 'severity', 'detail', 'hint', 'schema', 'table', 'column', 'constraint', 'position', 'where'] as const;
+
+function describe(err: unknown): ThreadError {
+  const source = (err ?? {}) as Record<string, unknown>;
+  const fields: Record<string, string | undefined> = {};
+  for (const name of ERROR_FIELDS) if (typeof source[name] === 'string') fields[name] = source[name];
+  return { message: err instanceof Error ? err.message : String(err), fields };
+}
+
+interface OpenTransaction {
+  tx: Transaction | null;
+  finish: { commit: () => void; rollback: (reason: Error) => void } | null;
+  finished: Promise<void>;
+}
+
+const ROLLBACK = new Error('rolled back by the caller');
+
+/** The thread's entry point: opens PGlite and answers the main thread until told to close. */
+export async function runPgliteThread(): Promise<void> {
+  const port = parentPort as MessagePort;
+  const { dataDir } = workerData as ThreadData;
+  let db: PGlite;
+  try {
+    db = dataDir === null ? new PGlite() : new PGlite(dataDir);
+    await db.waitReady;
+  } catch (err) {
+    port.postMessage({ failed: describe(err) } satisfies ThreadReply);
+    return;
+  }
+  const transactions = new Map<number, OpenTransaction>();
+  const subscriptions = new Map<number, () => Promise<void>>();
+  const reply = (message: ThreadReply) => port.postMessage(message);
+
+  const target = (tx: number | null): PGlite | Transaction => {
+    if (tx === null) return db;
+    const open = transactions.get(tx)?.tx;
+    if (!open) throw new Error('the transaction is already over');
+    return open;
+  };
+
+  const begin = (id: number, tx: number) => {
+    const open: OpenTransaction = { tx: null, finish: null, finished: Promise.resolve() };
+    transactions.set(tx, open);
+    open.finished = db.transaction(
+      (handle) =>
+        new Promise<void>((commit, rollback) => {
+          open.tx = handle;
+          open.finish = { commit, rollback };
+          reply({ id });
+        }),
+    );
+    // BEGIN itself failed: the callback never ran, so nobody was answered yet.
+    open.finished.catch((err: unknown) => {
+      if (open.tx === null) {
+        transactions.delete(tx);
+        reply({ id, error: describe(err) });
+      }
+    });
+  };
+
+  const end = async (tx: number, commit: boolean): Promise<void> => {
+    const open = transactions.get(tx);
+    if (!open?.finish) throw new Error('the transaction is already over');
+    transactions.delete(tx);
+    if (commit) {
+      open.finish.commit();
+      await open.finished;
+    } else {
+      open.finish.rollback(ROLLBACK);
+      await open.finished.catch(() => undefined);
+    }
+  };
+
+  const handle = async (request: ThreadRequest): Promise<unknown[] | undefined> => {
+    switch (request.op) {
+      case 'query':
+        return (await target(request.tx).query(request.sql, request.params)).rows;
+      case 'exec':
+        await target(request.tx).exec(request.sql);
+        return undefined;
+      case 'commit':
+      case 'rollback':
+        await end(request.tx, request.op === 'commit');
+        return undefined;
+      case 'listen':
+        subscriptions.set(
+          request.subscription,
+          await db.listen(request.channel, (payload) => reply({ notification: request.subscription, payload })),
+        );
+        return undefined;
+      case 'unlisten':
+        await subscriptions.get(request.subscription)?.();
+        subscriptions.delete(request.subscription);
+        return undefined;
+      case 'close':
+        await db.close();
+        return undefined;
+      case 'begin':
+        throw new Error('begin is answered by the transaction itself');
+    }
+  };
+
+  port.on('message', (request: ThreadRequest) => {
+    if (request.op === 'begin') return begin(request.id, request.tx);
+    handle(request).then(
+      (rows) => {
+        reply(rows === undefined ? { id: request.id } : { id: request.id, rows });
+        // The port is what keeps this thread alive; closing it lets the thread end.
+        if (request.op === 'close') port.close();
+      },
+      (err: unknown) => reply({ id: request.id, error: describe(err) }),
+    );
+  });
+  reply({ ready: true });
+}
