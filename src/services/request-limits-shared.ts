@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { METRICS } from '../domain/usage-metrics.ts';
 import type { Database } from '../store/database.ts';
-import { addToCounters, admitApiRequest, readCounters, readRateWindow } from '../store/counters-store.ts';
+import { addToCounters, admitApiRequests, readCounters, readRateWindow, type ApiAdmission } from '../store/counters-store.ts';
 import { periodStart } from '../domain/periods.ts';
 import {
   judge,
@@ -17,13 +17,29 @@ import type { Principal } from './tokens.ts';
 
 // Request limits on PostgreSQL, where several API processes serve one account:
 // the account's window and day counter rows are the one place every node
-// counts in, which keeps the limits exact across nodes. An admission is one
-// statement (migration 010) that commits without waiting for the WAL flush.
+// counts in, which keeps the limits exact across nodes. Admission is group
+// admission: the requests that arrive while one admission is on its way go
+// together in the next, one statement (migration 019) that commits without
+// waiting for the WAL flush; a request alone waits for nothing.
 // Read bytes of successful GETs are not written on their own: they wait here
 // and ride on the account's next admission, or are written in one batch for
 // all accounts every FLUSH_INTERVAL_MS, and before anything reads them here.
 
 export const FLUSH_INTERVAL_MS = 1000;
+/** most requests admitted in one statement */
+const MAX_GROUP = 200;
+
+interface Granted {
+  admission: ApiAdmission;
+  /** when the group was admitted: the time the limits were judged at */
+  at: Date;
+}
+
+interface Waiting {
+  principal: Principal;
+  resolve: (granted: Granted) => void;
+  reject: (err: unknown) => void;
+}
 
 interface PendingBytes {
   accountId: string;
@@ -34,6 +50,9 @@ interface PendingBytes {
 export class SharedLimiter implements RequestLimiter {
   /** read bytes served but not yet charged, by account and day */
   private pending = new Map<string, PendingBytes>();
+  /** requests waiting for the admission on its way to finish */
+  private waiting: Waiting[] = [];
+  private sending = false;
   private flushing: Promise<void> = Promise.resolve();
   private readonly timer: NodeJS.Timeout;
 
@@ -46,30 +65,50 @@ export class SharedLimiter implements RequestLimiter {
   }
 
   async admit(principal: Principal, isRead: boolean): Promise<Admission> {
-    const now = this.deps.clock.now();
-    const { plan, accountId } = principal;
-    const dayStart = periodStart(METRICS.apiRequests, now);
-    const charge = this.take(accountId, dayStart);
-    let row;
-    try {
-      row = await admitApiRequest(this.db, {
-        accountId,
-        at: now,
-        windowSeconds: WINDOW_SECONDS,
-        requestsMetric: METRICS.apiRequests.name,
-        readBytesMetric: METRICS.readBytes.name,
-        dayStart,
-        minuteLimit: plan.requests_per_minute,
-        dayLimit: plan.requests_per_day,
-        chargeDay: dayStart,
-        chargeBytes: charge,
+    const { admission, at } = await new Promise<Granted>((resolve, reject) => {
+      this.waiting.push({ principal, resolve, reject });
+      if (!this.sending) void this.sendWaiting();
+    });
+    const { window_started: windowStart, window_used: windowUsed, day_used: dayUsed, read_bytes_used: readBytesUsed, counted } = admission;
+    return judge(principal.plan, { windowStart, windowUsed, dayUsed, readBytesUsed, counted }, isRead, at);
+  }
+
+  /** Admits what waits, a group per statement, until nothing does: one group on its way at a time. */
+  private async sendWaiting(): Promise<void> {
+    this.sending = true;
+    while (this.waiting.length > 0) {
+      const group = this.waiting.splice(0, MAX_GROUP);
+      const at = this.deps.clock.now();
+      const dayStart = periodStart(METRICS.apiRequests, at);
+      // An account's pending read bytes ride on its first request of the group.
+      const charged = new Map<string, number>();
+      const requests = group.map(({ principal: { accountId, plan } }) => {
+        let chargeBytes = 0;
+        if (!charged.has(accountId)) {
+          chargeBytes = this.take(accountId, dayStart);
+          charged.set(accountId, chargeBytes);
+        }
+        return { accountId, minuteLimit: plan.requests_per_minute, dayLimit: plan.requests_per_day, chargeBytes };
       });
-    } catch (err) {
-      this.add(accountId, dayStart, charge);
-      throw err;
+      try {
+        const admissions = await admitApiRequests(
+          this.db,
+          {
+            at,
+            windowSeconds: WINDOW_SECONDS,
+            requestsMetric: METRICS.apiRequests.name,
+            readBytesMetric: METRICS.readBytes.name,
+            dayStart,
+          },
+          requests,
+        );
+        group.forEach((waiting, i) => waiting.resolve({ admission: admissions[i]!, at }));
+      } catch (err) {
+        for (const [accountId, bytes] of charged) this.add(accountId, dayStart, bytes);
+        for (const waiting of group) waiting.reject(err);
+      }
     }
-    const { window_started: windowStart, window_used: windowUsed, day_used: dayUsed, read_bytes_used: readBytesUsed, counted } = row;
-    return judge(plan, { windowStart, windowUsed, dayUsed, readBytesUsed, counted }, isRead, now);
+    this.sending = false;
   }
 
   async peek(principal: Principal): Promise<LimitSnapshot> {

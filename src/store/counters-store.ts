@@ -17,46 +17,47 @@ export interface ApiAdmission {
   counted: boolean;
 }
 
+/** One request of a group admission. */
+export interface AdmissionRequest {
+  accountId: string;
+  minuteLimit: number;
+  dayLimit: number;
+  /** read bytes served to the account since its last admission, added before judging */
+  chargeBytes: number;
+}
+
 /**
- * Adds the read bytes to charge, starts or locks the account's request window
- * and locks the day's request counter, then counts one request in both when
- * under both limits, all in one statement that commits without waiting for the
- * WAL flush (migrations 008 and 010): the rows stay locked only while the
- * server runs it.
+ * Admits several requests in one statement that commits without waiting for
+ * the WAL flush (migration 019): for each account, adds the read bytes to
+ * charge, starts or locks the request window and the day's counter, and counts
+ * its requests in order while both limits allow. Returns one admission per
+ * request, in the order given.
  */
-export async function admitApiRequest(
+export async function admitApiRequests(
   db: Queryable,
-  input: {
-    accountId: string;
-    at: Date;
-    windowSeconds: number;
-    requestsMetric: string;
-    readBytesMetric: string;
-    dayStart: Date;
-    minuteLimit: number;
-    dayLimit: number;
-    chargeDay: Date;
-    chargeBytes: number;
-  },
-): Promise<ApiAdmission> {
-  const rows = await db.query<ApiAdmission>(
-    `SELECT window_started, window_used, day_used, read_bytes_used, counted
-     FROM admit_api_request($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+  shared: { at: Date; windowSeconds: number; requestsMetric: string; readBytesMetric: string; dayStart: Date },
+  requests: AdmissionRequest[],
+): Promise<ApiAdmission[]> {
+  const rows = await db.query<ApiAdmission & { request: number }>(
+    `SELECT request, window_started, window_used, day_used, read_bytes_used, counted
+     FROM admit_api_requests($1::uuid[], $2::bigint[], $3::bigint[], $4::bigint[], $5, $6, $7, $8, $9)`,
     [
-      input.accountId,
-      input.at,
-      input.windowSeconds,
-      input.requestsMetric,
-      input.readBytesMetric,
-      input.dayStart,
-      input.minuteLimit,
-      input.dayLimit,
-      input.chargeDay,
-      input.chargeBytes,
+      requests.map((r) => r.accountId),
+      requests.map((r) => r.minuteLimit),
+      requests.map((r) => r.dayLimit),
+      requests.map((r) => r.chargeBytes),
+      shared.at,
+      shared.windowSeconds,
+      shared.requestsMetric,
+      shared.readBytesMetric,
+      shared.dayStart,
     ],
   );
-  const row = onlyRow(rows, 'admit_api_request');
-  return { ...row, day_used: Number(row.day_used), read_bytes_used: Number(row.read_bytes_used) };
+  const admissions = new Array<ApiAdmission>(requests.length);
+  for (const { request, ...row } of rows) {
+    admissions[request - 1] = { ...row, day_used: Number(row.day_used), read_bytes_used: Number(row.read_bytes_used) };
+  }
+  return admissions;
 }
 
 /** Writes request windows as they are (the embedded store's write-behind); windows of deleted accounts are skipped. */

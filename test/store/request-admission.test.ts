@@ -65,6 +65,31 @@ test('shared counts: an admission is one statement and carries the read bytes se
   }
 });
 
+test('shared counts: requests that arrive while an admission is on its way are admitted together, in order, within the limits', async () => {
+  const [who, other] = [await principal(), await principal()];
+  const store = counting();
+  const limiter = new SharedLimiter(store.db, { clock }, log);
+  try {
+    const minuteLimit = DEFAULT_PLANS.pro.requests_per_minute;
+    const requests = Array.from({ length: minuteLimit + 10 }, (_, i) => limiter.admit(i === 5 ? other : who, false));
+    const admissions = await Promise.all(requests);
+    assert.equal(store.statements(), 2, 'the first request alone, then every request that waited for it');
+    const refused = admissions.flatMap((a, i) => (a.rejection ? [i] : []));
+    // The other account's request is counted on its own; of `who`'s, the first minuteLimit are.
+    assert.deepEqual(
+      refused,
+      Array.from({ length: 9 }, (_, i) => minuteLimit + 1 + i),
+    );
+    assert.deepEqual(
+      admissions.slice(0, 4).map((a) => a.state.minuteRemaining),
+      [minuteLimit - 1, minuteLimit - 2, minuteLimit - 3, minuteLimit - 4],
+    );
+    assert.equal(admissions[5]!.state.minuteRemaining, minuteLimit - 1);
+  } finally {
+    await limiter.stop();
+  }
+});
+
 test('shared counts: read bytes of an account that makes no further request are written within a second', async () => {
   const who = await principal();
   const limiter = new SharedLimiter(db, { clock }, log);
@@ -82,8 +107,11 @@ test('shared counts: the admission commits without waiting for the WAL flush', a
   const who = await principal();
   const day = periodStart(METRICS.apiRequests, clock.now());
   const setting = await db.transaction(async (tx) => {
-    await tx.query('SELECT * FROM admit_api_request($1, $2, 60, $3, $4, $5, 60, 5000, $5, 0)', [
-      who.accountId,
+    await tx.query('SELECT * FROM admit_api_requests($1, $2, $3, $4, $5, 60, $6, $7, $8)', [
+      [who.accountId],
+      [60],
+      [5000],
+      [0],
       clock.now(),
       METRICS.apiRequests.name,
       METRICS.readBytes.name,
