@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import type { Database, Queryable } from './database.ts';
 import { lockEmbeddedDataDir } from './data-dir-lock.ts';
@@ -25,10 +26,30 @@ function bootstrap(): string {
     .then((thread) => thread.runPgliteThread());`;
 }
 
+let compiled: Promise<Omit<ThreadData, 'dataDir'>> | null = null;
+
+/**
+ * PGlite's WebAssembly, compiled once per process and handed to every thread:
+ * in-process PGlite caches its compiled module, a fresh thread would compile
+ * 9 MB of WebAssembly again on every open.
+ */
+function pgliteArtifacts(): Promise<Omit<ThreadData, 'dataDir'>> {
+  compiled ??= (async () => {
+    const dist = import.meta.resolve('@electric-sql/pglite');
+    const [pglite, initdb, fsBundle] = await Promise.all(
+      ['./pglite.wasm', './initdb.wasm', './pglite.data'].map((name) => readFile(new URL(name, dist))),
+    );
+    const [pgliteWasmModule, initdbWasmModule] = await Promise.all([WebAssembly.compile(pglite!), WebAssembly.compile(initdb!)]);
+    return { pgliteWasmModule, initdbWasmModule, fsBundle: new Uint8Array(fsBundle!) };
+  })();
+  return compiled;
+}
+
 /** Embedded PGlite in a worker thread: in memory when dataDir is null, else in that directory (locked). */
 export async function openPgliteThreadDatabase(dataDir: string | null): Promise<Database> {
+  const artifacts = await pgliteArtifacts();
   const lock = lockEmbeddedDataDir(dataDir);
-  const worker = new Worker(bootstrap(), { eval: true, workerData: { dataDir } satisfies ThreadData });
+  const worker = new Worker(bootstrap(), { eval: true, workerData: { dataDir, ...artifacts } satisfies ThreadData });
   const pending = new Map<number, Pending>();
   const listeners = new Map<number, (payload: string) => void>();
   let nextId = 0;

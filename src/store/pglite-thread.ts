@@ -30,6 +30,10 @@ export type ThreadReply =
 export interface ThreadData {
   /** null keeps PGlite in memory */
   dataDir: string | null;
+  /** PGlite's WebAssembly and file-system bundle, compiled and read once by the main thread */
+  pgliteWasmModule: WebAssembly.Module;
+  initdbWasmModule: WebAssembly.Module;
+  fsBundle: Uint8Array<ArrayBuffer>;
 }
 
 const ERROR_FIELDS = ['code', 'severity', 'detail', 'hint', 'schema', 'table', 'column', 'constraint', 'position', 'where'] as const;
@@ -52,10 +56,10 @@ const ROLLBACK = new Error('rolled back by the caller');
 /** The thread's entry point: opens PGlite and answers the main thread until told to close. */
 export async function runPgliteThread(): Promise<void> {
   const port = parentPort as MessagePort;
-  const { dataDir } = workerData as ThreadData;
+  const { dataDir, pgliteWasmModule, initdbWasmModule, fsBundle } = workerData as ThreadData;
   let db: PGlite;
   try {
-    db = dataDir === null ? new PGlite() : new PGlite(dataDir);
+    db = new PGlite({ dataDir: dataDir ?? undefined, pgliteWasmModule, initdbWasmModule, fsBundle: new Blob([fsBundle]) });
     await db.waitReady;
   } catch (err) {
     port.postMessage({ failed: describe(err) } satisfies ThreadReply);

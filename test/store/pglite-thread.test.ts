@@ -1,0 +1,109 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import type { Database } from '../../src/store/database.ts';
+import { DataDirLockedError } from '../../src/store/data-dir-lock.ts';
+import { openPgliteThreadDatabase } from '../../src/store/pglite-thread-database.ts';
+import { useTempDataDirs } from '../helpers/temp-dirs.ts';
+
+// The embedded store runs PGlite in a worker thread (whatever TEST_DATABASE_URL
+// says, this is the embedded store's own behaviour).
+
+const run = promisify(execFile);
+const freshDir = useTempDataDirs('pw-thread-');
+let db: Database;
+before(async () => {
+  db = await openPgliteThreadDatabase(null);
+  await db.exec('CREATE TABLE items (id integer PRIMARY KEY, name text NOT NULL)');
+});
+after(() => db.close());
+
+test('rows, parameters and types come back as the in-process store gives them', async () => {
+  const [row] = await db.query<{ n: number; at: Date; doc: { a: number[] }; big: number }>(
+    `SELECT $1::int AS n, $2::timestamptz AS at, $3::jsonb AS doc, 9007199254740991::bigint AS big`,
+    [7, new Date('2026-01-02T03:04:05Z'), JSON.stringify({ a: [1, 2] })],
+  );
+  assert.deepEqual(row, { n: 7, at: new Date('2026-01-02T03:04:05Z'), doc: { a: [1, 2] }, big: 9007199254740991 });
+});
+
+test('a statement error carries its SQLSTATE and constraint, as callers check them', async () => {
+  await db.query('INSERT INTO items VALUES (1, $1)', ['one']);
+  await assert.rejects(db.query('INSERT INTO items VALUES (1, $1)', ['again']), (err: Error & { code?: string; constraint?: string }) => {
+    assert.equal(err.code, '23505');
+    assert.equal(err.constraint, 'items_pkey');
+    return true;
+  });
+});
+
+test('a transaction is seen by others only once committed, and a thrown one leaves nothing', async () => {
+  let seenDuring: number | null = null;
+  await db.transaction(async (tx) => {
+    await tx.query('INSERT INTO items VALUES (2, $1)', ['two']);
+    // A statement outside the transaction waits for it to end, as on the event loop.
+    const outside = db.query<{ n: number }>('SELECT count(*)::int AS n FROM items WHERE id = 2');
+    seenDuring = (await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM items WHERE id = 2'))[0]!.n;
+    void outside.then(([r]) => assert.equal(r!.n, 1));
+  });
+  assert.equal(seenDuring, 1);
+  await assert.rejects(
+    db.transaction(async (tx) => {
+      await tx.query('INSERT INTO items VALUES (3, $1)', ['three']);
+      throw new Error('changed my mind');
+    }),
+    /changed my mind/,
+  );
+  assert.deepEqual(await db.query('SELECT id FROM items WHERE id = 3'), []);
+});
+
+test('a failed statement inside a transaction rolls the whole transaction back', async () => {
+  await assert.rejects(
+    db.transaction(async (tx) => {
+      await tx.query('INSERT INTO items VALUES (4, $1)', ['four']);
+      await tx.query('INSERT INTO items VALUES (4, $1)', ['duplicate']);
+    }),
+    (err: { code?: string }) => err.code === '23505',
+  );
+  assert.deepEqual(await db.query('SELECT id FROM items WHERE id = 4'), []);
+  assert.deepEqual(await db.query<{ n: number }>('SELECT 1 AS n'), [{ n: 1 }], 'the store goes on');
+});
+
+test('notifications reach listeners through the thread, and stop once unsubscribed', async () => {
+  const heard: string[] = [];
+  const unlisten = await db.listen(
+    'thread_news',
+    (payload) => heard.push(payload),
+    () => undefined,
+  );
+  await db.query("SELECT pg_notify('thread_news', 'first')");
+  await new Promise((r) => setTimeout(r, 50));
+  await unlisten();
+  await db.query("SELECT pg_notify('thread_news', 'second')");
+  await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual(heard, ['first']);
+});
+
+test('the data directory is locked by the thread store like the in-process one, and released on close', async () => {
+  const dir = freshDir();
+  const first = await openPgliteThreadDatabase(dir);
+  try {
+    await assert.rejects(openPgliteThreadDatabase(dir), (err) => err instanceof DataDirLockedError);
+  } finally {
+    await first.close();
+  }
+  const again = await openPgliteThreadDatabase(dir);
+  await again.close();
+  await assert.rejects(again.query('SELECT 1'), /closed/, 'statements after close are refused, not left waiting');
+});
+
+test('an idle open store does not keep the process alive, and a closed one leaves no thread running', async () => {
+  const script = fileURLToPath(new URL('../helpers/open-thread-store.ts', import.meta.url));
+  await Promise.all(
+    ['idle', 'closed'].map(async (mode) => {
+      // The timeout is what fails the test if a thread keeps the process alive.
+      const { stdout } = await run(process.execPath, ['--import', 'tsx', script, mode], { timeout: 90_000 });
+      assert.match(stdout, /queried/, mode);
+    }),
+  );
+});
