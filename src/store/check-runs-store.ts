@@ -34,10 +34,13 @@ export async function listCheckRuns(
 
 /** Deletes the check history of accounts on `plan` checked at or before `cutoff`. */
 export async function deleteExpiredCheckRuns(db: Queryable, plan: string, cutoff: Date): Promise<number> {
-  const rows = await db.query(
-    `DELETE FROM check_runs r USING monitors m, accounts a
-     WHERE m.id = r.monitor_id AND a.id = m.account_id AND a.plan = $1 AND r.checked_at <= $2::timestamptz RETURNING r.seq`,
+  const rows = await db.query<{ deleted: number }>(
+    `WITH deleted AS (
+       DELETE FROM check_runs r USING monitors m, accounts a
+       WHERE m.id = r.monitor_id AND a.id = m.account_id AND a.plan = $1 AND r.checked_at <= $2::timestamptz RETURNING 1
+     )
+     SELECT count(*)::int AS deleted FROM deleted`,
     [plan, cutoff],
   );
-  return rows.length;
+  return rows[0]?.deleted ?? 0;
 }
