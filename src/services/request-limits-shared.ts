@@ -76,39 +76,36 @@ export class SharedLimiter implements RequestLimiter {
   /** Admits what waits, a group per statement, until nothing does: one group on its way at a time. */
   private async sendWaiting(): Promise<void> {
     this.sending = true;
-    while (this.waiting.length > 0) {
-      const group = this.waiting.splice(0, MAX_GROUP);
-      const at = this.deps.clock.now();
-      const dayStart = periodStart(METRICS.apiRequests, at);
-      // An account's pending read bytes ride on its first request of the group.
-      const charged = new Map<string, number>();
-      const requests = group.map(({ principal: { accountId, plan } }) => {
-        let chargeBytes = 0;
-        if (!charged.has(accountId)) {
-          chargeBytes = this.take(accountId, dayStart);
-          charged.set(accountId, chargeBytes);
-        }
-        return { accountId, minuteLimit: plan.requests_per_minute, dayLimit: plan.requests_per_day, chargeBytes };
-      });
-      try {
-        const admissions = await admitApiRequests(
-          this.db,
-          {
-            at,
-            windowSeconds: WINDOW_SECONDS,
-            requestsMetric: METRICS.apiRequests.name,
-            readBytesMetric: METRICS.readBytes.name,
-            dayStart,
-          },
-          requests,
-        );
-        group.forEach((waiting, i) => waiting.resolve({ admission: admissions[i]!, at }));
-      } catch (err) {
-        for (const [accountId, bytes] of charged) this.add(accountId, dayStart, bytes);
-        for (const waiting of group) waiting.reject(err);
-      }
-    }
+    while (this.waiting.length > 0) await this.admitGroup(this.waiting.splice(0, MAX_GROUP));
     this.sending = false;
+  }
+
+  private async admitGroup(group: Waiting[]): Promise<void> {
+    const at = this.deps.clock.now();
+    const dayStart = periodStart(METRICS.apiRequests, at);
+    // An account's pending read bytes ride on its first request of the group.
+    const charged = new Map<string, number>();
+    const requests = group.map(({ principal: { accountId, plan } }) => {
+      let chargeBytes = 0;
+      if (!charged.has(accountId)) {
+        chargeBytes = this.take(accountId, dayStart);
+        charged.set(accountId, chargeBytes);
+      }
+      return { accountId, minuteLimit: plan.requests_per_minute, dayLimit: plan.requests_per_day, chargeBytes };
+    });
+    try {
+      const admissions = await admitApiRequests(
+        this.db,
+        { at, windowSeconds: WINDOW_SECONDS, requestsMetric: METRICS.apiRequests.name, readBytesMetric: METRICS.readBytes.name, dayStart },
+        requests,
+      );
+      group.forEach((waiting, i) => waiting.resolve({ admission: admissions[i]!, at }));
+    } catch (err) {
+      for (const [accountId, bytes] of charged) this.add(accountId, dayStart, bytes);
+      if (group.length === 1) return group[0]!.reject(err);
+      // One request's failure (its account deleted meanwhile) must not fail the others: admit them one by one, in order.
+      for (const waiting of group) await this.admitGroup([waiting]);
+    }
   }
 
   async peek(principal: Principal): Promise<LimitSnapshot> {

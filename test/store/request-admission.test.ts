@@ -90,6 +90,24 @@ test('shared counts: requests that arrive while an admission is on its way are a
   }
 });
 
+test('shared counts: a request whose account was deleted meanwhile fails alone, not the requests admitted with it', async () => {
+  const [who, gone] = [await principal(), await principal()];
+  await db.query('DELETE FROM accounts WHERE id = $1', [gone.accountId]);
+  const limiter = new SharedLimiter(db, { clock }, log);
+  try {
+    // The first request goes alone; the next two wait for it and are grouped.
+    const results = await Promise.allSettled([limiter.admit(who, false), limiter.admit(gone, false), limiter.admit(who, false)]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'rejected', 'fulfilled'],
+    );
+    const last = results[2] as PromiseFulfilledResult<Awaited<ReturnType<SharedLimiter['admit']>>>;
+    assert.equal(last.value.state.minuteRemaining, DEFAULT_PLANS.pro.requests_per_minute - 2);
+  } finally {
+    await limiter.stop();
+  }
+});
+
 test('shared counts: read bytes of an account that makes no further request are written within a second', async () => {
   const who = await principal();
   const limiter = new SharedLimiter(db, { clock }, log);
