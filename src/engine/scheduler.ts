@@ -11,7 +11,8 @@ import { cleanupExpired, settleChecks } from './housekeeping.ts';
 import type { Loaders } from '../fetch/loaders.ts';
 
 // The scheduler and its worker pool in one loop per process. Every cycle
-// (PAGEWATCH_TICK_SECONDS) it settles manual checks, now and then cleans up
+// (PAGEWATCH_TICK_SECONDS, or as soon as slots free up while due work waits)
+// it settles manual checks (at most once a second), now and then cleans up
 // expired history, claims up to `concurrency` checks minus those still
 // running, and starts them. Any number of processes may run this loop against
 // one PostgreSQL: claims are leased, so no check is done twice at once.
@@ -67,6 +68,12 @@ export interface Engine {
 }
 
 const DEFAULT_CLEANUP_MS = 3_600_000;
+// Settling manual checks and abandoned leases is a transaction of its own:
+// a busy loop that claims whenever a check ends does it at most this often.
+const SETTLE_EVERY_MS = 1000;
+// A freed slot waits this long for others before it is claimed for, unless a
+// quarter of the slots are free: fewer, larger claims when much is due.
+const CLAIM_GATHER_MS = 20;
 
 export function createEngine(options: EngineOptions): Engine {
   const { db, clock, plans } = options;
@@ -77,6 +84,8 @@ export function createEngine(options: EngineOptions): Engine {
   let running = false;
   let cycle: Promise<WorkItem[]> | null = null;
   let lastCleanup: Date | null = null;
+  let lastSettle: Date | null = null;
+  let timerDue = 0;
   // The last claim left due work for lack of a slot (here or at its host).
   let waiting = false;
   // A check ended while the current claim ran, when it could not wake the loop.
@@ -117,17 +126,20 @@ export function createEngine(options: EngineOptions): Engine {
     return settled;
   };
 
-  async function housekeeping(): Promise<void> {
+  async function housekeeping(always: boolean): Promise<void> {
     const now = clock.now();
-    await settleChecks(db, plans, now);
+    if (always || lastSettle === null || now.getTime() - lastSettle.getTime() >= SETTLE_EVERY_MS) {
+      await settleChecks(db, plans, now);
+      lastSettle = now;
+    }
     if (lastCleanup === null || now.getTime() - lastCleanup.getTime() >= (options.cleanupEveryMs ?? DEFAULT_CLEANUP_MS)) {
       await cleanupExpired(db, plans, now);
       lastCleanup = now;
     }
   }
 
-  async function startCycle(): Promise<{ items: WorkItem[]; checks: Promise<RunOutcome>[] }> {
-    await housekeeping();
+  async function startCycle(settleAlways: boolean): Promise<{ items: WorkItem[]; checks: Promise<RunOutcome>[] }> {
+    await housekeeping(settleAlways);
     const busyBeforeClaim = inFlight.size;
     const { items, waiting: left } = await claimOnce();
     if (options.metrics) recordClaim(options.metrics, items, busyBeforeClaim < options.concurrency, clock.now());
@@ -136,16 +148,24 @@ export function createEngine(options: EngineOptions): Engine {
     return { items, checks };
   }
 
+  function schedule(delayMs: number): void {
+    if (timer) clearTimeout(timer);
+    timerDue = Date.now() + delayMs;
+    timer = setTimeout(loopOnce, delayMs);
+  }
+
   function wake(): void {
     if (!running || !waiting || cycle !== null) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(loopOnce, 0);
+    const free = options.concurrency - inFlight.size;
+    const delay = inFlight.size > 0 && free < Math.max(1, Math.floor(options.concurrency / 4)) ? CLAIM_GATHER_MS : 0;
+    if (timer && timerDue <= Date.now() + delay) return;
+    schedule(delay);
   }
 
   function loopOnce(): void {
     timer = null;
     freedDuringClaim = false;
-    cycle = startCycle().then(
+    cycle = startCycle(false).then(
       ({ items, checks }) => {
         for (const check of checks) check.catch((err: unknown) => options.logger.error({ err }, 'check failed'));
         return items;
@@ -158,13 +178,13 @@ export function createEngine(options: EngineOptions): Engine {
     void cycle.finally(() => {
       cycle = null;
       if (!running) return;
-      timer = setTimeout(loopOnce, waiting && freedDuringClaim ? 0 : options.tickSeconds * 1000);
+      schedule(waiting && freedDuringClaim ? 0 : options.tickSeconds * 1000);
     });
   }
 
   return {
     async runCycle() {
-      const { items, checks } = await startCycle();
+      const { items, checks } = await startCycle(true);
       return { claimed: items, outcomes: await Promise.all(checks) };
     },
     claim,
@@ -172,7 +192,7 @@ export function createEngine(options: EngineOptions): Engine {
     start() {
       if (running) return;
       running = true;
-      timer = setTimeout(loopOnce, 0);
+      schedule(0);
     },
     async stop({ graceMs = 0 } = {}) {
       running = false;
