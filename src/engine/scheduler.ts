@@ -13,8 +13,11 @@ import type { Loaders } from '../fetch/loaders.ts';
 // The scheduler and its worker pool in one loop per process. Every cycle
 // (PAGEWATCH_TICK_SECONDS) it settles manual checks, now and then cleans up
 // expired history, claims up to `concurrency` checks minus those still
-// running, and starts them. Any number of processes may run this loop against
-// one PostgreSQL: claims are leased, so no check is done twice at once.
+// running, and starts them. A check that ends with due work left behind
+// wakes the loop to claim at once; such a refill skips the book-keeping if it
+// ran less than a cycle ago (a busy engine would otherwise pay it per check).
+// Any number of processes may run this loop against one PostgreSQL: claims
+// are leased, so no check is done twice at once.
 //
 // Tests drive it one cycle at a time with runCycle() and a manual clock;
 // `pagewatch serve` and `pagewatch worker` call start() and stop().
@@ -77,6 +80,7 @@ export function createEngine(options: EngineOptions): Engine {
   let running = false;
   let cycle: Promise<WorkItem[]> | null = null;
   let lastCleanup: Date | null = null;
+  let lastHousekeeping: Date | null = null;
   // The last claim left due work for lack of a slot (here or at its host).
   let waiting = false;
   // A check ended while the current claim ran, when it could not wake the loop.
@@ -119,6 +123,7 @@ export function createEngine(options: EngineOptions): Engine {
 
   async function housekeeping(): Promise<void> {
     const now = clock.now();
+    lastHousekeeping = now;
     await settleChecks(db, plans, now);
     if (lastCleanup === null || now.getTime() - lastCleanup.getTime() >= (options.cleanupEveryMs ?? DEFAULT_CLEANUP_MS)) {
       await cleanupExpired(db, plans, now);
@@ -126,8 +131,11 @@ export function createEngine(options: EngineOptions): Engine {
     }
   }
 
-  async function startCycle(): Promise<{ items: WorkItem[]; checks: Promise<RunOutcome>[] }> {
-    await housekeeping();
+  const housekeepingDue = () =>
+    lastHousekeeping === null || clock.now().getTime() - lastHousekeeping.getTime() >= options.tickSeconds * 1000;
+
+  async function startCycle(withHousekeeping: boolean): Promise<{ items: WorkItem[]; checks: Promise<RunOutcome>[] }> {
+    if (withHousekeeping) await housekeeping();
     const busyBeforeClaim = inFlight.size;
     const { items, waiting: left } = await claimOnce();
     if (options.metrics) recordClaim(options.metrics, items, busyBeforeClaim < options.concurrency, clock.now());
@@ -139,13 +147,14 @@ export function createEngine(options: EngineOptions): Engine {
   function wake(): void {
     if (!running || !waiting || cycle !== null) return;
     if (timer) clearTimeout(timer);
-    timer = setTimeout(loopOnce, 0);
+    timer = setTimeout(() => loopOnce(true), 0);
   }
 
-  function loopOnce(): void {
+  /** One cycle; `refill`: woken because slots freed, not by the cycle's timer. */
+  function loopOnce(refill = false): void {
     timer = null;
     freedDuringClaim = false;
-    cycle = startCycle().then(
+    cycle = startCycle(!refill || housekeepingDue()).then(
       ({ items, checks }) => {
         for (const check of checks) check.catch((err: unknown) => options.logger.error({ err }, 'check failed'));
         return items;
@@ -158,13 +167,14 @@ export function createEngine(options: EngineOptions): Engine {
     void cycle.finally(() => {
       cycle = null;
       if (!running) return;
-      timer = setTimeout(loopOnce, waiting && freedDuringClaim ? 0 : options.tickSeconds * 1000);
+      const refill = waiting && freedDuringClaim;
+      timer = setTimeout(() => loopOnce(refill), refill ? 0 : options.tickSeconds * 1000);
     });
   }
 
   return {
     async runCycle() {
-      const { items, checks } = await startCycle();
+      const { items, checks } = await startCycle(true);
       return { claimed: items, outcomes: await Promise.all(checks) };
     },
     claim,
