@@ -4,16 +4,18 @@ import type { CheckIssue } from '../domain/issues.ts';
 import { CONFIRM_RECHECK_SECONDS } from '../domain/noise.ts';
 import { nextDueAt, stableOffsetSeconds } from '../domain/schedule.ts';
 import type { Queryable } from '../store/database.ts';
-import { deleteOtherBaselines, readBaselinesOf, type BaselineRow } from '../store/baselines-store.ts';
+import { deleteOtherBaselines, readBaselinesOf, setPendingValue, writeBaselines, type BaselineRow } from '../store/baselines-store.ts';
+import { insertChange } from '../store/changes-store.ts';
 import { deleteLease, lockHeldChecks, type HeldCheck } from '../store/check-leases-store.ts';
 import { finishManualCheck } from '../store/manual-checks-store.ts';
 import { recordChecks, type CheckRecord } from '../store/monitor-checks-store.ts';
 import { enqueueMonitorEvent, enqueueNotification } from '../store/outbox-store.ts';
 import { lazySavepoint } from '../store/savepoint.ts';
+import { saveTexts } from '../store/texts-store.ts';
 import type { WorkItem } from './check-claims.ts';
 import { recordHostOutcome } from './host-politeness.ts';
 import type { LoadResult } from '../fetch/loader/types.ts';
-import { recordTarget } from './target-outcome.ts';
+import { decideTarget, type TargetDecision } from './target-outcome.ts';
 
 // The end of checks, several in one transaction (group commit): for each
 // check its baselines, changes, their outbox rows, the monitor's state, the
@@ -23,11 +25,14 @@ import { recordTarget } from './target-outcome.ts';
 // its results discarded, so a check is recorded once.
 //
 // Set-based where every check does the same: one statement locks all the
-// leases, monitors and check states, one reads all the baselines, one writes
-// all the check states, history rows and lease releases. What only some checks
-// do (a change, a receipt, a backoff, a failing alert) is written per check
-// under its own savepoint, taken at its first statement: a check whose rows
-// fail is rolled back alone and reported, the others are recorded.
+// leases, monitors and check states, one reads all the baselines, one stores
+// the captured texts (before anything refers to them), one writes the
+// baselines that moved, one writes all the check states, history rows and
+// lease releases. What only some checks do (a change, a receipt, a backoff, a
+// failing alert) is written per check under its own savepoint, taken at its
+// first statement: a check whose rows fail is rolled back alone and reported,
+// the others are recorded. The texts it stored stay, unreferenced, for the
+// cleanup (texts are content-addressed and shared).
 
 export interface Observation {
   /** when the check began loading the page */
@@ -59,49 +64,75 @@ export type CommitResult = { ok: true; outcome: CommitOutcome } | { ok: false; e
 /** A check that made the monitor failing, or healthy again. */
 type FailingTransition = { event: 'monitor.failing' | 'monitor.recovered'; since: Date; failures: number };
 
+/** A check whose lease is still held, with what each target decided (null when the monitor changed meanwhile). */
+interface HeldPending {
+  check: PendingCheck;
+  held: HeldCheck;
+  stored: Map<string, BaselineRow>;
+  targets: TargetDecision[] | null;
+}
+
 export async function commitChecks(tx: Queryable, checks: PendingCheck[]): Promise<CommitResult[]> {
   const held = await lockHeldChecks(
     tx,
     checks.map(({ item }) => ({ monitorId: item.monitorId, token: item.token })),
   );
   const baselines = await readBaselinesOf(tx, [...held.keys()]);
-  const records: CheckRecord[] = [];
-  const results: CommitResult[] = [];
-  for (const check of checks) {
+  const pending = checks.map((check): HeldPending | null => {
     const found = held.get(check.item.monitorId);
-    if (found === undefined || found.lease.token !== check.item.token) {
+    if (found === undefined || found.lease.token !== check.item.token) return null;
+    const stored = baselines.get(check.item.monitorId) ?? new Map<string, BaselineRow>();
+    return { check, held: found, stored, targets: decideTargets(check, found, stored) };
+  });
+  await saveTexts(
+    tx,
+    pending.flatMap((p) => p?.targets?.flatMap((target) => (target.text ? [target.text] : [])) ?? []),
+  );
+  const records: CheckRecord[] = [];
+  const moved: BaselineRow[] = [];
+  const results: CommitResult[] = [];
+  for (const entry of pending) {
+    if (entry === null) {
       results.push({ ok: true, outcome: { outcome: 'lease_lost' } });
       continue;
     }
     const own = lazySavepoint(tx, 'check_commit');
     try {
-      const { outcome, record } = await commitOne(
-        own.tx,
-        check,
-        found,
-        baselines.get(check.item.monitorId) ?? new Map<string, BaselineRow>(),
-      );
+      const { outcome, record } = await commitOne(own.tx, entry);
       await own.release();
       if (record) records.push(record);
+      for (const target of entry.targets ?? []) if (target.baseline) moved.push(target.baseline);
       results.push({ ok: true, outcome });
     } catch (error) {
       await own.rollback();
       results.push({ ok: false, error });
     }
   }
+  await writeBaselines(tx, moved);
   await recordChecks(tx, records);
   return results;
+}
+
+/** What each target of a check decides, per target in the monitor's order; null when the monitor's targets changed meanwhile. */
+function decideTargets(
+  { item, observation, at }: PendingCheck,
+  held: HeldCheck,
+  stored: Map<string, BaselineRow>,
+): TargetDecision[] | null {
+  if (held.monitor.config_version !== item.configVersion) return null;
+  const context = { monitorId: item.monitorId, accountId: item.accountId, loadMode: item.loadMode, at };
+  return item.targets.map((target, index) =>
+    decideTarget(context, target, observation.extractions?.[index] ?? null, stored.get(target.id)),
+  );
 }
 
 /** One check's own rows; its state and history row are returned for the batch's single write. */
 async function commitOne(
   tx: Queryable,
-  { item, observation, at }: PendingCheck,
-  held: HeldCheck,
-  baselines: Map<string, BaselineRow>,
+  { check: { item, observation, at }, held, stored: baselines, targets }: HeldPending,
 ): Promise<{ outcome: CommitOutcome; record: CheckRecord | null }> {
   const { monitor, state } = held;
-  if (monitor.config_version !== item.configVersion) {
+  if (targets === null) {
     if (item.manualCheckId !== null) {
       await finishManualCheck(tx, item.manualCheckId, { status: 'failed', at, changes: [], issues: [MONITOR_CHANGED] });
     }
@@ -117,14 +148,15 @@ async function commitOne(
   const changes: string[] = [];
   const notifying: string[] = [];
   let awaitingConfirmation = false;
-  const context = { monitorId: item.monitorId, accountId: item.accountId, loadMode: item.loadMode, at };
   for (const [index, target] of item.targets.entries()) {
     const extraction = extractions?.[index] ?? null;
     if (extraction) issues.push(...extraction.issues);
-    const record = await recordTarget(tx, context, target, extraction, baselines.get(target.id));
-    awaitingConfirmation ||= record.awaitingConfirmation;
-    const { change } = record;
+    const decided = targets[index]!;
+    awaitingConfirmation ||= decided.awaitingConfirmation;
+    if (decided.pending) await setPendingValue(tx, item.monitorId, target.id, decided.pending);
+    const { change } = decided;
     if (change === null) continue;
+    await insertChange(tx, change.row);
     changes.push(change.id);
     if (change.notify) notifying.push(change.id);
   }

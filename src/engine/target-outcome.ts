@@ -6,16 +6,17 @@ import { isObservedValue, valuesEqual, type ObservedValue } from '../domain/obse
 import { detectChange } from '../domain/rules.ts';
 import { targetFingerprint } from '../domain/target-fingerprint.ts';
 import type { Target } from '../domain/targets.ts';
-import type { Queryable } from '../store/database.ts';
-import { setPendingValue, writeBaseline, type BaselineRow } from '../store/baselines-store.ts';
-import { insertChange } from '../store/changes-store.ts';
-import { saveText, textHash } from '../store/texts-store.ts';
+import type { BaselineRow } from '../store/baselines-store.ts';
+import type { ChangeRow } from '../store/changes-store.ts';
+import { textHash, type TextRow } from '../store/texts-store.ts';
 import type { LoadMode } from '../domain/load-mode.ts';
 
-// One target of one capture: compare with the baseline, record the change (if
-// any) and move the baseline. An undetermined value touches nothing: the
+// One target of one capture: compare with the baseline, and decide the change
+// (if any) and the baseline's move. An undetermined value touches nothing: the
 // check issue explains it and the old baseline stays. A baseline equal to the
 // stored row is not rewritten, so its updated_at is when it last changed.
+// Only decided here, without a statement: the commit writes the texts and the
+// baselines of a whole batch of checks in one statement each (check-commit.ts).
 
 /** Captured texts longer than this are not kept (the change's text is then null). */
 export const MAX_STORED_TEXT_CHARS = 1_000_000;
@@ -34,13 +35,21 @@ export interface RecordedChange {
   notify: boolean;
 }
 
-export interface TargetRecord {
-  change: RecordedChange | null;
+/** What one target of a capture writes. */
+export interface TargetDecision {
+  /** the change to insert; its texts are in `text` or stored already */
+  change: (RecordedChange & { row: ChangeRow }) | null;
   /** a confirm target saw a new value for the first time: it becomes a change only if the re-check sees it again */
   awaitingConfirmation: boolean;
+  /** the value the confirm target waits to see again (the baseline itself does not move) */
+  pending: { value: ObservedValue; since: Date } | null;
+  /** the captured text to store before the baseline or change that refers to it */
+  text: TextRow | null;
+  /** the baseline to write; null when the stored one stays as it is */
+  baseline: BaselineRow | null;
 }
 
-const NOTHING: TargetRecord = { change: null, awaitingConfirmation: false };
+const NOTHING: TargetDecision = { change: null, awaitingConfirmation: false, pending: null, text: null, baseline: null };
 
 /** Whether the re-check of a confirm target sees the value its previous check saw first. */
 function confirms(target: Target, stored: BaselineRow, value: ObservedValue): boolean {
@@ -76,20 +85,21 @@ function sameBaseline(stored: BaselineRow | undefined, next: Omit<BaselineRow, '
   );
 }
 
-async function storeText(tx: Queryable, text: string | null, previousHash: string | null, at: Date): Promise<string | null> {
-  if (text === null || text.length > MAX_STORED_TEXT_CHARS) return null;
+/** The text to store (and its key), null when it is not kept, or the baseline's own key when it refers to this very text. */
+function textToStore(text: string | null, previousHash: string | null, at: Date): { hash: string | null; row: TextRow | null } {
+  if (text === null || text.length > MAX_STORED_TEXT_CHARS) return { hash: null, row: null };
+  const hash = textHash(text);
   // The baseline already refers to this very text: nothing to write.
-  if (previousHash !== null && textHash(text) === previousHash) return previousHash;
-  return saveText(tx, text, at);
+  if (hash === previousHash) return { hash, row: null };
+  return { hash, row: { hash, content: text, used_at: at } };
 }
 
-export async function recordTarget(
-  tx: Queryable,
+export function decideTarget(
   context: TargetContext,
   target: Target,
   extraction: TargetExtraction | null,
   stored: BaselineRow | undefined,
-): Promise<TargetRecord> {
+): TargetDecision {
   const fingerprint = targetFingerprint(target, context.loadMode);
   const baseline = applicableBaseline(target, stored, fingerprint);
   const current = extraction?.ok ? (extraction.value as ObservedValue) : null;
@@ -99,12 +109,12 @@ export async function recordTarget(
   });
   if (decision.outcome === 'undetermined' || extraction === null) return NOTHING;
   if (target.confirm && decision.outcome === 'changed' && baseline && !confirms(target, baseline.row, decision.after)) {
-    await setPendingValue(tx, context.monitorId, target.id, { value: decision.after, since: context.at });
-    return { change: null, awaitingConfirmation: true };
+    return { ...NOTHING, awaitingConfirmation: true, pending: { value: decision.after, since: context.at } };
   }
 
   const previousHash = baseline?.row.text_hash ?? null;
-  const afterHash = await storeText(tx, extraction.text, previousHash, context.at);
+  const text = textToStore(extraction.text, previousHash, context.at);
+  const afterHash = text.hash;
   const seen = [...(baseline?.row.seen_links ?? []), ...decision.newlySeenLinks].slice(-MAX_SEEN_LINKS);
   const next = {
     monitor_id: context.monitorId,
@@ -117,16 +127,18 @@ export async function recordTarget(
     pending_value: null,
     pending_since: null,
   };
+  let written: BaselineRow | null = null;
   if (!sameBaseline(stored, next)) {
     // Dropping a value that flipped back is no change of the baseline: it keeps its time.
     const onlyPendingDropped = stored !== undefined && sameBaseline({ ...stored, pending_value: null }, next);
-    await writeBaseline(tx, { ...next, updated_at: onlyPendingDropped ? stored.updated_at : context.at });
+    written = { ...next, updated_at: onlyPendingDropped ? stored.updated_at : context.at };
   }
-  if (decision.outcome !== 'changed') return NOTHING;
+  const kept = { ...NOTHING, text: text.row, baseline: written };
+  if (decision.outcome !== 'changed') return kept;
 
   const id = randomUUID();
   const notify = decision.ruleMatches === null || decision.ruleMatches.length > 0;
-  await insertChange(tx, {
+  const row: ChangeRow = {
     id,
     account_id: context.accountId,
     monitor_id: context.monitorId,
@@ -141,6 +153,6 @@ export async function recordTarget(
     after_display: extraction.display,
     before_text_hash: previousHash,
     after_text_hash: afterHash,
-  });
-  return { change: { id, notify }, awaitingConfirmation: false };
+  };
+  return { ...kept, change: { id, notify, row } };
 }

@@ -23,25 +23,37 @@ export async function readBaselinesOf(db: Queryable, monitorIds: string[]): Prom
   return byMonitor;
 }
 
-export async function writeBaseline(db: Queryable, row: BaselineRow): Promise<void> {
+/**
+ * Writes several baselines (distinct monitor and target pairs) in one statement,
+ * in key order, so that writers of overlapping rows take their locks alike.
+ */
+export async function writeBaselines(db: Queryable, rows: BaselineRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const sorted = [...rows].sort((a, b) =>
+    a.monitor_id === b.monitor_id ? (a.target_id < b.target_id ? -1 : 1) : a.monitor_id < b.monitor_id ? -1 : 1,
+  );
+  const column = <T>(pick: (r: BaselineRow) => T) => sorted.map(pick);
   await db.query(
     `INSERT INTO baselines (monitor_id, target_id, fingerprint, value, display, text_hash, seen_links, updated_at, pending_value, pending_since)
-     VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7::jsonb, $8::timestamptz, $9::jsonb, $10::timestamptz)
+     SELECT monitor_id, target_id, fingerprint, value::jsonb, display, text_hash, seen_links::jsonb, updated_at, pending_value::jsonb, pending_since
+     FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::text[],
+       $10::timestamptz[])
+       AS b(monitor_id, target_id, fingerprint, value, display, text_hash, seen_links, updated_at, pending_value, pending_since)
      ON CONFLICT (monitor_id, target_id) DO UPDATE SET
        fingerprint = EXCLUDED.fingerprint, value = EXCLUDED.value, display = EXCLUDED.display,
        text_hash = EXCLUDED.text_hash, seen_links = EXCLUDED.seen_links, updated_at = EXCLUDED.updated_at,
        pending_value = EXCLUDED.pending_value, pending_since = EXCLUDED.pending_since`,
     [
-      row.monitor_id,
-      row.target_id,
-      row.fingerprint,
-      JSON.stringify(row.value),
-      row.display,
-      row.text_hash,
-      JSON.stringify(row.seen_links),
-      row.updated_at,
-      row.pending_value === null ? null : JSON.stringify(row.pending_value),
-      row.pending_since,
+      column((r) => r.monitor_id),
+      column((r) => r.target_id),
+      column((r) => r.fingerprint),
+      column((r) => JSON.stringify(r.value)),
+      column((r) => r.display),
+      column((r) => r.text_hash),
+      column((r) => JSON.stringify(r.seen_links)),
+      column((r) => r.updated_at),
+      column((r) => (r.pending_value === null ? null : JSON.stringify(r.pending_value))),
+      column((r) => r.pending_since),
     ],
   );
 }

@@ -9,19 +9,34 @@ export function textHash(content: string): string {
   return createHash('sha256').update(content).digest('hex');
 }
 
+export interface TextRow {
+  hash: string;
+  content: string;
+  /** when the check that refers to it was made */
+  used_at: Date;
+}
+
 /**
- * Stores a text (or marks an existing copy as used now) and returns its key.
- * Updating last_used_at also locks the row for the transaction, so a cleanup
- * running at the same time cannot delete it between here and the reference.
+ * Stores several texts (or marks existing copies as used) in one statement,
+ * once per hash and in hash order, so that writers of overlapping rows take
+ * their locks alike. Updating last_used_at also locks each row for the
+ * transaction, so a cleanup running at the same time cannot delete it between
+ * here and the reference.
  */
-export async function saveText(db: Queryable, content: string, at: Date): Promise<string> {
-  const hash = textHash(content);
+export async function saveTexts(db: Queryable, texts: TextRow[]): Promise<void> {
+  const byHash = new Map<string, TextRow>();
+  for (const text of texts) {
+    const seen = byHash.get(text.hash);
+    if (seen === undefined || seen.used_at < text.used_at) byHash.set(text.hash, text);
+  }
+  if (byHash.size === 0) return;
+  const rows = [...byHash.values()].sort((a, b) => (a.hash < b.hash ? -1 : 1));
   await db.query(
-    `INSERT INTO texts (hash, content, last_used_at) VALUES ($1, $2, $3::timestamptz)
+    `INSERT INTO texts (hash, content, last_used_at)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[])
      ON CONFLICT (hash) DO UPDATE SET last_used_at = EXCLUDED.last_used_at`,
-    [hash, content, at],
+    [rows.map((r) => r.hash), rows.map((r) => r.content), rows.map((r) => r.used_at)],
   );
-  return hash;
 }
 
 /** The contents of several texts by key; missing keys are absent from the map. */

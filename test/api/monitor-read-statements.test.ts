@@ -7,7 +7,7 @@ import { createLoaders } from '../../src/fetch/loaders.ts';
 import { createMetrics } from '../../src/process-metrics.ts';
 import { targetFingerprint } from '../../src/domain/target-fingerprint.ts';
 import type { Database } from '../../src/store/database.ts';
-import { writeBaseline } from '../../src/store/baselines-store.ts';
+import { writeBaselines } from '../../src/store/baselines-store.ts';
 import { insertMonitor } from '../../src/store/monitors-store.ts';
 import { ADMIN_TOKEN, bearer, createAccountWithToken } from '../helpers/test-app.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
@@ -60,18 +60,20 @@ test('a repeated GET /monitors/{id} is one statement with its observations, plus
       updated_at: at,
       next_check_at: at,
     });
-    await writeBaseline(db, {
-      monitor_id: id,
-      target_id: TITLE.id,
-      fingerprint: targetFingerprint(TITLE, 'html'),
-      value: 'Espresso Duo',
-      display: 'Espresso Duo',
-      text_hash: null,
-      seen_links: [],
-      updated_at: at,
-      pending_value: null,
-      pending_since: null,
-    });
+    await writeBaselines(db, [
+      {
+        monitor_id: id,
+        target_id: TITLE.id,
+        fingerprint: targetFingerprint(TITLE, 'html'),
+        value: 'Espresso Duo',
+        display: 'Espresso Duo',
+        text_hash: null,
+        seen_links: [],
+        updated_at: at,
+        pending_value: null,
+        pending_since: null,
+      },
+    ]);
     const read = () => app.inject({ method: 'GET', url: `/api/v1/monitors/${id}`, headers: bearer(token) });
     assert.equal((await read()).statusCode, 200, 'the first request fills the caches');
 
