@@ -70,7 +70,8 @@ export async function openPgliteThreadDatabase(dataDir: string | null): Promise<
       else call.resolve(reply.rows ?? []);
     });
     const stop = (err: Error) => {
-      stopped = err;
+      // The exit that follows a failure must not hide its reason.
+      stopped ??= err;
       reject(err);
       for (const call of pending.values()) call.reject(err);
       pending.clear();
