@@ -76,8 +76,11 @@ export class SharedLimiter implements RequestLimiter {
   /** Admits what waits, a group per statement, until nothing does: one group on its way at a time. */
   private async sendWaiting(): Promise<void> {
     this.sending = true;
-    while (this.waiting.length > 0) await this.admitGroup(this.waiting.splice(0, MAX_GROUP));
-    this.sending = false;
+    try {
+      while (this.waiting.length > 0) await this.admitGroup(this.waiting.splice(0, MAX_GROUP));
+    } finally {
+      this.sending = false;
+    }
   }
 
   private async admitGroup(group: Waiting[]): Promise<void> {
