@@ -1,10 +1,12 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { preparedStatements } from './pglite-statements.ts';
 
 // The thread side of the embedded store (pglite-thread-database.ts is the
 // other): PGlite runs here, so its query execution does not take turns with
 // HTTP, extraction and the engine on the main event loop. One message per
 // query; a transaction stays open across messages until commit or rollback.
+// Statements are kept prepared (pglite-statements.ts).
 
 export type ThreadRequest = { id: number } & (
   | { op: 'query'; sql: string; params: unknown[] | undefined; tx: number | null }
@@ -65,6 +67,7 @@ export async function runPgliteThread(): Promise<void> {
     port.postMessage({ failed: describe(err) } satisfies ThreadReply);
     return;
   }
+  const statements = preparedStatements(db);
   const transactions = new Map<number, OpenTransaction>();
   const subscriptions = new Map<number, () => Promise<void>>();
   const reply = (message: ThreadReply) => port.postMessage(message);
@@ -111,8 +114,11 @@ export async function runPgliteThread(): Promise<void> {
 
   const handle = async (request: ThreadRequest): Promise<unknown[] | undefined> => {
     switch (request.op) {
-      case 'query':
-        return (await target(request.tx).query(request.sql, request.params)).rows;
+      case 'query': {
+        const on = target(request.tx);
+        if (statements.preparable(request.sql)) return statements.query(request.sql, request.params ?? [], request.tx !== null);
+        return (await on.query(request.sql, request.params)).rows;
+      }
       case 'exec':
         await target(request.tx).exec(request.sql);
         return undefined;
