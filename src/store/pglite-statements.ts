@@ -61,7 +61,8 @@ export function preparedStatements(db: PGlite, max = MAX_PREPARED_STATEMENTS): P
     const values = params.map((value, i) => {
       if (value === null || value === undefined) return null;
       const serializer = db.serializers[prepared.types[i]!];
-      return serializer ? serializer(value) : String(value);
+      // As PGlite's query() does for a type it has no serializer for.
+      return serializer ? serializer(value) : (value as { toString(): string }).toString();
     });
     try {
       const result = await db.execProtocol(
