@@ -3,7 +3,7 @@ import type { Plan } from '../domain/plans.ts';
 import type { LoadMode } from '../domain/load-mode.ts';
 import type { Queryable } from '../store/database.ts';
 import { addToCounter } from '../store/counters-store.ts';
-import { spendAllowance } from '../store/allowances-store.ts';
+import { spendAllowances, type AllowanceWant } from '../store/allowances-store.ts';
 
 // Monthly check allowances (html and browser apart). A check reserves one
 // when it is claimed, so concurrent workers can never exceed the allowance;
@@ -22,11 +22,32 @@ export function storedReservation(metric: string | null, period: Date | null): R
 
 const METRIC_BY_MODE = { html: METRICS.checksHtml, browser: METRICS.checksBrowser } as const;
 
-/** Reserves one check of the load mode, or returns null when the month's allowance is used up. */
-export async function reserveCheck(tx: Queryable, accountId: string, plan: Plan, mode: LoadMode, at: Date): Promise<Reservation | null> {
-  const metric = METRIC_BY_MODE[mode];
-  const period = await spendAllowance(tx, accountId, metric, plan.checks_per_month[mode], at);
-  return period ? { metric: metric.name, period } : null;
+/**
+ * Reserves one check for each claim, one statement for all of them when the
+ * allowances have room: the reservations (null where the month's allowance is
+ * used up), in the claims' order, so the first claims of an account win.
+ */
+export async function reserveChecks(
+  tx: Queryable,
+  claims: { accountId: string; plan: Plan; mode: LoadMode }[],
+  at: Date,
+): Promise<(Reservation | null)[]> {
+  const wants = new Map<string, AllowanceWant>();
+  const keys = claims.map(({ accountId, plan, mode }) => {
+    const metric = METRIC_BY_MODE[mode];
+    const key = `${accountId}:${metric.name}`;
+    const want = wants.get(key) ?? { accountId, metric, limit: plan.checks_per_month[mode], amount: 0 };
+    want.amount++;
+    wants.set(key, want);
+    return key;
+  });
+  const spent = await spendAllowances(tx, [...wants.values()], at);
+  return keys.map((key) => {
+    const grant = spent.get(key)!;
+    if (grant.granted === 0) return null;
+    grant.granted--;
+    return { metric: wants.get(key)!.metric.name, period: grant.period };
+  });
 }
 
 export async function refundCheck(tx: Queryable, accountId: string, reservation: Reservation): Promise<void> {

@@ -16,7 +16,7 @@ import {
 import { readActiveBackoffs } from '../store/host-backoff-store.ts';
 import { finishManualCheck, startManualCheck } from '../store/manual-checks-store.ts';
 import { recordSkippedCheck, rescheduleMonitor } from '../store/monitor-checks-store.ts';
-import { reserveCheck, storedReservation, type Reservation } from './check-allowance.ts';
+import { reserveChecks, storedReservation, type Reservation } from './check-allowance.ts';
 import { backoffIssue, hostOf } from './host-politeness.ts';
 import { abandonLease } from './lease-settlement.ts';
 import type { LoadMode } from '../domain/load-mode.ts';
@@ -68,6 +68,14 @@ const EXHAUSTED = (mode: LoadMode): CheckIssue => ({
   message: `the account's monthly ${mode} check allowance is used up; checks resume next month`,
 });
 
+/** A candidate that passed every test but the allowance. */
+interface Accepted {
+  candidate: ClaimCandidate;
+  plan: Plan;
+  host: string;
+  work: { scheduled: boolean; manualCheckId: string | null };
+}
+
 export interface Claim {
   items: WorkItem[];
   /**
@@ -85,11 +93,10 @@ export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date
   const candidates = await findClaimCandidates(tx, at, plans, limit);
   const liveByHost = await countLiveLeasesByHost(tx, at);
   const backoffs = await readActiveBackoffs(tx, [...new Set(candidates.map((c) => hostOf(c.url)))], at);
-  const items: WorkItem[] = [];
-  const leases: LeaseRow[] = [];
+  const accepted: Accepted[] = [];
   let waiting = false;
   for (const candidate of candidates) {
-    if (items.length >= settings.capacity) {
+    if (accepted.length >= settings.capacity) {
       waiting = true;
       break;
     }
@@ -114,9 +121,18 @@ export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date
       waiting = true;
       continue;
     }
-    const reservation = await reservationFor(tx, candidate, plan, at);
+    accepted.push({ candidate, plan, host, work });
+    liveByHost.set(host, (liveByHost.get(host) ?? 0) + 1);
+  }
+  const reservations = await reservationsFor(tx, accepted, at);
+  const items: WorkItem[] = [];
+  const leases: LeaseRow[] = [];
+  for (const [i, { candidate, host, work }] of accepted.entries()) {
+    const reservation = reservations[i]!;
     if (reservation === null) {
       await skipExhausted(tx, candidate, work, at);
+      // Its slot stays free in this claim.
+      waiting = true;
       continue;
     }
     if (work.manualCheckId !== null && candidate.lease_manual_check_id === null) await startManualCheck(tx, work.manualCheckId, at);
@@ -134,7 +150,6 @@ export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date
       reserved_period: reservation.period,
       claimed_at: at,
     });
-    liveByHost.set(host, (liveByHost.get(host) ?? 0) + 1);
     items.push({
       monitorId: candidate.id,
       accountId: candidate.account_id,
@@ -199,12 +214,20 @@ async function decideWork(
   return scheduled || manualCheckId !== null ? { scheduled, manualCheckId } : null;
 }
 
-/** A take-over keeps the dead worker's reservation; a fresh claim reserves one. */
-async function reservationFor(tx: Queryable, candidate: ClaimCandidate, plan: Plan, at: Date): Promise<Reservation | null> {
-  return (
-    storedReservation(candidate.lease_reserved_metric, candidate.lease_reserved_period) ??
-    reserveCheck(tx, candidate.account_id, plan, candidate.load_mode, at)
+/**
+ * A take-over keeps the dead worker's reservation; fresh claims reserve theirs
+ * together (one statement while the allowances have room).
+ */
+async function reservationsFor(tx: Queryable, accepted: Accepted[], at: Date): Promise<(Reservation | null)[]> {
+  const stored = accepted.map(({ candidate }) => storedReservation(candidate.lease_reserved_metric, candidate.lease_reserved_period));
+  const fresh = accepted.filter((_, i) => stored[i] === null);
+  const reserved = await reserveChecks(
+    tx,
+    fresh.map(({ candidate, plan }) => ({ accountId: candidate.account_id, plan, mode: candidate.load_mode })),
+    at,
   );
+  let next = 0;
+  return stored.map((reservation) => reservation ?? reserved[next++] ?? null);
 }
 
 /** No allowance left: the slot passes with an issue and a claimed manual check fails without a charge. */

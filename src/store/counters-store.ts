@@ -148,6 +148,41 @@ export async function incrementCounterBelow(
   return row === undefined ? null : Number(row.used);
 }
 
+/**
+ * Adds each amount to its counter only if the counter stays within its limit,
+ * all in one statement; returns the keys (`account:metric`) that were charged
+ * (an amount that does not fit is charged nothing). The limit is judged on
+ * the latest committed value under the row's lock, as in incrementCounterBelow;
+ * rows are locked in key order, so concurrent callers never deadlock. One row
+ * per account, metric and period.
+ */
+export async function addToCountersWithin(
+  db: Queryable,
+  amounts: { accountId: string; metric: string; periodStart: Date; amount: number; limit: number }[],
+): Promise<Set<string>> {
+  if (amounts.length === 0) return new Set();
+  const rows = await db.query<{ account_id: string; metric: string }>(
+    `INSERT INTO usage_counters AS c (account_id, metric, period_start, used)
+     SELECT d.account_id, d.metric, d.period_start, d.amount
+     FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::bigint[], $5::bigint[]) AS d (account_id, metric, period_start, amount, lim)
+     WHERE d.amount <= d.lim
+     ORDER BY d.account_id, d.metric, d.period_start
+     ON CONFLICT (account_id, metric, period_start) DO UPDATE SET used = c.used + EXCLUDED.used
+     WHERE c.used + EXCLUDED.used <= (
+       SELECT l.lim FROM unnest($1::uuid[], $2::text[], $5::bigint[]) AS l (account_id, metric, lim)
+       WHERE l.account_id = c.account_id AND l.metric = c.metric LIMIT 1)
+     RETURNING c.account_id, c.metric`,
+    [
+      amounts.map((a) => a.accountId),
+      amounts.map((a) => a.metric),
+      amounts.map((a) => a.periodStart),
+      amounts.map((a) => a.amount),
+      amounts.map((a) => a.limit),
+    ],
+  );
+  return new Set(rows.map((r) => `${r.account_id}:${r.metric}`));
+}
+
 /** The row of a statement that returns one on every call (an upsert's RETURNING, a row-returning function). */
 function onlyRow<R>(rows: R[], statement: string): R {
   const [row] = rows;

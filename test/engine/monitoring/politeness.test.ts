@@ -127,6 +127,47 @@ test('a monitor a little over one cycle late is still checked, not moved to its 
   });
 });
 
+test('monitors of one account due together share what is left of the allowance: the first are checked, the rest skipped', async () => {
+  const small = await startTestApp({ plans: { pro: { checks_per_month: { html: 3 } } } });
+  const site = await startFixtureServer();
+  site.route('/page.html', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(shopHtml(INITIAL_SHOP));
+  });
+  const engine = startTestEngine(small);
+  try {
+    const { accountId, token } = await createAccountWithToken(small.app);
+    const ids = [];
+    for (let i = 0; i < 5; i++) {
+      ids.push(
+        await insertMonitorRow(small.db, {
+          accountId,
+          url: `${site.url}/page.html?m=${i}`,
+          targets: [TITLE],
+          nextCheckAt: small.clock.now(),
+        }),
+      );
+    }
+    // The per-host limit lets only some run in one cycle; all five are due until each is served or skipped.
+    let claimed = 0;
+    for (let cycle = 0; cycle < 5; cycle++) claimed += (await engine.runCycle()).claimed.length;
+    assert.equal(claimed, 3);
+    const issues = await Promise.all(
+      ids.map(async (id) => {
+        const [row] = await small.db.query<{ last_issues: Issues }>('SELECT last_issues FROM check_state WHERE monitor_id = $1', [id]);
+        return row!.last_issues.map((i) => i.code).join(',');
+      }),
+    );
+    assert.equal(issues.filter((codes) => codes === 'allowance_exhausted').length, 2);
+    const usage = await small.app.inject({ method: 'GET', url: '/api/v1/usage', headers: bearer(token) });
+    assert.equal(usage.json().data.checks.html.used, 3);
+  } finally {
+    await engine.stop();
+    await site.close();
+    await small.close();
+  }
+});
+
 test('an exhausted monthly check allowance skips checks with an issue and never charges beyond it', async () => {
   const small = await startTestApp({ plans: { pro: { checks_per_month: { html: 3 } } } });
   const site = await startFixtureServer();
