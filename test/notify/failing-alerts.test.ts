@@ -1,13 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Target } from '../../src/domain/targets.ts';
 import type { Engine } from '../../src/engine/scheduler.ts';
 import { verifyWebhook } from '../../packages/client/src/index.ts';
 import { admin, bearer, createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import type { MailCatcher } from '../helpers/mail-catcher.ts';
 import { useNotifyingWorld } from '../helpers/notifying-world.ts';
-import { watchPage } from '../helpers/watched-page.ts';
+import { PRICE, watchPage } from '../helpers/watched-page.ts';
 import type { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { testDispatcher } from '../helpers/notification-rows.ts';
 
@@ -17,15 +16,6 @@ import { testDispatcher } from '../helpers/notification-rows.ts';
 
 let t: TestApp, site: FixtureServer, engine: Engine, smtp: MailCatcher, receiver: WebhookReceiver;
 useNotifyingWorld({ PAGEWATCH_PUBLIC_URL: 'https://watch.example.org' }, (w) => ({ t, site, engine, smtp, receiver } = w));
-
-const PRICE: Target = {
-  id: 'price',
-  label: 'Price',
-  kind: 'price',
-  selection: { scope: 'selector', selector: '#price' },
-  currency: 'EUR',
-  rule: 'dropped',
-};
 
 async function failingWorld(path: string) {
   const account = await createAccountWithToken(t.app);
