@@ -5,7 +5,7 @@ import { type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
 import { insertMonitorRow } from '../helpers/monitor-rows.ts';
-import { createOwner, signedIn, type DashboardClient } from '../helpers/dashboard-client.ts';
+import { createOwner, PRICE_SECOND_TARGET_FIELDS, signedIn, type DashboardClient } from '../helpers/dashboard-client.ts';
 
 let t: TestApp, site: FixtureServer;
 useMonitoringWorld({}, (w) => ({ t, site } = w));
@@ -18,12 +18,12 @@ const NAME: Target = {
   rule: 'changed',
 };
 
-async function ownerWithMonitor(): Promise<{ client: DashboardClient; monitorId: string; accountId: string }> {
+async function ownerWithMonitor(targets: Target[] = [NAME]): Promise<{ client: DashboardClient; monitorId: string; accountId: string }> {
   const owner = await createOwner(t.app);
   const monitorId = await insertMonitorRow(t.db, {
     accountId: owner.accountId,
     url: `${site.url}/shop/espresso.html?o=${owner.accountId}`,
-    targets: [NAME],
+    targets,
     nextCheckAt: t.clock.now(),
     intervalMinutes: 60,
   });
@@ -106,15 +106,7 @@ test('new targets and interval go through a fresh preview that starts from the c
     t1_label: 'Product',
     t1_kind: 'text',
     t1_rule: 'changed',
-    t2_element: 'page',
-    t2_label: 'Price',
-    t2_kind: 'price',
-    t2_rule: 'dropped',
-    t2_currency: 'EUR',
-    t2_decimal: ',',
-    t3_element: '',
-    t3_kind: 'text',
-    t3_rule: 'changed',
+    ...PRICE_SECOND_TARGET_FIELDS,
   };
   const previewPath = location.split('?')[0]!;
   const saved = await client.post(previewPath, fields);
@@ -168,16 +160,8 @@ test("another account's monitor cannot be edited, reconfigured or deleted", asyn
 });
 
 test('ignore patterns and confirmation are shown in the target form and kept when targets are saved', async () => {
-  const owner = await createOwner(t.app);
   const target: Target = { ...NAME, ignore: [{ text: 'Sale' }, { regex: '\\d+ left' }], confirm: true };
-  const monitorId = await insertMonitorRow(t.db, {
-    accountId: owner.accountId,
-    url: `${site.url}/shop/espresso.html?o=${owner.accountId}`,
-    targets: [target],
-    nextCheckAt: t.clock.now(),
-    intervalMinutes: 60,
-  });
-  const client = await signedIn(t.app, owner.email);
+  const { client, monitorId } = await ownerWithMonitor([target]);
   await client.get(`/monitors/${monitorId}/edit`);
   const location = (await client.post(`/monitors/${monitorId}/reconfigure`, { load_mode: 'html' })).headers.location as string;
   const form = await client.get(location);
