@@ -1,31 +1,22 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ADMIN_TOKEN, ALL_SCOPES } from '../helpers/test-app.ts';
-import { testDatabaseUrl } from '../helpers/test-database.ts';
-import { baseEnv, ProcessGroup, type PagewatchProcess } from '../helpers/pagewatch-process.ts';
-import { createSharedSchema, type SharedSchema } from '../helpers/shared-schema.ts';
+import { baseEnv, type PagewatchProcess } from '../helpers/pagewatch-process.ts';
+import type { SharedSchema } from '../helpers/shared-schema.ts';
+import { SHARED_WORLD_SKIP as SKIP, useSharedWorld } from '../helpers/shared-world.ts';
 
 // Two `pagewatch api` processes on one PostgreSQL schema, each with its own
 // cache of tokens and the API status: a change made through one node is
 // effective on that node's next request and on the other node within a second.
 
-const SKIP = testDatabaseUrl ? false : 'needs PostgreSQL (TEST_DATABASE_URL): pagewatch api refuses the single-process embedded store';
-
-const group = new ProcessGroup();
 let shared: SharedSchema;
 let a: PagewatchProcess;
 let b: PagewatchProcess;
 
-before(async () => {
-  if (SKIP) return;
-  shared = await createSharedSchema();
+useSharedWorld({}, async (w) => {
+  shared = w.shared;
   const env = baseEnv({ DATABASE_URL: shared.url });
-  [a, b] = await Promise.all([group.start('api', 'api-a', env), group.start('api', 'api-b', env)]);
-});
-
-after(async () => {
-  await group.killAll();
-  if (!SKIP) await shared.drop();
+  [a, b] = await Promise.all([w.group.start('api', 'api-a', env), w.group.start('api', 'api-b', env)]);
 });
 
 async function operator(node: PagewatchProcess, method: string, path: string, body?: unknown): Promise<Response> {

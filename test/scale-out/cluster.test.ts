@@ -1,51 +1,39 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Target } from '../../src/domain/targets.ts';
-import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
+import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { idDueJustBefore } from '../helpers/due-slot.ts';
 import { insertMonitorRow } from '../helpers/monitor-rows.ts';
 import { ADMIN_TOKEN, ALL_SCOPES } from '../helpers/test-app.ts';
-import { testDatabaseUrl } from '../helpers/test-database.ts';
-import { baseEnv, ProcessGroup, waitUntil, writePlansFile, type PagewatchProcess } from '../helpers/pagewatch-process.ts';
-import { createSharedSchema, type SharedSchema } from '../helpers/shared-schema.ts';
+import { baseEnv, waitUntil, writePlansFile, type PagewatchProcess } from '../helpers/pagewatch-process.ts';
+import type { SharedSchema } from '../helpers/shared-schema.ts';
+import { SHARED_WORLD_SKIP as SKIP, useSharedWorld } from '../helpers/shared-world.ts';
+import { TITLE } from '../helpers/watched-page.ts';
 
 // DESIGN §1 scale-out, as deployed: two `pagewatch api` and three
 // `pagewatch worker` processes on one PostgreSQL schema, requests spread over
 // both API nodes as a load balancer would.
 
-const SKIP = testDatabaseUrl
-  ? false
-  : 'needs PostgreSQL (TEST_DATABASE_URL): pagewatch api and worker refuse the single-process embedded store';
 const SITES = 30;
 const MONITORS = 300;
 const TICK_SECONDS = 1;
 const INTERVAL_MINUTES = 60;
 
-const group = new ProcessGroup();
 let shared: SharedSchema;
 let apis: PagewatchProcess[] = [];
 let workers: PagewatchProcess[] = [];
-const sites: FixtureServer[] = [];
+let sites: FixtureServer[];
 
-before(async () => {
-  if (SKIP) return;
-  shared = await createSharedSchema();
-  // Politeness allows two checks of one host at once across all workers: many hosts let every worker take part.
-  for (let i = 0; i < SITES; i++) sites.push(await startFixtureServer());
+// Politeness allows two checks of one host at once across all workers: many hosts let every worker take part.
+useSharedWorld({ sites: SITES }, async (w) => {
+  ({ shared, sites } = w);
   const env = baseEnv({
     DATABASE_URL: shared.url,
     PAGEWATCH_TICK_SECONDS: String(TICK_SECONDS),
     PAGEWATCH_WORKER_CONCURRENCY: '8',
     PAGEWATCH_PLANS_FILE: writePlansFile({ pro: { monitors: 1000, preview_spacing_seconds: 0 } }),
   });
-  apis = await Promise.all([1, 2].map((n) => group.start('api', `api-${n}`, env)));
-  workers = await Promise.all([1, 2, 3].map((n) => group.start('worker', `worker-${n}`, env)));
-});
-
-after(async () => {
-  await group.killAll();
-  await Promise.all(sites.map((s) => s.close()));
-  if (!SKIP) await shared.drop();
+  apis = await Promise.all([1, 2].map((n) => w.group.start('api', `api-${n}`, env)));
+  workers = await Promise.all([1, 2, 3].map((n) => w.group.start('worker', `worker-${n}`, env)));
 });
 
 /** The i-th request goes to the i-th API node in turn, like a round-robin balancer. */
@@ -129,8 +117,6 @@ test(
     await shared.db.query("UPDATE monitors SET status = 'paused' WHERE account_id = $1", [accountId]);
   },
 );
-
-const TITLE: Target = { id: 'title', kind: 'text', selection: { scope: 'selector', selector: '#title' }, rule: 'changed' };
 
 test('300 due monitors are checked once each in a cycle, none twice, by all three workers', { skip: SKIP }, async () => {
   const { accountId, token } = await createAccount();
