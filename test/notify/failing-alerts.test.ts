@@ -8,6 +8,7 @@ import type { MailCatcher } from '../helpers/mail-catcher.ts';
 import { useNotifyingWorld } from '../helpers/notifying-world.ts';
 import { PRICE, watchPage } from '../helpers/watched-page.ts';
 import type { WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { patchMonitor } from '../helpers/monitor-api.ts';
 import { testDispatcher } from '../helpers/notification-rows.ts';
 
 // Failing-check alerts: after N failed checks in a row one monitor.failing
@@ -83,12 +84,7 @@ test('three failed checks in a row send one monitor.failing; more failures send 
 
 test('notifications.failing_after is per monitor, and ?failing=true lists the failing monitors', async () => {
   const w = await failingWorld('/failing-after-hook');
-  const patched = await t.app.inject({
-    method: 'PATCH',
-    url: `/api/v1/monitors/${w.page.monitorId}`,
-    headers: { ...bearer(w.account.token), 'content-type': 'application/json' },
-    payload: { notifications: { failing_after: 1 } },
-  });
+  const patched = await patchMonitor(t.app, w.account.token, w.page.monitorId, { notifications: { failing_after: 1 } });
   assert.equal(patched.json().data.notifications.failing_after, 1);
   await w.page.check();
   await w.page.check({ price: '' });
