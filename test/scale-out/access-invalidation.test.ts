@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN_TOKEN, ALL_SCOPES } from '../helpers/test-app.ts';
-import { baseEnv, type PagewatchProcess } from '../helpers/pagewatch-process.ts';
+import { ADMIN_TOKEN } from '../helpers/test-app.ts';
+import { baseEnv, createAccountVia, type PagewatchProcess } from '../helpers/pagewatch-process.ts';
 import type { SharedSchema } from '../helpers/shared-schema.ts';
 import { SHARED_WORLD_SKIP as SKIP, useSharedWorld } from '../helpers/shared-world.ts';
 
@@ -24,12 +24,8 @@ async function operator(node: PagewatchProcess, method: string, path: string, bo
   return fetch(`${node.url}/admin/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
 }
 
-async function createAccount(): Promise<{ accountId: string; token: string; tokenId: string }> {
-  const account = await operator(a, 'POST', '/accounts', { email: `cache-${Date.now()}-${Math.random()}@example.com`, plan: 'pro' });
-  const accountId = (await account.json()).data.id as string;
-  const created = await operator(a, 'POST', `/accounts/${accountId}/tokens`, { name: 'cache', scopes: ALL_SCOPES, expires_in_days: 1 });
-  const { id: tokenId, token } = (await created.json()).data;
-  return { accountId, token, tokenId };
+function createAccount(): Promise<{ accountId: string; token: string; tokenId: string }> {
+  return createAccountVia(a.url, { email: `cache-${Date.now()}-${Math.random()}@example.com`, tokenName: 'cache' });
 }
 
 async function usage(node: PagewatchProcess, token: string): Promise<{ status: number; code: string | undefined }> {

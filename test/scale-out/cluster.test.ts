@@ -3,8 +3,7 @@ import assert from 'node:assert/strict';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { idDueJustBefore } from '../helpers/due-slot.ts';
 import { insertMonitorRow } from '../helpers/monitor-rows.ts';
-import { ADMIN_TOKEN, ALL_SCOPES } from '../helpers/test-app.ts';
-import { baseEnv, waitUntil, writePlansFile, type PagewatchProcess } from '../helpers/pagewatch-process.ts';
+import { baseEnv, createAccountVia, waitUntil, writePlansFile, type PagewatchProcess } from '../helpers/pagewatch-process.ts';
 import type { SharedSchema } from '../helpers/shared-schema.ts';
 import { SHARED_WORLD_SKIP as SKIP, useSharedWorld } from '../helpers/shared-world.ts';
 import { TITLE } from '../helpers/watched-page.ts';
@@ -41,22 +40,9 @@ function node(i: number): string {
   return apis[i % apis.length]!.url;
 }
 
-async function createAccount(): Promise<{ accountId: string; token: string }> {
-  const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
-  const account = await fetch(`${node(0)}/admin/v1/accounts`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ email: `scale-${Date.now()}-${Math.random()}@example.com`, plan: 'pro' }),
-  });
-  assert.equal(account.status, 201);
-  const accountId = (await account.json()).data.id as string;
-  const token = await fetch(`${node(1)}/admin/v1/accounts/${accountId}/tokens`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ name: 'scale', scopes: ALL_SCOPES, expires_in_days: 1 }),
-  });
-  assert.equal(token.status, 201);
-  return { accountId, token: (await token.json()).data.token as string };
+/** An account made through the first API node and its token through the second. */
+function createAccount(): Promise<{ accountId: string; token: string }> {
+  return createAccountVia(node(0), { email: `scale-${Date.now()}-${Math.random()}@example.com`, tokenName: 'scale', tokenNode: node(1) });
 }
 
 test('150 parallel requests of one account over both API nodes: exactly 60 succeed, the rest are 429', { skip: SKIP }, async () => {

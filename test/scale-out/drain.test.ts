@@ -4,10 +4,9 @@ import { idDueJustBefore } from '../helpers/due-slot.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { gatedPages, type GatedPages } from '../helpers/gated-page.ts';
 import { insertMonitorRow } from '../helpers/monitor-rows.ts';
-import { baseEnv, waitUntil, type ProcessGroup } from '../helpers/pagewatch-process.ts';
+import { baseEnv, createAccountVia, waitUntil, type ProcessGroup } from '../helpers/pagewatch-process.ts';
 import type { SharedSchema } from '../helpers/shared-schema.ts';
 import { SHARED_WORLD_SKIP as SKIP, useSharedWorld } from '../helpers/shared-world.ts';
-import { ADMIN_TOKEN, ALL_SCOPES } from '../helpers/test-app.ts';
 import { TITLE } from '../helpers/watched-page.ts';
 
 // SIGTERM, as an orchestrator sends it before replacing a process: requests
@@ -35,25 +34,7 @@ test(
   async () => {
     const env = baseEnv({ DATABASE_URL: shared.url, PAGEWATCH_TICK_SECONDS: '1', PAGEWATCH_SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS) });
     const [api, worker] = await Promise.all([group.start('api', 'api', env), group.start('worker', 'worker', env)]);
-    const adminHeaders = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
-    const accountId = (
-      await (
-        await fetch(`${api.url}/admin/v1/accounts`, {
-          method: 'POST',
-          headers: adminHeaders,
-          body: JSON.stringify({ email: 'drain@example.com', plan: 'pro' }),
-        })
-      ).json()
-    ).data.id as string;
-    const token = (
-      await (
-        await fetch(`${api.url}/admin/v1/accounts/${accountId}/tokens`, {
-          method: 'POST',
-          headers: adminHeaders,
-          body: JSON.stringify({ name: 'drain', scopes: ALL_SCOPES, expires_in_days: 1 }),
-        })
-      ).json()
-    ).data.token as string;
+    const { accountId, token } = await createAccountVia(api.url, { email: 'drain@example.com', tokenName: 'drain' });
 
     // Three checks that finish soon after SIGTERM, one that would not finish within the grace.
     const quick = gatedPages([sites[0]!], ['/q0.html', '/q1.html']);

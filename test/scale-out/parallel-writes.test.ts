@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { TITLE_TARGET as TITLE } from '../helpers/monitor-api.ts';
-import { ADMIN_TOKEN, ALL_SCOPES } from '../helpers/test-app.ts';
-import { baseEnv, writePlansFile, type PagewatchProcess } from '../helpers/pagewatch-process.ts';
+import { ADMIN_TOKEN } from '../helpers/test-app.ts';
+import { baseEnv, createAccountVia, writePlansFile, type PagewatchProcess } from '../helpers/pagewatch-process.ts';
 import type { SharedSchema } from '../helpers/shared-schema.ts';
 import { SHARED_WORLD_SKIP as SKIP, useSharedWorld } from '../helpers/shared-world.ts';
 
@@ -38,20 +38,14 @@ useSharedWorld({ sites: 1 }, async (w) => {
 
 const node = (i: number) => apis[i % apis.length]!.url;
 
+/** An account made through the first API node, its token through the second; returns the account's API headers. */
 async function createAccount(): Promise<{ accountId: string; headers: Record<string, string> }> {
-  const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
-  const account = await fetch(`${node(0)}/admin/v1/accounts`, {
-    method: 'POST',
-    headers: admin,
-    body: JSON.stringify({ email: `parallel-${Date.now()}-${Math.random()}@example.com`, plan: 'pro' }),
+  const { accountId, token } = await createAccountVia(node(0), {
+    email: `parallel-${Date.now()}-${Math.random()}@example.com`,
+    tokenName: 'parallel',
+    tokenNode: node(1),
   });
-  const accountId = (await account.json()).data.id as string;
-  const token = await fetch(`${node(1)}/admin/v1/accounts/${accountId}/tokens`, {
-    method: 'POST',
-    headers: admin,
-    body: JSON.stringify({ name: 'parallel', scopes: ALL_SCOPES, expires_in_days: 1 }),
-  });
-  return { accountId, headers: { authorization: `Bearer ${(await token.json()).data.token}`, 'content-type': 'application/json' } };
+  return { accountId, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } };
 }
 
 async function statuses(responses: Response[]): Promise<Record<string, number>> {

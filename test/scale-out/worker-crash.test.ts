@@ -4,10 +4,16 @@ import { idDueJustBefore } from '../helpers/due-slot.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { gatedPages } from '../helpers/gated-page.ts';
 import { insertMonitorRow } from '../helpers/monitor-rows.ts';
-import { baseEnv, waitUntil, writePlansFile, type PagewatchProcess, type ProcessGroup } from '../helpers/pagewatch-process.ts';
+import {
+  baseEnv,
+  createAccountVia,
+  waitUntil,
+  writePlansFile,
+  type PagewatchProcess,
+  type ProcessGroup,
+} from '../helpers/pagewatch-process.ts';
 import type { SharedSchema } from '../helpers/shared-schema.ts';
 import { SHARED_WORLD_SKIP as SKIP, useSharedWorld } from '../helpers/shared-world.ts';
-import { ADMIN_TOKEN, ALL_SCOPES } from '../helpers/test-app.ts';
 import { TITLE } from '../helpers/watched-page.ts';
 
 // kill -9 of a worker in the middle of its checks: the other workers take the
@@ -33,24 +39,7 @@ test(
       PAGEWATCH_PLANS_FILE: writePlansFile({ pro: { min_interval_minutes: { html: 0 } } }),
     });
     const [api, doomed] = await Promise.all([group.start('api', 'api', env), group.start('worker', 'worker-a', env)]);
-    const adminHeaders = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
-    const account = await (
-      await fetch(`${api.url}/admin/v1/accounts`, {
-        method: 'POST',
-        headers: adminHeaders,
-        body: JSON.stringify({ email: 'crash@example.com', plan: 'pro' }),
-      })
-    ).json();
-    const accountId = account.data.id as string;
-    const token = (
-      await (
-        await fetch(`${api.url}/admin/v1/accounts/${accountId}/tokens`, {
-          method: 'POST',
-          headers: adminHeaders,
-          body: JSON.stringify({ name: 'crash', scopes: ALL_SCOPES, expires_in_days: 1 }),
-        })
-      ).json()
-    ).data.token as string;
+    const { accountId, token } = await createAccountVia(api.url, { email: 'crash@example.com', tokenName: 'crash' });
 
     // Baselines: every monitor checked once by the only worker.
     const paths = Array.from({ length: MONITORS }, (_, i) => `/crash/${i}.html`);
