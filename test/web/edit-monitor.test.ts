@@ -30,6 +30,22 @@ async function ownerWithMonitor(targets: Target[] = [NAME]): Promise<{ client: D
   return { client: await signedIn(t.app, owner.email), monitorId, accountId: owner.accountId };
 }
 
+/** The target form saved for version 1 of the monitor: NAME kept as target "product", the interval, and `more` fields. */
+function savedTargetsForm(monitorId: string, interval: string, more: Record<string, string>): Record<string, string> {
+  return {
+    monitor_id: monitorId,
+    expected_version: '1',
+    interval,
+    action: 'save',
+    t1_id: 'product',
+    t1_element: 'sel:#product-title',
+    t1_label: 'Product',
+    t1_kind: 'text',
+    t1_rule: 'changed',
+    ...more,
+  };
+}
+
 async function monitorRow(id: string) {
   const rows = await t.db.query<{
     name: string | null;
@@ -96,18 +112,7 @@ test('new targets and interval go through a fresh preview that starts from the c
   assert.match(form.body, /name="interval" type="number" min="5" max="10080" required value="60"/);
   assert.match(form.body, /name="expected_version" value="1"/);
 
-  const fields = {
-    monitor_id: monitorId,
-    expected_version: '1',
-    interval: '30',
-    action: 'save',
-    t1_id: 'product',
-    t1_element: 'sel:#product-title',
-    t1_label: 'Product',
-    t1_kind: 'text',
-    t1_rule: 'changed',
-    ...PRICE_SECOND_TARGET_FIELDS,
-  };
+  const fields = savedTargetsForm(monitorId, '30', PRICE_SECOND_TARGET_FIELDS);
   const previewPath = location.split('?')[0]!;
   const saved = await client.post(previewPath, fields);
   assert.equal(saved.statusCode, 303, saved.body.slice(0, 500));
@@ -170,21 +175,10 @@ test('ignore patterns and confirmation are shown in the target form and kept whe
     /<textarea id="t1_ignore" name="t1_ignore" rows="2" aria-describedby="t1_ignore-help">Sale\n\/\\d\+ left\/<\/textarea>/,
   );
   assert.match(form.body, /<input type="checkbox" id="t1_confirm" name="t1_confirm" checked>/);
-  const saved = await client.post(location.split('?')[0]!, {
-    monitor_id: monitorId,
-    expected_version: '1',
-    interval: '60',
-    action: 'save',
-    t1_id: 'product',
-    t1_element: 'sel:#product-title',
-    t1_label: 'Product',
-    t1_kind: 'text',
-    t1_rule: 'changed',
-    t1_ignore: 'Sale\n/\\d+ left/\n',
-    t1_confirm: 'on',
-    t2_element: '',
-    t3_element: '',
-  });
+  const saved = await client.post(
+    location.split('?')[0]!,
+    savedTargetsForm(monitorId, '60', { t1_ignore: 'Sale\n/\\d+ left/\n', t1_confirm: 'on', t2_element: '', t3_element: '' }),
+  );
   assert.equal(saved.statusCode, 303, saved.body.slice(0, 500));
   const [row] = await t.db.query<{ targets: Target[] }>('SELECT targets FROM monitors WHERE id = $1', [monitorId]);
   assert.deepEqual(row?.targets[0]?.ignore, [{ text: 'Sale' }, { regex: '\\d+ left' }]);
