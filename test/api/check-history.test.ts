@@ -1,24 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Target } from '../../src/domain/targets.ts';
 import type { Engine } from '../../src/engine/scheduler.ts';
 import { cleanupExpired } from '../../src/engine/housekeeping.ts';
 import { bearer, createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
-import { TITLE, watchPage } from '../helpers/watched-page.ts';
+import { PRICE, TITLE, watchPage } from '../helpers/watched-page.ts';
 
 let t: TestApp, site: FixtureServer, engine: Engine;
 useMonitoringWorld({}, (w) => ({ t, site, engine } = w));
-
-const PRICE: Target = {
-  id: 'price',
-  label: 'Price',
-  kind: 'price',
-  selection: { scope: 'selector', selector: '#price' },
-  currency: 'EUR',
-  rule: 'dropped',
-};
 
 type Run = {
   checked_at: string;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { bearer, createAccountWithToken, ADMIN_TOKEN, type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
-import { createMonitorFor, loadPreview } from '../helpers/monitor-api.ts';
+import { createMonitorFor, loadPreview, TITLE_TARGET } from '../helpers/monitor-api.ts';
 
 // Thousands of generated requests — bodies, queries, ids and headers, valid
 // and not — against the real app: every answer is a success or a 4xx, never
@@ -127,7 +127,6 @@ function mutate(value: unknown): unknown {
 /** A URL component; lone surrogates cannot be percent-encoded, so they travel as U+FFFD. */
 const enc = (value: string) => encodeURIComponent(value.replace(/[\uD800-\uDFFF]/g, '\uFFFD'));
 
-const TARGET = { id: 'title', label: 'Title', kind: 'text', selection: { scope: 'selector', selector: '#product-title' }, rule: 'changed' };
 const PRICE = { id: 'price', kind: 'price', selection: { scope: 'page' }, currency: 'EUR', rule: 'below', threshold: '30.00' };
 
 test(`${REQUESTS} generated requests never answer 5xx`, async () => {
@@ -147,7 +146,7 @@ test(`${REQUESTS} generated requests never answer 5xx`, async () => {
         status: 'active',
         expected_version: 1,
         preview_id: previewId,
-        targets: [TARGET],
+        targets: [TITLE_TARGET],
         interval_minutes: 60,
       }),
     }),
@@ -156,14 +155,14 @@ test(`${REQUESTS} generated requests never answer 5xx`, async () => {
       url: '/api/v1/monitors',
       body: mutate({
         preview_id: previewId,
-        targets: [TARGET, PRICE],
+        targets: [TITLE_TARGET, PRICE],
         interval_minutes: 60,
         name: 'fuzz',
         labels: ['x'],
         notifications: { email_enabled: true },
       }),
     }),
-    () => ({ method: 'POST', url: `/api/v1/previews/${enc(String(ids()))}/evaluate`, body: mutate({ targets: [TARGET, PRICE] }) }),
+    () => ({ method: 'POST', url: `/api/v1/previews/${enc(String(ids()))}/evaluate`, body: mutate({ targets: [TITLE_TARGET, PRICE] }) }),
     () => ({
       method: 'POST',
       url: '/api/v1/previews',

@@ -2,7 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bearer, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
-import { createMonitorFor, loadPreview, PRICE_TARGET } from '../helpers/monitor-api.ts';
+import { createMonitorFor, loadPreview, patchMonitor, PRICE_TARGET } from '../helpers/monitor-api.ts';
 
 // Pausing, reconfiguring or deleting a monitor cancels its queued manual
 // checks (the specification's receipt table); the daily slot is not refunded.
@@ -37,13 +37,7 @@ async function receiptStatus(token: string, checkId: string): Promise<string> {
   return res.json().data.status;
 }
 
-const patch = (token: string, id: string, body: unknown) =>
-  t.app.inject({
-    method: 'PATCH',
-    url: `/api/v1/monitors/${id}`,
-    headers: { ...bearer(token), 'content-type': 'application/json' },
-    payload: JSON.stringify(body),
-  });
+const patch = (token: string, id: string, body: unknown) => patchMonitor(t.app, token, id, body);
 
 test('pausing a monitor cancels its queued manual check and keeps the daily slot used', async () => {
   const { token } = await createAccountWithToken(t.app);

@@ -2,7 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bearer, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
-import { createMonitorFor } from '../helpers/monitor-api.ts';
+import { createMonitorFor, patchMonitor } from '../helpers/monitor-api.ts';
 
 let t: TestApp;
 let site: FixtureServer;
@@ -67,12 +67,7 @@ test('status filters the list', async () => {
   const { token } = await createAccountWithToken(t.app);
   const a = await createMonitorFor(t.app, token, page());
   const b = await createMonitorFor(t.app, token, page());
-  await t.app.inject({
-    method: 'PATCH',
-    url: `/api/v1/monitors/${a}`,
-    headers: { ...bearer(token), 'content-type': 'application/json' },
-    payload: { status: 'paused' },
-  });
+  await patchMonitor(t.app, token, a, { status: 'paused' });
   assert.deepEqual(
     (await list(token, '?status=paused')).json().data.map((m: { id: string }) => m.id),
     [a],

@@ -2,7 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bearer, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
-import { createMonitorFor, loadPreview, postMonitor, PRICE_TARGET, TITLE_TARGET } from '../helpers/monitor-api.ts';
+import { createMonitorFor, loadPreview, patchMonitor, postMonitor, PRICE_TARGET, TITLE_TARGET } from '../helpers/monitor-api.ts';
 
 // Previews may follow each other without spacing here (an operator's plans
 // file); the spacing rule itself is tested with the previews.
@@ -20,13 +20,7 @@ after(async () => {
 });
 
 const get = (token: string, id: string) => t.app.inject({ method: 'GET', url: `/api/v1/monitors/${id}`, headers: bearer(token) });
-const patch = (token: string, id: string, body: unknown) =>
-  t.app.inject({
-    method: 'PATCH',
-    url: `/api/v1/monitors/${id}`,
-    headers: { ...bearer(token), 'content-type': 'application/json' },
-    payload: JSON.stringify(body),
-  });
+const patch = (token: string, id: string, body: unknown) => patchMonitor(t.app, token, id, body);
 const del = (token: string, id: string) => t.app.inject({ method: 'DELETE', url: `/api/v1/monitors/${id}`, headers: bearer(token) });
 
 test("creating a monitor returns 201 with its id and a Location; the URL and load mode are the preview's", async () => {

@@ -89,6 +89,23 @@ export async function setOwnerPassword(app: FastifyInstance, accountId: string, 
   if (res.statusCode !== 303) throw new Error(`set password: ${res.statusCode} ${res.body}`);
 }
 
+/**
+ * The target form of a new or reconfigured monitor (/monitors/new/{preview}):
+ * the second target the page's price in EUR with a decimal comma, alerting when
+ * it drops, and the third left empty. The first target is each test's own.
+ */
+export const PRICE_SECOND_TARGET_FIELDS = {
+  t2_element: 'page',
+  t2_label: 'Price',
+  t2_kind: 'price',
+  t2_rule: 'dropped',
+  t2_currency: 'EUR',
+  t2_decimal: ',',
+  t3_element: '',
+  t3_kind: 'text',
+  t3_rule: 'changed',
+};
+
 let ownerCounter = 0;
 
 /** A new account with a dashboard password; returns its id and email. */

@@ -37,6 +37,16 @@ export function postMonitor(
   });
 }
 
+/** PATCH /api/v1/monitors/{id} with a JSON body. */
+export function patchMonitor(app: FastifyInstance, token: string, id: string, body: unknown) {
+  return app.inject({
+    method: 'PATCH',
+    url: `/api/v1/monitors/${id}`,
+    headers: { ...bearer(token), 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  });
+}
+
 /** Previews `url` and creates a monitor of it; returns the monitor id. */
 export async function createMonitorFor(
   app: FastifyInstance,

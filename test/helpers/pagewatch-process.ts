@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ADMIN_TOKEN } from './test-app.ts';
+import { ADMIN_TOKEN, ALL_SCOPES } from './test-app.ts';
 
 // Real pagewatch processes (node bin/pagewatch.js <command>) as an operator
 // runs them, for the multi-process tests. Every process binds PORT=0 on the
@@ -95,6 +95,30 @@ async function readMetric(url: string, name: string, labels: Record<string, stri
     if (Object.entries(labels).every(([k, v]) => present[k] === v)) sum += Number(match[3]);
   }
   return sum;
+}
+
+/**
+ * A new account on the pro plan and a day-long token with every scope, made
+ * through the operator API at `node` (a process's URL) as an operator would;
+ * the token through `tokenNode` when given, another node on the same store.
+ */
+export async function createAccountVia(
+  node: string,
+  options: { email: string; tokenName: string; tokenNode?: string },
+): Promise<{ accountId: string; token: string; tokenId: string }> {
+  const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
+  const post = async (base: string, path: string, body: unknown) => {
+    const res = await fetch(`${base}/admin/v1${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    if (res.status !== 201) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()).data;
+  };
+  const accountId = (await post(node, '/accounts', { email: options.email, plan: 'pro' })).id as string;
+  const created = await post(options.tokenNode ?? node, `/accounts/${accountId}/tokens`, {
+    name: options.tokenName,
+    scopes: ALL_SCOPES,
+    expires_in_days: 1,
+  });
+  return { accountId, token: created.token as string, tokenId: created.id as string };
 }
 
 /** Polls `probe` every 100 ms until it returns true; fails after `ms` with `what`. */

@@ -10,6 +10,15 @@ import type { TestApp } from './test-app.ts';
 let pageCounter = 0;
 
 export const TITLE: Target = { id: 'title', kind: 'text', selection: { scope: 'selector', selector: '#title' }, rule: 'changed' };
+/** The shop page's price (`#price`), alerting when it drops. */
+export const PRICE: Target = {
+  id: 'price',
+  label: 'Price',
+  kind: 'price',
+  selection: { scope: 'selector', selector: '#price' },
+  currency: 'EUR',
+  rule: 'dropped',
+};
 
 /**
  * A monitor of a fresh shop page, and `check(changes)`: change the page, move

@@ -1,14 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Target } from '../../src/domain/targets.ts';
 import type { Engine } from '../../src/engine/scheduler.ts';
 import { verifyWebhook } from '../../packages/client/src/index.ts';
 import { admin, bearer, createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import type { MailCatcher } from '../helpers/mail-catcher.ts';
 import { useNotifyingWorld } from '../helpers/notifying-world.ts';
-import { watchPage } from '../helpers/watched-page.ts';
+import { PRICE, watchPage } from '../helpers/watched-page.ts';
 import type { WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { patchMonitor } from '../helpers/monitor-api.ts';
 import { testDispatcher } from '../helpers/notification-rows.ts';
 
 // Failing-check alerts: after N failed checks in a row one monitor.failing
@@ -17,15 +17,6 @@ import { testDispatcher } from '../helpers/notification-rows.ts';
 
 let t: TestApp, site: FixtureServer, engine: Engine, smtp: MailCatcher, receiver: WebhookReceiver;
 useNotifyingWorld({ PAGEWATCH_PUBLIC_URL: 'https://watch.example.org' }, (w) => ({ t, site, engine, smtp, receiver } = w));
-
-const PRICE: Target = {
-  id: 'price',
-  label: 'Price',
-  kind: 'price',
-  selection: { scope: 'selector', selector: '#price' },
-  currency: 'EUR',
-  rule: 'dropped',
-};
 
 async function failingWorld(path: string) {
   const account = await createAccountWithToken(t.app);
@@ -93,12 +84,7 @@ test('three failed checks in a row send one monitor.failing; more failures send 
 
 test('notifications.failing_after is per monitor, and ?failing=true lists the failing monitors', async () => {
   const w = await failingWorld('/failing-after-hook');
-  const patched = await t.app.inject({
-    method: 'PATCH',
-    url: `/api/v1/monitors/${w.page.monitorId}`,
-    headers: { ...bearer(w.account.token), 'content-type': 'application/json' },
-    payload: { notifications: { failing_after: 1 } },
-  });
+  const patched = await patchMonitor(t.app, w.account.token, w.page.monitorId, { notifications: { failing_after: 1 } });
   assert.equal(patched.json().data.notifications.failing_after, 1);
   await w.page.check();
   await w.page.check({ price: '' });

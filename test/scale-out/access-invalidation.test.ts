@@ -1,31 +1,22 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN_TOKEN, ALL_SCOPES } from '../helpers/test-app.ts';
-import { testDatabaseUrl } from '../helpers/test-database.ts';
-import { baseEnv, ProcessGroup, type PagewatchProcess } from '../helpers/pagewatch-process.ts';
-import { createSharedSchema, type SharedSchema } from '../helpers/shared-schema.ts';
+import { ADMIN_TOKEN } from '../helpers/test-app.ts';
+import { baseEnv, createAccountVia, type PagewatchProcess } from '../helpers/pagewatch-process.ts';
+import type { SharedSchema } from '../helpers/shared-schema.ts';
+import { SHARED_WORLD_SKIP as SKIP, useSharedWorld } from '../helpers/shared-world.ts';
 
 // Two `pagewatch api` processes on one PostgreSQL schema, each with its own
 // cache of tokens and the API status: a change made through one node is
 // effective on that node's next request and on the other node within a second.
 
-const SKIP = testDatabaseUrl ? false : 'needs PostgreSQL (TEST_DATABASE_URL): pagewatch api refuses the single-process embedded store';
-
-const group = new ProcessGroup();
 let shared: SharedSchema;
 let a: PagewatchProcess;
 let b: PagewatchProcess;
 
-before(async () => {
-  if (SKIP) return;
-  shared = await createSharedSchema();
+useSharedWorld({}, async (w) => {
+  shared = w.shared;
   const env = baseEnv({ DATABASE_URL: shared.url });
-  [a, b] = await Promise.all([group.start('api', 'api-a', env), group.start('api', 'api-b', env)]);
-});
-
-after(async () => {
-  await group.killAll();
-  if (!SKIP) await shared.drop();
+  [a, b] = await Promise.all([w.group.start('api', 'api-a', env), w.group.start('api', 'api-b', env)]);
 });
 
 async function operator(node: PagewatchProcess, method: string, path: string, body?: unknown): Promise<Response> {
@@ -33,12 +24,8 @@ async function operator(node: PagewatchProcess, method: string, path: string, bo
   return fetch(`${node.url}/admin/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
 }
 
-async function createAccount(): Promise<{ accountId: string; token: string; tokenId: string }> {
-  const account = await operator(a, 'POST', '/accounts', { email: `cache-${Date.now()}-${Math.random()}@example.com`, plan: 'pro' });
-  const accountId = (await account.json()).data.id as string;
-  const created = await operator(a, 'POST', `/accounts/${accountId}/tokens`, { name: 'cache', scopes: ALL_SCOPES, expires_in_days: 1 });
-  const { id: tokenId, token } = (await created.json()).data;
-  return { accountId, token, tokenId };
+function createAccount(): Promise<{ accountId: string; token: string; tokenId: string }> {
+  return createAccountVia(a.url, { email: `cache-${Date.now()}-${Math.random()}@example.com`, tokenName: 'cache' });
 }
 
 async function usage(node: PagewatchProcess, token: string): Promise<{ status: number; code: string | undefined }> {

@@ -1,37 +1,22 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Target } from '../../src/domain/targets.ts';
 import { idDueJustBefore } from '../helpers/due-slot.ts';
-import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
+import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { insertMonitorRow } from '../helpers/monitor-rows.ts';
-import { baseEnv, ProcessGroup, waitUntil, writePlansFile } from '../helpers/pagewatch-process.ts';
-import { createSharedSchema, type SharedSchema } from '../helpers/shared-schema.ts';
-import { testDatabaseUrl } from '../helpers/test-database.ts';
+import { baseEnv, waitUntil, writePlansFile, type ProcessGroup } from '../helpers/pagewatch-process.ts';
+import type { SharedSchema } from '../helpers/shared-schema.ts';
+import { SHARED_WORLD_SKIP as SKIP, useSharedWorld } from '../helpers/shared-world.ts';
+import { TITLE } from '../helpers/watched-page.ts';
 
 // kill -9 of a worker while it commits finished checks in batches: every
 // check it committed stays, every other one is taken over and recorded once.
 
-const SKIP = testDatabaseUrl ? false : 'needs PostgreSQL (TEST_DATABASE_URL): pagewatch worker refuses the single-process embedded store';
 const SITES = 8;
 const MONITORS = 64;
 const LEASE_SECONDS = 6;
-const TITLE: Target = { id: 'title', kind: 'text', selection: { scope: 'selector', selector: '#title' }, rule: 'changed' };
 
-const group = new ProcessGroup();
-let shared: SharedSchema;
-const sites: FixtureServer[] = [];
-
-before(async () => {
-  if (SKIP) return;
-  shared = await createSharedSchema();
-  for (let i = 0; i < SITES; i++) sites.push(await startFixtureServer());
-});
-
-after(async () => {
-  await group.killAll();
-  await Promise.all(sites.map((s) => s.close()));
-  if (!SKIP) await shared.drop();
-});
+let shared: SharedSchema, sites: FixtureServer[], group: ProcessGroup;
+useSharedWorld({ sites: SITES }, (w) => ({ shared, sites, group } = w));
 
 test(
   'a worker killed with -9 while committing batches: committed checks stay, the rest are taken over, each recorded once',

@@ -1,51 +1,38 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Target } from '../../src/domain/targets.ts';
-import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
+import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { idDueJustBefore } from '../helpers/due-slot.ts';
 import { insertMonitorRow } from '../helpers/monitor-rows.ts';
-import { ADMIN_TOKEN, ALL_SCOPES } from '../helpers/test-app.ts';
-import { testDatabaseUrl } from '../helpers/test-database.ts';
-import { baseEnv, ProcessGroup, waitUntil, writePlansFile, type PagewatchProcess } from '../helpers/pagewatch-process.ts';
-import { createSharedSchema, type SharedSchema } from '../helpers/shared-schema.ts';
+import { baseEnv, createAccountVia, waitUntil, writePlansFile, type PagewatchProcess } from '../helpers/pagewatch-process.ts';
+import type { SharedSchema } from '../helpers/shared-schema.ts';
+import { SHARED_WORLD_SKIP as SKIP, useSharedWorld } from '../helpers/shared-world.ts';
+import { TITLE } from '../helpers/watched-page.ts';
 
 // DESIGN §1 scale-out, as deployed: two `pagewatch api` and three
 // `pagewatch worker` processes on one PostgreSQL schema, requests spread over
 // both API nodes as a load balancer would.
 
-const SKIP = testDatabaseUrl
-  ? false
-  : 'needs PostgreSQL (TEST_DATABASE_URL): pagewatch api and worker refuse the single-process embedded store';
 const SITES = 30;
 const MONITORS = 300;
 const TICK_SECONDS = 1;
 const INTERVAL_MINUTES = 60;
 
-const group = new ProcessGroup();
 let shared: SharedSchema;
 let apis: PagewatchProcess[] = [];
 let workers: PagewatchProcess[] = [];
-const sites: FixtureServer[] = [];
+let sites: FixtureServer[];
 
-before(async () => {
-  if (SKIP) return;
-  shared = await createSharedSchema();
-  // Politeness allows two checks of one host at once across all workers: many hosts let every worker take part.
-  for (let i = 0; i < SITES; i++) sites.push(await startFixtureServer());
+// Politeness allows two checks of one host at once across all workers: many hosts let every worker take part.
+useSharedWorld({ sites: SITES }, async (w) => {
+  ({ shared, sites } = w);
   const env = baseEnv({
     DATABASE_URL: shared.url,
     PAGEWATCH_TICK_SECONDS: String(TICK_SECONDS),
     PAGEWATCH_WORKER_CONCURRENCY: '8',
     PAGEWATCH_PLANS_FILE: writePlansFile({ pro: { monitors: 1000, preview_spacing_seconds: 0 } }),
   });
-  apis = await Promise.all([1, 2].map((n) => group.start('api', `api-${n}`, env)));
-  workers = await Promise.all([1, 2, 3].map((n) => group.start('worker', `worker-${n}`, env)));
-});
-
-after(async () => {
-  await group.killAll();
-  await Promise.all(sites.map((s) => s.close()));
-  if (!SKIP) await shared.drop();
+  apis = await Promise.all([1, 2].map((n) => w.group.start('api', `api-${n}`, env)));
+  workers = await Promise.all([1, 2, 3].map((n) => w.group.start('worker', `worker-${n}`, env)));
 });
 
 /** The i-th request goes to the i-th API node in turn, like a round-robin balancer. */
@@ -53,22 +40,9 @@ function node(i: number): string {
   return apis[i % apis.length]!.url;
 }
 
-async function createAccount(): Promise<{ accountId: string; token: string }> {
-  const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
-  const account = await fetch(`${node(0)}/admin/v1/accounts`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ email: `scale-${Date.now()}-${Math.random()}@example.com`, plan: 'pro' }),
-  });
-  assert.equal(account.status, 201);
-  const accountId = (await account.json()).data.id as string;
-  const token = await fetch(`${node(1)}/admin/v1/accounts/${accountId}/tokens`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ name: 'scale', scopes: ALL_SCOPES, expires_in_days: 1 }),
-  });
-  assert.equal(token.status, 201);
-  return { accountId, token: (await token.json()).data.token as string };
+/** An account made through the first API node and its token through the second. */
+function createAccount(): Promise<{ accountId: string; token: string }> {
+  return createAccountVia(node(0), { email: `scale-${Date.now()}-${Math.random()}@example.com`, tokenName: 'scale', tokenNode: node(1) });
 }
 
 test('150 parallel requests of one account over both API nodes: exactly 60 succeed, the rest are 429', { skip: SKIP }, async () => {
@@ -129,8 +103,6 @@ test(
     await shared.db.query("UPDATE monitors SET status = 'paused' WHERE account_id = $1", [accountId]);
   },
 );
-
-const TITLE: Target = { id: 'title', kind: 'text', selection: { scope: 'selector', selector: '#title' }, rule: 'changed' };
 
 test('300 due monitors are checked once each in a cycle, none twice, by all three workers', { skip: SKIP }, async () => {
   const { accountId, token } = await createAccount();

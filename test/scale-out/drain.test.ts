@@ -1,43 +1,32 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Target } from '../../src/domain/targets.ts';
 import { idDueJustBefore } from '../helpers/due-slot.ts';
-import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
+import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { gatedPages, type GatedPages } from '../helpers/gated-page.ts';
 import { insertMonitorRow } from '../helpers/monitor-rows.ts';
-import { baseEnv, ProcessGroup, waitUntil } from '../helpers/pagewatch-process.ts';
-import { createSharedSchema, type SharedSchema } from '../helpers/shared-schema.ts';
-import { ADMIN_TOKEN, ALL_SCOPES } from '../helpers/test-app.ts';
-import { testDatabaseUrl } from '../helpers/test-database.ts';
+import { baseEnv, createAccountVia, waitUntil, type ProcessGroup } from '../helpers/pagewatch-process.ts';
+import type { SharedSchema } from '../helpers/shared-schema.ts';
+import { SHARED_WORLD_SKIP as SKIP, useSharedWorld } from '../helpers/shared-world.ts';
+import { TITLE } from '../helpers/watched-page.ts';
 
 // SIGTERM, as an orchestrator sends it before replacing a process: requests
 // under way are answered, checks under way finish within
 // PAGEWATCH_SHUTDOWN_GRACE_SECONDS, a check that cannot is handed back, and
 // no lease stays held after the worker has exited.
 
-const SKIP = testDatabaseUrl
-  ? false
-  : 'needs PostgreSQL (TEST_DATABASE_URL): pagewatch api and worker refuse the single-process embedded store';
 const GRACE_SECONDS = 4;
-const TITLE: Target = { id: 'title', kind: 'text', selection: { scope: 'selector', selector: '#title' }, rule: 'changed' };
 
-const group = new ProcessGroup();
-let shared: SharedSchema;
-const sites: FixtureServer[] = [];
 const gates: GatedPages[] = [];
-
-before(async () => {
-  if (SKIP) return;
-  shared = await createSharedSchema();
-  for (let i = 0; i < 2; i++) sites.push(await startFixtureServer());
-});
-
-after(async () => {
-  await group.killAll();
-  for (const gate of gates) gate.open();
-  await Promise.all(sites.map((s) => s.close()));
-  if (!SKIP) await shared.drop();
-});
+let shared: SharedSchema, sites: FixtureServer[], group: ProcessGroup;
+useSharedWorld(
+  {
+    sites: 2,
+    beforeClose: () => {
+      for (const gate of gates) gate.open();
+    },
+  },
+  (w) => ({ shared, sites, group } = w),
+);
 
 test(
   'SIGTERM drains: requests and checks under way finish, a check past the grace is handed back, no lease stays held',
@@ -45,25 +34,7 @@ test(
   async () => {
     const env = baseEnv({ DATABASE_URL: shared.url, PAGEWATCH_TICK_SECONDS: '1', PAGEWATCH_SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS) });
     const [api, worker] = await Promise.all([group.start('api', 'api', env), group.start('worker', 'worker', env)]);
-    const adminHeaders = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
-    const accountId = (
-      await (
-        await fetch(`${api.url}/admin/v1/accounts`, {
-          method: 'POST',
-          headers: adminHeaders,
-          body: JSON.stringify({ email: 'drain@example.com', plan: 'pro' }),
-        })
-      ).json()
-    ).data.id as string;
-    const token = (
-      await (
-        await fetch(`${api.url}/admin/v1/accounts/${accountId}/tokens`, {
-          method: 'POST',
-          headers: adminHeaders,
-          body: JSON.stringify({ name: 'drain', scopes: ALL_SCOPES, expires_in_days: 1 }),
-        })
-      ).json()
-    ).data.token as string;
+    const { accountId, token } = await createAccountVia(api.url, { email: 'drain@example.com', tokenName: 'drain' });
 
     // Three checks that finish soon after SIGTERM, one that would not finish within the grace.
     const quick = gatedPages([sites[0]!], ['/q0.html', '/q1.html']);

@@ -1,27 +1,25 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
-import { ADMIN_TOKEN, ALL_SCOPES } from '../helpers/test-app.ts';
-import { testDatabaseUrl } from '../helpers/test-database.ts';
-import { baseEnv, ProcessGroup, writePlansFile, type PagewatchProcess } from '../helpers/pagewatch-process.ts';
-import { createSharedSchema, type SharedSchema } from '../helpers/shared-schema.ts';
+import type { FixtureServer } from '../helpers/fixture-server.ts';
+import { TITLE_TARGET as TITLE } from '../helpers/monitor-api.ts';
+import { ADMIN_TOKEN } from '../helpers/test-app.ts';
+import { baseEnv, createAccountVia, writePlansFile, type PagewatchProcess } from '../helpers/pagewatch-process.ts';
+import type { SharedSchema } from '../helpers/shared-schema.ts';
+import { SHARED_WORLD_SKIP as SKIP, useSharedWorld } from '../helpers/shared-world.ts';
 
 // Every write path of one account, many requests at once, spread over two
 // `pagewatch api` processes on one PostgreSQL: each answers with its success
 // or a documented refusal, never a 500 (a lock-order deadlock once did).
 
-const SKIP = testDatabaseUrl ? false : 'needs PostgreSQL (TEST_DATABASE_URL): pagewatch api refuses the single-process embedded store';
 const PARALLEL = 25;
 
-const group = new ProcessGroup();
 let shared: SharedSchema;
 let apis: PagewatchProcess[] = [];
 let site: FixtureServer;
 
-before(async () => {
-  if (SKIP) return;
-  shared = await createSharedSchema();
-  site = await startFixtureServer();
+useSharedWorld({ sites: 1 }, async (w) => {
+  shared = w.shared;
+  site = w.sites[0]!;
   const env = baseEnv({
     DATABASE_URL: shared.url,
     PAGEWATCH_PLANS_FILE: writePlansFile({
@@ -35,34 +33,20 @@ before(async () => {
       },
     }),
   });
-  apis = await Promise.all([1, 2].map((n) => group.start('api', `api-${n}`, env)));
-});
-
-after(async () => {
-  await group.killAll();
-  await site?.close();
-  if (!SKIP) await shared.drop();
+  apis = await Promise.all([1, 2].map((n) => w.group.start('api', `api-${n}`, env)));
 });
 
 const node = (i: number) => apis[i % apis.length]!.url;
 
+/** An account made through the first API node, its token through the second; returns the account's API headers. */
 async function createAccount(): Promise<{ accountId: string; headers: Record<string, string> }> {
-  const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
-  const account = await fetch(`${node(0)}/admin/v1/accounts`, {
-    method: 'POST',
-    headers: admin,
-    body: JSON.stringify({ email: `parallel-${Date.now()}-${Math.random()}@example.com`, plan: 'pro' }),
+  const { accountId, token } = await createAccountVia(node(0), {
+    email: `parallel-${Date.now()}-${Math.random()}@example.com`,
+    tokenName: 'parallel',
+    tokenNode: node(1),
   });
-  const accountId = (await account.json()).data.id as string;
-  const token = await fetch(`${node(1)}/admin/v1/accounts/${accountId}/tokens`, {
-    method: 'POST',
-    headers: admin,
-    body: JSON.stringify({ name: 'parallel', scopes: ALL_SCOPES, expires_in_days: 1 }),
-  });
-  return { accountId, headers: { authorization: `Bearer ${(await token.json()).data.token}`, 'content-type': 'application/json' } };
+  return { accountId, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } };
 }
-
-const TITLE = { id: 'title', label: 'Title', kind: 'text', selection: { scope: 'selector', selector: '#product-title' }, rule: 'changed' };
 
 async function statuses(responses: Response[]): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};

@@ -1,7 +1,6 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { baseEnv, ProcessGroup, type PagewatchProcess } from '../helpers/pagewatch-process.ts';
-import { ADMIN_TOKEN, ALL_SCOPES } from '../helpers/test-app.ts';
+import { baseEnv, createAccountVia, ProcessGroup, type PagewatchProcess } from '../helpers/pagewatch-process.ts';
 import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 
 // On the embedded store `pagewatch serve` counts API requests and read bytes in
@@ -15,11 +14,7 @@ const group = new ProcessGroup();
 after(() => group.killAll());
 
 async function newAccount(node: PagewatchProcess): Promise<string> {
-  const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
-  const post = async (path: string, body: unknown) =>
-    (await (await fetch(`${node.url}/admin/v1${path}`, { method: 'POST', headers, body: JSON.stringify(body) })).json()).data;
-  const accountId = (await post('/accounts', { email: 'counts@example.com', plan: 'pro' })).id as string;
-  return (await post(`/accounts/${accountId}/tokens`, { name: 'counts', scopes: ALL_SCOPES, expires_in_days: 1 })).token as string;
+  return (await createAccountVia(node.url, { email: 'counts@example.com', tokenName: 'counts' })).token;
 }
 
 /** Makes `n` GET /api/v1/monitors requests one after the other; returns the body bytes served. */

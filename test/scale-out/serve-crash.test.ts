@@ -2,8 +2,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
 import { gatedPages } from '../helpers/gated-page.ts';
-import { baseEnv, ProcessGroup, waitUntil, writePlansFile } from '../helpers/pagewatch-process.ts';
-import { ADMIN_TOKEN, ALL_SCOPES } from '../helpers/test-app.ts';
+import { baseEnv, createAccountVia, ProcessGroup, waitUntil, writePlansFile } from '../helpers/pagewatch-process.ts';
+import { ADMIN_TOKEN } from '../helpers/test-app.ts';
 import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 
 const crashDir = useTempDataDirs('pw-crash-');
@@ -35,13 +35,7 @@ test('serve killed with -9 during writes: after a restart every acknowledged wri
   const post = (base: string, path: string, body: unknown, headers: Record<string, string> = admin) =>
     fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
 
-  const accountId = (await (await post(first.url, '/admin/v1/accounts', { email: 'owner@example.com', plan: 'pro' })).json()).data
-    .id as string;
-  const token = (
-    await (
-      await post(first.url, `/admin/v1/accounts/${accountId}/tokens`, { name: 'crash', scopes: ALL_SCOPES, expires_in_days: 1 })
-    ).json()
-  ).data.token as string;
+  const { accountId, token } = await createAccountVia(first.url, { email: 'owner@example.com', tokenName: 'crash' });
   const api = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const pages = gatedPages([site], ['/page.html']);
   const preview = await (await post(first.url, '/api/v1/previews', { url: `${site.url}/page.html`, load_mode: 'html' }, api)).json();

@@ -1,41 +1,30 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Target } from '../../src/domain/targets.ts';
 import { idDueJustBefore } from '../helpers/due-slot.ts';
-import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
+import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { gatedPages } from '../helpers/gated-page.ts';
 import { insertMonitorRow } from '../helpers/monitor-rows.ts';
-import { baseEnv, ProcessGroup, waitUntil, writePlansFile, type PagewatchProcess } from '../helpers/pagewatch-process.ts';
-import { createSharedSchema, type SharedSchema } from '../helpers/shared-schema.ts';
-import { ADMIN_TOKEN, ALL_SCOPES } from '../helpers/test-app.ts';
-import { testDatabaseUrl } from '../helpers/test-database.ts';
+import {
+  baseEnv,
+  createAccountVia,
+  waitUntil,
+  writePlansFile,
+  type PagewatchProcess,
+  type ProcessGroup,
+} from '../helpers/pagewatch-process.ts';
+import type { SharedSchema } from '../helpers/shared-schema.ts';
+import { SHARED_WORLD_SKIP as SKIP, useSharedWorld } from '../helpers/shared-world.ts';
+import { TITLE } from '../helpers/watched-page.ts';
 
 // kill -9 of a worker in the middle of its checks: the other workers take the
 // checks over once the dead worker's leases run out (PAGEWATCH_LEASE_SECONDS),
 // each real change is recorded once, and no receipt is left running.
 
-const SKIP = testDatabaseUrl
-  ? false
-  : 'needs PostgreSQL (TEST_DATABASE_URL): pagewatch api and worker refuse the single-process embedded store';
 const MONITORS = 6;
 const LEASE_SECONDS = 6;
-const TITLE: Target = { id: 'title', kind: 'text', selection: { scope: 'selector', selector: '#title' }, rule: 'changed' };
 
-const group = new ProcessGroup();
-let shared: SharedSchema;
-const sites: FixtureServer[] = [];
-
-before(async () => {
-  if (SKIP) return;
-  shared = await createSharedSchema();
-  for (let i = 0; i < 3; i++) sites.push(await startFixtureServer());
-});
-
-after(async () => {
-  await group.killAll();
-  await Promise.all(sites.map((s) => s.close()));
-  if (!SKIP) await shared.drop();
-});
+let shared: SharedSchema, sites: FixtureServer[], group: ProcessGroup;
+useSharedWorld({ sites: 3 }, (w) => ({ shared, sites, group } = w));
 
 test(
   'a worker killed mid-check: its checks are done by the others after the lease runs out, one change each, no receipt left running',
@@ -50,24 +39,7 @@ test(
       PAGEWATCH_PLANS_FILE: writePlansFile({ pro: { min_interval_minutes: { html: 0 } } }),
     });
     const [api, doomed] = await Promise.all([group.start('api', 'api', env), group.start('worker', 'worker-a', env)]);
-    const adminHeaders = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
-    const account = await (
-      await fetch(`${api.url}/admin/v1/accounts`, {
-        method: 'POST',
-        headers: adminHeaders,
-        body: JSON.stringify({ email: 'crash@example.com', plan: 'pro' }),
-      })
-    ).json();
-    const accountId = account.data.id as string;
-    const token = (
-      await (
-        await fetch(`${api.url}/admin/v1/accounts/${accountId}/tokens`, {
-          method: 'POST',
-          headers: adminHeaders,
-          body: JSON.stringify({ name: 'crash', scopes: ALL_SCOPES, expires_in_days: 1 }),
-        })
-      ).json()
-    ).data.token as string;
+    const { accountId, token } = await createAccountVia(api.url, { email: 'crash@example.com', tokenName: 'crash' });
 
     // Baselines: every monitor checked once by the only worker.
     const paths = Array.from({ length: MONITORS }, (_, i) => `/crash/${i}.html`);

@@ -5,20 +5,12 @@ import type { Engine } from '../../src/engine/scheduler.ts';
 import { type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
-import { TITLE, watchPage } from '../helpers/watched-page.ts';
+import { PRICE, TITLE, watchPage } from '../helpers/watched-page.ts';
 import { createOwner, signedIn } from '../helpers/dashboard-client.ts';
 
 let t: TestApp, site: FixtureServer, engine: Engine;
 useMonitoringWorld({}, (w) => ({ t, site, engine } = w));
 
-const PRICE: Target = {
-  id: 'price',
-  label: 'Price',
-  kind: 'price',
-  selection: { scope: 'selector', selector: '#price' },
-  currency: 'EUR',
-  rule: 'dropped',
-};
 const STOCK: Target = {
   id: 'stock',
   label: 'Stock',

@@ -5,7 +5,7 @@ import { type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
 import { insertMonitorRow } from '../helpers/monitor-rows.ts';
-import { createOwner, signedIn, type DashboardClient } from '../helpers/dashboard-client.ts';
+import { createOwner, PRICE_SECOND_TARGET_FIELDS, signedIn, type DashboardClient } from '../helpers/dashboard-client.ts';
 
 let t: TestApp, site: FixtureServer;
 useMonitoringWorld({}, (w) => ({ t, site } = w));
@@ -18,16 +18,32 @@ const NAME: Target = {
   rule: 'changed',
 };
 
-async function ownerWithMonitor(): Promise<{ client: DashboardClient; monitorId: string; accountId: string }> {
+async function ownerWithMonitor(targets: Target[] = [NAME]): Promise<{ client: DashboardClient; monitorId: string; accountId: string }> {
   const owner = await createOwner(t.app);
   const monitorId = await insertMonitorRow(t.db, {
     accountId: owner.accountId,
     url: `${site.url}/shop/espresso.html?o=${owner.accountId}`,
-    targets: [NAME],
+    targets,
     nextCheckAt: t.clock.now(),
     intervalMinutes: 60,
   });
   return { client: await signedIn(t.app, owner.email), monitorId, accountId: owner.accountId };
+}
+
+/** The target form saved for version 1 of the monitor: NAME kept as target "product", the interval, and `more` fields. */
+function savedTargetsForm(monitorId: string, interval: string, more: Record<string, string>): Record<string, string> {
+  return {
+    monitor_id: monitorId,
+    expected_version: '1',
+    interval,
+    action: 'save',
+    t1_id: 'product',
+    t1_element: 'sel:#product-title',
+    t1_label: 'Product',
+    t1_kind: 'text',
+    t1_rule: 'changed',
+    ...more,
+  };
 }
 
 async function monitorRow(id: string) {
@@ -96,26 +112,7 @@ test('new targets and interval go through a fresh preview that starts from the c
   assert.match(form.body, /name="interval" type="number" min="5" max="10080" required value="60"/);
   assert.match(form.body, /name="expected_version" value="1"/);
 
-  const fields = {
-    monitor_id: monitorId,
-    expected_version: '1',
-    interval: '30',
-    action: 'save',
-    t1_id: 'product',
-    t1_element: 'sel:#product-title',
-    t1_label: 'Product',
-    t1_kind: 'text',
-    t1_rule: 'changed',
-    t2_element: 'page',
-    t2_label: 'Price',
-    t2_kind: 'price',
-    t2_rule: 'dropped',
-    t2_currency: 'EUR',
-    t2_decimal: ',',
-    t3_element: '',
-    t3_kind: 'text',
-    t3_rule: 'changed',
-  };
+  const fields = savedTargetsForm(monitorId, '30', PRICE_SECOND_TARGET_FIELDS);
   const previewPath = location.split('?')[0]!;
   const saved = await client.post(previewPath, fields);
   assert.equal(saved.statusCode, 303, saved.body.slice(0, 500));
@@ -168,16 +165,8 @@ test("another account's monitor cannot be edited, reconfigured or deleted", asyn
 });
 
 test('ignore patterns and confirmation are shown in the target form and kept when targets are saved', async () => {
-  const owner = await createOwner(t.app);
   const target: Target = { ...NAME, ignore: [{ text: 'Sale' }, { regex: '\\d+ left' }], confirm: true };
-  const monitorId = await insertMonitorRow(t.db, {
-    accountId: owner.accountId,
-    url: `${site.url}/shop/espresso.html?o=${owner.accountId}`,
-    targets: [target],
-    nextCheckAt: t.clock.now(),
-    intervalMinutes: 60,
-  });
-  const client = await signedIn(t.app, owner.email);
+  const { client, monitorId } = await ownerWithMonitor([target]);
   await client.get(`/monitors/${monitorId}/edit`);
   const location = (await client.post(`/monitors/${monitorId}/reconfigure`, { load_mode: 'html' })).headers.location as string;
   const form = await client.get(location);
@@ -186,21 +175,10 @@ test('ignore patterns and confirmation are shown in the target form and kept whe
     /<textarea id="t1_ignore" name="t1_ignore" rows="2" aria-describedby="t1_ignore-help">Sale\n\/\\d\+ left\/<\/textarea>/,
   );
   assert.match(form.body, /<input type="checkbox" id="t1_confirm" name="t1_confirm" checked>/);
-  const saved = await client.post(location.split('?')[0]!, {
-    monitor_id: monitorId,
-    expected_version: '1',
-    interval: '60',
-    action: 'save',
-    t1_id: 'product',
-    t1_element: 'sel:#product-title',
-    t1_label: 'Product',
-    t1_kind: 'text',
-    t1_rule: 'changed',
-    t1_ignore: 'Sale\n/\\d+ left/\n',
-    t1_confirm: 'on',
-    t2_element: '',
-    t3_element: '',
-  });
+  const saved = await client.post(
+    location.split('?')[0]!,
+    savedTargetsForm(monitorId, '60', { t1_ignore: 'Sale\n/\\d+ left/\n', t1_confirm: 'on', t2_element: '', t3_element: '' }),
+  );
   assert.equal(saved.statusCode, 303, saved.body.slice(0, 500));
   const [row] = await t.db.query<{ targets: Target[] }>('SELECT targets FROM monitors WHERE id = $1', [monitorId]);
   assert.deepEqual(row?.targets[0]?.ignore, [{ text: 'Sale' }, { regex: '\\d+ left' }]);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
-import { createOwner, signedIn, type DashboardClient } from '../helpers/dashboard-client.ts';
+import { createOwner, PRICE_SECOND_TARGET_FIELDS, signedIn, type DashboardClient } from '../helpers/dashboard-client.ts';
 
 let t: TestApp, site: FixtureServer;
 useMonitoringWorld({}, (w) => ({ t, site } = w));
@@ -13,15 +13,7 @@ const TARGETS = {
   t1_label: 'Title',
   t1_kind: 'text',
   t1_rule: 'changed',
-  t2_element: 'page',
-  t2_label: 'Price',
-  t2_kind: 'price',
-  t2_rule: 'dropped',
-  t2_currency: 'EUR',
-  t2_decimal: ',',
-  t3_element: '',
-  t3_kind: 'text',
-  t3_rule: 'changed',
+  ...PRICE_SECOND_TARGET_FIELDS,
   interval: '5',
   email: 'on',
 };

@@ -34,17 +34,46 @@ function instrumented(db: Database, failing: Set<string>): { db: Database; batch
   return { db: { ...db, transaction: transaction }, batches };
 }
 
-/** Three watched pages, checked once (baselines seeded), then changed and claimed together. */
-async function threeClaimedChecks(engine: Engine) {
+/**
+ * Runs `body` with an engine that commits finished checks in batches of up to
+ * ten on the instrumented store (`batches` records each batch's size; the
+ * change inserts of monitors added to `failing` fail), and stops the engine after.
+ */
+async function withBatchingEngine(
+  body: (world: { engine: Engine; batches: number[]; failing: Set<string> }) => Promise<void>,
+): Promise<void> {
+  const failing = new Set<string>();
+  const store = instrumented(t.db, failing);
+  const engine = startTestEngine(t, {
+    db: store.db,
+    concurrency: 10,
+    hostConcurrency: 100,
+    commitBatch: { maxChecks: 10, maxWaitMs: 1000 },
+  });
+  try {
+    await body({ engine, batches: store.batches, failing });
+  } finally {
+    await engine.stop();
+  }
+}
+
+/** `count` shop pages of a new account, each watched by a monitor due now; every other monitor is paused. */
+async function duePages(count: number) {
   const { accountId } = await createAccountWithToken(t.app);
   await t.db.query("UPDATE monitors SET status = 'paused'");
   const pages = [];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < count; i++) {
     const path = `/batch-${process.pid}-${++pageCounter}.html`;
     const setPage = serveShop(site, path);
     const monitorId = await insertMonitorRow(t.db, { accountId, url: `${site.url}${path}`, targets: [TITLE], nextCheckAt: t.clock.now() });
     pages.push({ monitorId, setPage });
   }
+  return pages;
+}
+
+/** Three watched pages, checked once (baselines seeded), then changed and claimed together. */
+async function threeClaimedChecks(engine: Engine) {
+  const pages = await duePages(3);
   const seeded = await engine.runCycle();
   assert.equal(seeded.outcomes.filter((o) => o.outcome === 'recorded').length, 3);
   for (const page of pages) page.setPage({ title: 'Changed' });
@@ -72,22 +101,15 @@ const runsOf = async (monitorId: string) =>
   (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM check_runs WHERE monitor_id = $1', [monitorId]))[0]!.n;
 
 test('a lost lease in a batch does not block the others: its capture is discarded, theirs are recorded in the same commit', async () => {
-  const store = instrumented(t.db, new Set());
-  const engine = startTestEngine(t, {
-    db: store.db,
-    concurrency: 10,
-    hostConcurrency: 100,
-    commitBatch: { maxChecks: 10, maxWaitMs: 1000 },
-  });
-  try {
+  await withBatchingEngine(async ({ engine, batches }) => {
     const { pages, items, byMonitor } = await threeClaimedChecks(engine);
     const [lost, ...kept] = pages;
     assert.ok(lost);
     // Presumed dead: another worker took the check over.
     await t.db.query('UPDATE check_leases SET token = gen_random_uuid() WHERE monitor_id = $1', [lost.monitorId]);
-    store.batches.length = 0;
+    batches.length = 0;
     const outcomes = await Promise.all(items.map((item) => engine.run(item)));
-    assert.deepEqual(store.batches, [3], 'the three checks were committed in one batch');
+    assert.deepEqual(batches, [3], 'the three checks were committed in one batch');
     assert.deepEqual(outcomes[items.indexOf(byMonitor(lost.monitorId))], { outcome: 'lease_lost' });
     assert.deepEqual(await changesOf(lost.monitorId), []);
     assert.equal(await runsOf(lost.monitorId), 1, 'only the seeding check is in its history');
@@ -96,47 +118,28 @@ test('a lost lease in a batch does not block the others: its capture is discarde
       assert.equal(outcomes[items.indexOf(byMonitor(page.monitorId))]!.outcome, 'recorded');
       await assertRecordedChange(page.monitorId);
     }
-  } finally {
-    await engine.stop();
-  }
+  });
 });
 
 test('a monitor changed mid-check is discarded inside a batch; the other checks of the batch are recorded', async () => {
-  const store = instrumented(t.db, new Set());
-  const engine = startTestEngine(t, {
-    db: store.db,
-    concurrency: 10,
-    hostConcurrency: 100,
-    commitBatch: { maxChecks: 10, maxWaitMs: 1000 },
-  });
-  try {
+  await withBatchingEngine(async ({ engine, batches }) => {
     const { pages, items, byMonitor } = await threeClaimedChecks(engine);
     const [edited, ...kept] = pages;
     assert.ok(edited);
     await t.db.query('UPDATE monitors SET config_version = config_version + 1 WHERE id = $1', [edited.monitorId]);
-    store.batches.length = 0;
+    batches.length = 0;
     const outcomes = await Promise.all(items.map((item) => engine.run(item)));
-    assert.deepEqual(store.batches, [3]);
+    assert.deepEqual(batches, [3]);
     assert.deepEqual(outcomes[items.indexOf(byMonitor(edited.monitorId))], { outcome: 'monitor_changed' });
     assert.deepEqual(await changesOf(edited.monitorId), []);
     assert.equal(await runsOf(edited.monitorId), 1);
     assert.equal(await leasesOf(edited.monitorId), 0, 'its lease is released');
     for (const page of kept) assert.deepEqual(await changesOf(page.monitorId), ['Changed']);
-  } finally {
-    await engine.stop();
-  }
+  });
 });
 
 test("a check whose own rows fail is rolled back alone: the batch's other checks are recorded, its lease stays for a retry", async () => {
-  const failing = new Set<string>();
-  const store = instrumented(t.db, failing);
-  const engine = startTestEngine(t, {
-    db: store.db,
-    concurrency: 10,
-    hostConcurrency: 100,
-    commitBatch: { maxChecks: 10, maxWaitMs: 1000 },
-  });
-  try {
+  await withBatchingEngine(async ({ engine, failing }) => {
     const { pages, items, byMonitor } = await threeClaimedChecks(engine);
     const [broken, ...kept] = pages;
     assert.ok(broken);
@@ -151,19 +154,13 @@ test("a check whose own rows fail is rolled back alone: the batch's other checks
       assert.equal(outcomes[items.indexOf(byMonitor(page.monitorId))]!.status, 'fulfilled');
       await assertRecordedChange(page.monitorId);
     }
-  } finally {
-    await engine.stop();
-  }
+  });
 });
 
 test('a lone finished check is committed within the batch wait, not held for a full batch', async () => {
   const engine = startTestEngine(t, { concurrency: 10, hostConcurrency: 100, commitBatch: { maxChecks: 100, maxWaitMs: 20 } });
   try {
-    const { accountId } = await createAccountWithToken(t.app);
-    await t.db.query("UPDATE monitors SET status = 'paused'");
-    const path = `/batch-${process.pid}-${++pageCounter}.html`;
-    serveShop(site, path);
-    const monitorId = await insertMonitorRow(t.db, { accountId, url: `${site.url}${path}`, targets: [TITLE], nextCheckAt: t.clock.now() });
+    const { monitorId } = (await duePages(1))[0]!;
     const started = performance.now();
     const report = await engine.runCycle();
     assert.deepEqual(

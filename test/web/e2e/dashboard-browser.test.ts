@@ -3,12 +3,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { Target } from '../../../src/domain/targets.ts';
 import type { Engine } from '../../../src/engine/scheduler.ts';
 import { admin, startTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { startFixtureServer, type FixtureServer } from '../../helpers/fixture-server.ts';
 import { startTestEngine } from '../../helpers/test-engine.ts';
-import { TITLE, watchPage } from '../../helpers/watched-page.ts';
+import { PRICE, TITLE, watchPage } from '../../helpers/watched-page.ts';
 import { passwordLink } from '../../helpers/dashboard-client.ts';
 
 // The dashboard in real headless Chromium against a listening server. Every
@@ -143,15 +142,7 @@ test('a token created in the dashboard works against /api/v1 until it is revoked
 });
 
 test('a change shows its diff, the price chart and usage bars; the layout fits a phone', async () => {
-  const price: Target = {
-    id: 'price',
-    label: 'Price',
-    kind: 'price',
-    selection: { scope: 'selector', selector: '#price' },
-    currency: 'EUR',
-    rule: 'dropped',
-  };
-  const watched = await watchPage(t, site, engine, { accountId, targets: [{ ...TITLE, label: 'Title' }, price] });
+  const watched = await watchPage(t, site, engine, { accountId, targets: [{ ...TITLE, label: 'Title' }, PRICE] });
   await watched.check();
   await watched.check({ price: '€24.00', title: 'Espresso Duo (new model)' });
   await watched.check({ price: '€26.50' });
