@@ -40,7 +40,8 @@ async function load(deps: RunnerDeps, item: WorkItem, signal?: AbortSignal): Pro
   }
 }
 
-async function defer(deps: RunnerDeps, item: WorkItem): Promise<RunOutcome> {
+/** Gives a claimed check back unchecked (a capacity deferral, a stop): its allowance returns and it is retried later. */
+export async function handBack(deps: RunnerDeps, item: WorkItem): Promise<RunOutcome> {
   return deps.db.transaction(async (tx) => {
     if ((await lockHeldLease(tx, item.monitorId, item.token)) === null) return { outcome: 'lease_lost' };
     await refundCheck(tx, item.accountId, item.reservation);
@@ -54,7 +55,7 @@ export async function runCheck(deps: RunnerDeps, item: WorkItem, signal?: AbortS
   const result = await load(deps, item, signal);
   // Stopped mid-load (shutdown): the load proves nothing about the site, so the
   // check is handed back for the next cycle of any worker instead of recorded.
-  if (result === 'deferred' || signal?.aborted) return defer(deps, item);
+  if (result === 'deferred' || signal?.aborted) return handBack(deps, item);
   const extractions =
     result.html === null ? null : await extractWithin(deps.loaders.extraction, result.html, result.finalUrl, item.targets);
   return deps.commit({ item, observation: { startedAt, load: result, extractions }, at: deps.clock.now() });

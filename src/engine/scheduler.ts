@@ -4,8 +4,8 @@ import type { Plans } from '../domain/plans.ts';
 import type { Database } from '../store/database.ts';
 import { claimWork, type Claim, type WorkItem } from './check-claims.ts';
 import { recordClaim, recordOutcome, type EngineMetrics } from './check-metrics.ts';
-import { runCheck, type RunOutcome } from './check-runner.ts';
-import { createCommitBatcher, type CommitBatchSettings } from './commit-batcher.ts';
+import { handBack, runCheck, type RunOutcome } from './check-runner.ts';
+import { createCommitBatcher, DEFAULT_COMMIT_BATCH, type CommitBatchSettings } from './commit-batcher.ts';
 import { DEFAULT_HOST_CONCURRENCY } from './host-politeness.ts';
 import { cleanupExpired, settleChecks } from './housekeeping.ts';
 import type { Loaders } from '../fetch/loaders.ts';
@@ -13,8 +13,12 @@ import type { Loaders } from '../fetch/loaders.ts';
 // The scheduler and its worker pool in one loop per process. Every cycle
 // (PAGEWATCH_TICK_SECONDS, or as soon as slots free up while due work waits)
 // it settles manual checks (at most once a second), now and then cleans up
-// expired history, claims up to `concurrency` checks minus those still
-// running, and starts them. Any number of processes may run this loop against
+// expired history, claims checks and runs up to `concurrency` of them at once.
+// The loop claims ahead (up to `concurrency` more than the slots hold), so a
+// slot that frees starts the next claimed check at once rather than waiting
+// for a claim. A check frees its slot when it is handed to the group commit,
+// not when the commit is done, so the batch's wait for others costs no load
+// throughput (at most 2 × `concurrency` + a batch of checks are unfinished). Any number of processes may run this loop against
 // one PostgreSQL: claims are leased, so no check is done twice at once.
 //
 // Tests drive it one cycle at a time with runCycle() and a manual clock;
@@ -78,7 +82,18 @@ const CLAIM_GATHER_MS = 20;
 export function createEngine(options: EngineOptions): Engine {
   const { db, clock, plans } = options;
   const inFlight = new Set<Promise<RunOutcome>>();
-  const commit = createCommitBatcher(db, options.commitBatch);
+  // Checks still loading or extracting: what the concurrency limits.
+  let loading = 0;
+  const batch = options.commitBatch ?? DEFAULT_COMMIT_BATCH;
+  const commit = createCommitBatcher(db, batch);
+  // Claimed by the loop, waiting for a slot.
+  const ready: WorkItem[] = [];
+  /** How many checks a claim may take: the free slots, and with `ahead` as many again. */
+  const claimRoom = (ahead: boolean) =>
+    Math.min(
+      (ahead ? 2 : 1) * options.concurrency - loading - ready.length,
+      options.concurrency + batch.maxChecks - inFlight.size - ready.length,
+    );
   const abort = new AbortController();
   let timer: NodeJS.Timeout | null = null;
   let running = false;
@@ -91,13 +106,13 @@ export function createEngine(options: EngineOptions): Engine {
   // A check ended while the current claim ran, when it could not wake the loop.
   let freedDuringClaim = false;
 
-  const claimOnce = (): Promise<Claim> =>
+  const claimOnce = (capacity: number): Promise<Claim> =>
     db.transaction((tx) =>
       claimWork(
         tx,
         {
           plans,
-          capacity: options.concurrency - inFlight.size,
+          capacity,
           leaseSeconds: options.leaseSeconds ?? DEFAULT_CHECK_LEASE_SECONDS,
           hostConcurrency: options.hostConcurrency ?? DEFAULT_HOST_CONCURRENCY,
           tickSeconds: options.tickSeconds,
@@ -105,10 +120,27 @@ export function createEngine(options: EngineOptions): Engine {
         clock.now(),
       ),
     );
-  const claim = async (): Promise<WorkItem[]> => (await claimOnce()).items;
+  const claim = async (): Promise<WorkItem[]> => (await claimOnce(claimRoom(false))).items;
 
   const run = (item: WorkItem): Promise<RunOutcome> => {
-    const check = runCheck({ db, clock, loaders: options.loaders, commit }, item, abort.signal);
+    let loaded = false;
+    // Due work left behind for lack of a slot can be claimed as soon as this one frees.
+    const freed = () => {
+      if (!loaded) {
+        loaded = true;
+        loading--;
+        startReady();
+      }
+      if (cycle !== null) freedDuringClaim = true;
+      wake();
+    };
+    loading++;
+    const handOver: typeof commit = (pending) => {
+      const committed = commit(pending);
+      freed();
+      return committed;
+    };
+    const check = runCheck({ db, clock, loaders: options.loaders, commit: handOver }, item, abort.signal);
     const { metrics } = options;
     if (metrics)
       check.then(
@@ -117,11 +149,6 @@ export function createEngine(options: EngineOptions): Engine {
       );
     inFlight.add(check);
     const settled = check.finally(() => inFlight.delete(check));
-    // Due work left behind for lack of a slot can be claimed as soon as this one frees.
-    const freed = () => {
-      if (cycle !== null) freedDuringClaim = true;
-      wake();
-    };
     settled.then(freed, freed);
     return settled;
   };
@@ -138,14 +165,23 @@ export function createEngine(options: EngineOptions): Engine {
     }
   }
 
-  async function startCycle(settleAlways: boolean): Promise<{ items: WorkItem[]; checks: Promise<RunOutcome>[] }> {
-    await housekeeping(settleAlways);
-    const busyBeforeClaim = inFlight.size;
-    const { items, waiting: left } = await claimOnce();
+  const logFailure = (check: Promise<RunOutcome>) => check.catch((err: unknown) => options.logger.error({ err }, 'check failed'));
+
+  function startReady(): void {
+    while (running && loading < options.concurrency && ready.length > 0) void logFailure(run(ready.shift()!));
+  }
+
+  /** Claims checks: the loop queues them for its slots, a test's runCycle runs them all at once. */
+  async function startCycle(fromLoop: boolean): Promise<{ items: WorkItem[]; checks: Promise<RunOutcome>[] }> {
+    await housekeeping(!fromLoop);
+    const busyBeforeClaim = loading;
+    const { items, waiting: left } = await claimOnce(claimRoom(fromLoop));
     if (options.metrics) recordClaim(options.metrics, items, busyBeforeClaim < options.concurrency, clock.now());
     waiting = left;
-    const checks = items.map(run);
-    return { items, checks };
+    if (!fromLoop) return { items, checks: items.map(run) };
+    ready.push(...items);
+    startReady();
+    return { items, checks: [] };
   }
 
   function schedule(delayMs: number): void {
@@ -156,8 +192,10 @@ export function createEngine(options: EngineOptions): Engine {
 
   function wake(): void {
     if (!running || !waiting || cycle !== null) return;
-    const free = options.concurrency - inFlight.size;
-    const delay = inFlight.size > 0 && free < Math.max(1, Math.floor(options.concurrency / 4)) ? CLAIM_GATHER_MS : 0;
+    const room = claimRoom(true);
+    // Full: the next check to free a slot or finish its commit wakes the loop again.
+    if (room <= 0) return;
+    const delay = loading > 0 && room < Math.max(1, Math.floor(options.concurrency / 4)) ? CLAIM_GATHER_MS : 0;
     if (timer && timerDue <= Date.now() + delay) return;
     schedule(delay);
   }
@@ -165,11 +203,8 @@ export function createEngine(options: EngineOptions): Engine {
   function loopOnce(): void {
     timer = null;
     freedDuringClaim = false;
-    cycle = startCycle(false).then(
-      ({ items, checks }) => {
-        for (const check of checks) check.catch((err: unknown) => options.logger.error({ err }, 'check failed'));
-        return items;
-      },
+    cycle = startCycle(true).then(
+      ({ items }) => items,
       (err: unknown) => {
         options.logger.error({ err }, 'scheduler cycle failed');
         return [];
@@ -184,7 +219,7 @@ export function createEngine(options: EngineOptions): Engine {
 
   return {
     async runCycle() {
-      const { items, checks } = await startCycle(true);
+      const { items, checks } = await startCycle(false);
       return { claimed: items, outcomes: await Promise.all(checks) };
     },
     claim,
@@ -206,10 +241,13 @@ export function createEngine(options: EngineOptions): Engine {
       }
       abort.abort();
       await cycle;
+      // Claimed but never started: handed back for the next cycle of any worker.
+      const deps = { db, clock, loaders: options.loaders, commit };
+      await Promise.allSettled(ready.splice(0).map((item) => handBack(deps, item)));
       await Promise.allSettled([...inFlight]);
     },
     get running() {
-      return running || cycle !== null || inFlight.size > 0;
+      return running || cycle !== null || inFlight.size > 0 || ready.length > 0;
     },
   };
 }

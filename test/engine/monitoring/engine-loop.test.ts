@@ -6,6 +6,7 @@ import { useMonitoringWorld } from '../../helpers/monitoring-world.ts';
 import { insertMonitorRow } from '../../helpers/monitor-rows.ts';
 import { advanceToDue, startTestEngine } from '../../helpers/test-engine.ts';
 import { TITLE } from '../../helpers/watched-page.ts';
+import { gatedPages } from '../../helpers/gated-page.ts';
 
 let t: TestApp, site: FixtureServer;
 useMonitoringWorld({}, (w) => ({ t, site } = w));
@@ -75,4 +76,63 @@ test('a saturated loop claims again as soon as slots free, without waiting for t
 
 test('a loop held back by the per-host limit claims again as soon as a check of that host ends', async () => {
   await allCheckedByRefills({ concurrency: 4, hostConcurrency: 1 });
+});
+
+/** Monitors of these paths, due now, and the only ones active. */
+async function dueMonitors(accountId: string, paths: string[]): Promise<string[]> {
+  await t.db.query("UPDATE monitors SET status = 'paused'");
+  const ids: string[] = [];
+  for (const path of paths)
+    ids.push(await insertMonitorRow(t.db, { accountId, url: `${site.url}${path}`, targets: [TITLE], nextCheckAt: t.clock.now() }));
+  return ids;
+}
+
+test('the loop claims ahead of its slots, loads no more than its concurrency at once, and a stop hands the claimed checks back unchecked', async () => {
+  const paths = ['/ahead/1.html', '/ahead/2.html', '/ahead/3.html', '/ahead/4.html'];
+  const gate = gatedPages([site], paths);
+  gate.close();
+  const { accountId } = await createAccountWithToken(t.app);
+  const ids = await dueMonitors(accountId, paths);
+  const engine = startTestEngine(t, { tickSeconds: 3600, concurrency: 1, hostConcurrency: 4 });
+  const leases = async () =>
+    (await t.db.query('SELECT 1 FROM check_leases WHERE monitor_id = ANY($1::uuid[]) AND lease_expires_at > $2', [ids, t.clock.now()]))
+      .length;
+  engine.start();
+  try {
+    await waitFor(async () => gate.waiting === 1 && (await leases()) === 2);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(gate.waiting, 1, 'one slot, one load at a time');
+  } finally {
+    await engine.stop();
+    gate.open();
+  }
+  assert.equal(await leases(), 0, 'both claimed checks were handed back');
+  const usage = await t.db.query<{ used: number }>("SELECT used FROM usage_counters WHERE account_id = $1 AND metric = 'checks_html'", [
+    accountId,
+  ]);
+  assert.deepEqual(
+    usage.map((r) => Number(r.used)),
+    [0],
+    'their allowance came back',
+  );
+  const checked = await t.db.query('SELECT 1 FROM check_state WHERE monitor_id = ANY($1::uuid[]) AND last_checked_at IS NOT NULL', [ids]);
+  assert.equal(checked.length, 0);
+});
+
+test('a check frees its slot once handed to the group commit: the next check loads while the batch still waits', async () => {
+  const paths = ['/slot/1.html', '/slot/2.html'];
+  for (const path of paths) site.route(path, (_req, res) => void res.end('<html><body><h1 id="title">Slot</h1></body></html>'));
+  const { accountId } = await createAccountWithToken(t.app);
+  const ids = await dueMonitors(accountId, paths);
+  const engine = startTestEngine(t, { tickSeconds: 3600, concurrency: 1, commitBatch: { maxChecks: 100, maxWaitMs: 3000 } });
+  engine.start();
+  try {
+    await waitFor(() => paths.every((path) => site.hits.get(path) === 1));
+    const recorded = await t.db.query('SELECT 1 FROM check_state WHERE monitor_id = ANY($1::uuid[]) AND last_checked_at IS NOT NULL', [
+      ids,
+    ]);
+    assert.equal(recorded.length, 0, 'the first check is still waiting for its batch');
+  } finally {
+    await engine.stop();
+  }
 });
