@@ -6,7 +6,7 @@ import { benchEngine, benchLoaders } from './lib/engine.ts';
 import { pool, sleep, treeRssBytes, waitFor } from './lib/measure.ts';
 import { startPageServer } from './lib/page-server.ts';
 import { fmt, mib, publish, ratio, table } from './lib/report.ts';
-import { createAccount, countCheckedSince, insertMonitors } from './lib/seed.ts';
+import { createAccount, insertMonitors } from './lib/seed.ts';
 import { openBenchStore } from './lib/stores.ts';
 
 // Item 4: browser checks/s and memory on a JavaScript-rendered page
@@ -83,11 +83,10 @@ async function pagewatch(): Promise<{ seconds: number; done: number; priced: num
       monitors: urls.map((url) => ({ url, nextCheckAt: due })),
     });
     const engine = benchEngine(store.db, loaders, CONCURRENCY);
-    const since = new Date();
     const started = performance.now();
     engine.start();
-    await waitFor(async () => (await countCheckedSince(store.db, since)) >= CHECKS, LIMIT_MS, 100);
-    const done = await countCheckedSince(store.db, since);
+    await waitFor(async () => (await engine.recorded()) >= CHECKS, LIMIT_MS, 20);
+    const done = await engine.recorded();
     const seconds = (performance.now() - started) / 1000;
     await engine.stop();
     const priced = await store.db.query<{ n: number }>(
