@@ -2,10 +2,9 @@ import { performance } from 'node:perf_hooks';
 import { parseDocument } from 'htmlparser2';
 import { request } from 'undici';
 import { extractTarget, parsePage } from '../src/domain/extract/index.ts';
-import { DEFAULT_HOST_CONCURRENCY } from '../src/engine/host-politeness.ts';
 import { benchEngine, benchLoaders, PRODUCTION_TICK_SECONDS, TICK_SECONDS } from './lib/engine.ts';
 import { percentile, pool, waitFor } from './lib/measure.ts';
-import { startPageServer } from './lib/page-server.ts';
+import { portsForConcurrency, startPageServer } from './lib/page-server.ts';
 import { PRODUCT_TARGETS } from './lib/pages.ts';
 import { fmt, publish, ratio, table, type Cell } from './lib/report.ts';
 import { createAccount, insertMonitors } from './lib/seed.ts';
@@ -28,10 +27,7 @@ const LIMIT_MS = Number(process.env.BENCH_HTML_LIMIT_S ?? 60) * 1000;
 const EXTRACTION_ROUNDS = 5;
 const EXTRACTION_SAMPLE = 200;
 
-// Enough ports (sites) that the per-host politeness limit is not what is
-// measured: it counts leases, which a worker holds from the claim to the
-// commit, for up to 2 × CONCURRENCY claimed checks and about as many committing.
-const server = await startPageServer({ ports: Math.ceil((3 * CONCURRENCY) / DEFAULT_HOST_CONCURRENCY) });
+const server = await startPageServer({ ports: portsForConcurrency(CONCURRENCY) });
 const urls = Array.from({ length: PAGES }, (_, n) => `${server.bases[n % server.bases.length]}/product/${n}.html`);
 
 /** Every page fetched with `concurrency` requests at once; with `parse`, each also parsed as it arrives. */

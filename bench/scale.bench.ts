@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { nextDueAt, stableOffsetSeconds } from '../src/domain/schedule.ts';
-import { DEFAULT_HOST_CONCURRENCY } from '../src/engine/host-politeness.ts';
 import type { Loaders } from '../src/fetch/loaders.ts';
 import { benchEngine, benchLoaders, TICK_SECONDS } from './lib/engine.ts';
 import { percentile, sleep } from './lib/measure.ts';
-import { startPageServer, type PageServer } from './lib/page-server.ts';
+import { portsForConcurrency, startPageServer, type PageServer } from './lib/page-server.ts';
 import { PRODUCT_TARGETS } from './lib/pages.ts';
 import { fmt, mib, publish, ratio, table, type Cell } from './lib/report.ts';
 import { createAccount, insertMonitors } from './lib/seed.ts';
@@ -155,7 +154,7 @@ async function run(kind: StoreKind, server: PageServer): Promise<Figures> {
 
 const kinds = (await postgresAvailable()) ? STORES : STORES.filter((k) => k === 'pglite');
 // Politeness is per host and port: enough ports that it is not what is measured.
-const server = await startPageServer({ ports: Math.ceil(CONCURRENCY / DEFAULT_HOST_CONCURRENCY), changeSeconds: CHANGE_SECONDS });
+const server = await startPageServer({ ports: portsForConcurrency(CONCURRENCY), changeSeconds: CHANGE_SECONDS });
 const offered = MONITORS / (INTERVAL * 60);
 try {
   const rows: Cell[][] = [];

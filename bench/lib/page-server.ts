@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { DEFAULT_HOST_CONCURRENCY } from '../../src/engine/host-politeness.ts';
 import { processCpuMs } from './measure.ts';
 
 // Starts bench/lib/page-server-process.ts and waits for its ports.
@@ -10,6 +11,16 @@ export interface PageServer {
   pid: number;
   cpuMs(): number;
   close(): Promise<void>;
+}
+
+/**
+ * Ports (sites) enough that the per-host politeness limit is not what a
+ * benchmark of `concurrency` checks at once measures: the limit counts leases,
+ * which a worker holds from the claim to the commit, for up to 2 × concurrency
+ * claimed checks and about as many committing.
+ */
+export function portsForConcurrency(concurrency: number): number {
+  return Math.ceil((3 * concurrency) / DEFAULT_HOST_CONCURRENCY);
 }
 
 export async function startPageServer(options: { ports?: number; changeSeconds?: number } = {}): Promise<PageServer> {
