@@ -9,6 +9,7 @@ import { createCommitBatcher, DEFAULT_COMMIT_BATCH, type CommitBatchSettings } f
 import { DEFAULT_HOST_CONCURRENCY } from './host-politeness.ts';
 import { cleanupExpired, settleChecks } from './housekeeping.ts';
 import type { Loaders } from '../fetch/loaders.ts';
+import { analyzeChangedTables } from '../store/planner-statistics.ts';
 
 // The scheduler and its worker pool in one loop per process. Every cycle
 // (PAGEWATCH_TICK_SECONDS, or as soon as slots free up while due work waits)
@@ -75,6 +76,9 @@ const DEFAULT_CLEANUP_MS = 3_600_000;
 // Settling manual checks and abandoned leases is a transaction of its own:
 // a busy loop that claims whenever a check ends does it at most this often.
 const SETTLE_EVERY_MS = 1000;
+// PGlite has no autovacuum: tables that changed much since their last ANALYZE
+// are analysed this often (PostgreSQL's autovacuum does it there).
+const ANALYZE_EVERY_MS = 60_000;
 // A freed slot waits this long for others before it is claimed for, unless a
 // quarter of the slots are free: fewer, larger claims when much is due.
 const CLAIM_GATHER_MS = 20;
@@ -100,6 +104,7 @@ export function createEngine(options: EngineOptions): Engine {
   let cycle: Promise<WorkItem[]> | null = null;
   let lastCleanup: Date | null = null;
   let lastSettle: Date | null = null;
+  let lastAnalyze: Date | null = null;
   let timerDue = 0;
   // The last claim left due work for lack of a slot (here or at its host).
   let waiting = false;
@@ -158,6 +163,10 @@ export function createEngine(options: EngineOptions): Engine {
     if (always || lastSettle === null || now.getTime() - lastSettle.getTime() >= SETTLE_EVERY_MS) {
       await settleChecks(db, plans, now);
       lastSettle = now;
+    }
+    if (db.kind === 'pglite' && (lastAnalyze === null || now.getTime() - lastAnalyze.getTime() >= ANALYZE_EVERY_MS)) {
+      await analyzeChangedTables(db);
+      lastAnalyze = now;
     }
     if (lastCleanup === null || now.getTime() - lastCleanup.getTime() >= (options.cleanupEveryMs ?? DEFAULT_CLEANUP_MS)) {
       await cleanupExpired(db, plans, now);

@@ -5,11 +5,13 @@ import { HOT_TABLES } from '../../src/store/vacuum.ts';
 import { createAccountWithToken, startTestApp } from '../helpers/test-app.ts';
 import { insertMonitorRow } from '../helpers/monitor-rows.ts';
 import { TITLE } from '../helpers/watched-page.ts';
+import { startTestEngine } from '../helpers/test-engine.ts';
 import { testDatabaseUrl } from '../helpers/test-database.ts';
 
 // PGlite has no autovacuum: the hourly cleanup vacuums the tables written on
 // every check and request, so rewriting rows does not grow the store without
-// bound. (PostgreSQL's own autovacuum does this there.)
+// bound, and the engine analyses tables that changed much in between.
+// (PostgreSQL's own autovacuum does both there.)
 
 const SKIP = testDatabaseUrl ? 'PostgreSQL vacuums itself (autovacuum); housekeeping vacuums the embedded store only' : false;
 
@@ -59,6 +61,34 @@ test('without vacuum the same updates keep growing the table (what the cleanup p
       ]);
     assert.ok((await size()) > early * 2, 'the table grows with every round of updates');
   } finally {
+    await t.close();
+  }
+});
+
+test('the engine keeps the planner statistics of a table that grew between vacuums up to date', { skip: SKIP }, async () => {
+  const t = await startTestApp();
+  const engine = startTestEngine(t);
+  try {
+    const { accountId } = await createAccountWithToken(t.app);
+    await t.db.query("UPDATE monitors SET status = 'paused'");
+    // The first cycle also runs the hourly cleanup (its VACUUM analyses every hot table); the growth comes after it.
+    await engine.runCycle();
+    for (let i = 0; i < 150; i++)
+      await insertMonitorRow(t.db, {
+        accountId,
+        url: `https://shop.example/g${i}`,
+        targets: [TITLE],
+        nextCheckAt: new Date(t.clock.now().getTime() + 3_600_000),
+      });
+    // The store's activity statistics reach their view about a second after a change.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await t.db.query('SELECT 1');
+    t.clock.set(new Date(t.clock.now().getTime() + 61_000));
+    await engine.runCycle();
+    const [stats] = await t.db.query<{ reltuples: number }>("SELECT reltuples FROM pg_class WHERE relname = 'check_state'");
+    assert.ok(Number(stats!.reltuples) >= 150, `the planner believes check_state holds ${stats!.reltuples} rows`);
+  } finally {
+    await engine.stop();
     await t.close();
   }
 });

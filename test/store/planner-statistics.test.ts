@@ -1,0 +1,44 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Database } from '../../src/store/database.ts';
+import { analyzeChangedTables } from '../../src/store/planner-statistics.ts';
+import { openTestDatabase, testDatabaseUrl } from '../helpers/test-database.ts';
+
+// PGlite has no autovacuum; the engine runs analyzeChangedTables every minute
+// instead, with autovacuum's thresholds (50 rows + 10 % since the last ANALYZE).
+
+const SKIP = testDatabaseUrl ? "PostgreSQL's autovacuum analyses changed tables by itself (and could do so during the test)" : false;
+
+let db: Database;
+before(async () => {
+  db = await openTestDatabase();
+  await db.exec('CREATE TABLE grows (id integer PRIMARY KEY); CREATE TABLE still (id integer PRIMARY KEY)');
+});
+after(() => db.close());
+
+/** The store's activity statistics reach the view about a second after a change. */
+async function statisticsSettled(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  await db.query('SELECT 1');
+}
+
+test('a table changed by more than 50 rows + 10 % since its last ANALYZE is analysed, once', { skip: SKIP }, async () => {
+  await analyzeChangedTables(db);
+  await db.query('INSERT INTO grows SELECT g FROM generate_series(1, 500) g');
+  await db.query('INSERT INTO still SELECT g FROM generate_series(1, 10) g');
+  await statisticsSettled();
+  assert.deepEqual(await analyzeChangedTables(db), ['grows']);
+  const [stats] = await db.query<{ reltuples: number }>("SELECT reltuples FROM pg_class WHERE relname = 'grows'");
+  assert.equal(Number(stats!.reltuples), 500, 'the planner now knows the table holds 500 rows');
+  await statisticsSettled();
+  assert.deepEqual(await analyzeChangedTables(db), []);
+});
+
+test('changes within 10 % of an analysed table wait for more', { skip: SKIP }, async () => {
+  await db.query('INSERT INTO grows SELECT g FROM generate_series(501, 540) g');
+  await statisticsSettled();
+  assert.deepEqual(await analyzeChangedTables(db), []);
+  await db.query('INSERT INTO grows SELECT g FROM generate_series(541, 700) g');
+  await statisticsSettled();
+  assert.deepEqual(await analyzeChangedTables(db), ['grows']);
+});
