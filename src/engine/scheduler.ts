@@ -19,8 +19,9 @@ import { analyzeChangedTables } from '../store/planner-statistics.ts';
 // slot that frees starts the next claimed check at once rather than waiting
 // for a claim. A check frees its slot when it is handed to the group commit,
 // not when the commit is done, so the batch's wait for others costs no load
-// throughput (at most 2 × `concurrency` + a batch of checks are unfinished). Any number of processes may run this loop against
-// one PostgreSQL: claims are leased, so no check is done twice at once.
+// throughput (at most 2 × `concurrency` + a batch of checks are unfinished).
+// Any number of processes may run this loop against one PostgreSQL: claims
+// are leased, so no check is done twice at once.
 //
 // Tests drive it one cycle at a time with runCycle() and a manual clock;
 // `pagewatch serve` and `pagewatch worker` call start() and stop().
