@@ -81,7 +81,8 @@ export function preparedStatements(db: PGlite, max = MAX_PREPARED_STATEMENTS): P
       await db.execProtocol(Buffer.concat([serialize.close({ type: 'S', name: prepared.name }), serialize.sync()]), {
         syncToFs: false,
       });
-      // Outside a transaction the failed statement left nothing behind, so it can go again, prepared afresh (once: 0A000 has other causes too).
+      // Outside a transaction the failed statement left nothing behind, so it
+      // can go again, prepared afresh (once: 0A000 has other causes too).
       if (!retry) throw err;
       return run(sql, params, false, false);
     }

@@ -48,7 +48,8 @@ function namedStatements(max: number) {
     } catch (err) {
       if (name === undefined || (err as { code?: string }).code !== FEATURE_NOT_SUPPORTED) throw err;
       names.delete(text);
-      // Outside a transaction (the pool) the failed statement left nothing behind, so it can go again, named afresh (once: 0A000 has other causes too).
+      // Outside a transaction (the pool) the failed statement left nothing
+      // behind, so it can go again, named afresh (once: 0A000 has other causes too).
       if (retry && target instanceof pg.Pool) return run<R>(target, text, values, false);
       throw err;
     }

@@ -6,19 +6,13 @@ import { insertChange } from '../../src/store/changes-store.ts';
 import { enqueueNotification, type NotificationChannel } from '../../src/store/outbox-store.ts';
 import { insertMonitorRow } from './monitor-rows.ts';
 import type { TestApp } from './test-app.ts';
+import { PRICE } from './watched-page.ts';
 
 // Changes and their outbox rows as the engine writes them (in one
 // transaction, through the same store functions), for notification tests that
 // do not need a page to change.
 
-export const PRICE_TARGET: Target = {
-  id: 'price',
-  label: 'Espresso price',
-  kind: 'price',
-  selection: { scope: 'selector', selector: '#price' },
-  currency: 'EUR',
-  rule: 'dropped',
-};
+export const PRICE_TARGET: Target = { ...PRICE, label: 'Espresso price' };
 
 export interface MonitorInput {
   accountId: string;
