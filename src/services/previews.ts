@@ -13,6 +13,7 @@ import type { Loaders } from '../fetch/loaders.ts';
 import { vetUrl } from '../fetch/ssrf/guard.ts';
 import type { LoadMode } from '../domain/load-mode.ts';
 import type { Database } from '../store/database.ts';
+import { lockAccount } from '../store/accounts-store.ts';
 import { discardOlderPreviews, findValidPreview, insertPreview, type PreviewRow } from '../store/previews-store.ts';
 import { refundPreviewCredit, spendPreviewCredit } from './preview-credits.ts';
 import type { Principal } from './tokens.ts';
@@ -104,6 +105,9 @@ export async function createPreview(
     expires_at: new Date(now.getTime() + PREVIEW_VALID_MINUTES * 60_000),
   };
   await deps.db.transaction(async (tx) => {
+    // One account's previews are stored in turn: concurrent ones (over several
+    // API nodes) would each miss the others' rows and keep more than three.
+    await lockAccount(tx, principal.accountId);
     await insertPreview(tx, row);
     await discardOlderPreviews(tx, principal.accountId, PREVIEWS_KEPT);
   });

@@ -1,0 +1,38 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { bearer, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
+
+// "Only the 3 most recent previews are kept" also when an account's previews
+// arrive at once (on PostgreSQL each may run on its own connection).
+
+let t: TestApp;
+let site: FixtureServer;
+before(async () => {
+  t = await startTestApp({ plans: { pro: { preview_spacing_seconds: 0, previews_per_day: 1000, previews_per_month: 1000 } } });
+  site = await startFixtureServer();
+});
+after(async () => {
+  await t.close();
+  await site.close();
+});
+
+test('previews of one account made at once still leave exactly the three most recent', async () => {
+  const { accountId, token } = await createAccountWithToken(t.app);
+  const responses = await Promise.all(
+    Array.from({ length: 30 }, (_, i) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/previews',
+        headers: { ...bearer(token), 'content-type': 'application/json' },
+        payload: { url: `${site.url}/shop/espresso.html?at-once=${i}`, load_mode: 'html' },
+      }),
+    ),
+  );
+  assert.deepEqual(
+    responses.map((r) => r.statusCode),
+    responses.map(() => 201),
+  );
+  const kept = await t.db.query('SELECT id FROM previews WHERE account_id = $1', [accountId]);
+  assert.equal(kept.length, 3);
+});
