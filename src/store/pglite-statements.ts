@@ -1,5 +1,4 @@
 import { parse, protocol, type PGlite } from '@electric-sql/pglite';
-import { isPreparable } from './preparable.ts';
 
 // PGlite's query() parses and plans every statement it is sent. The store
 // sends the same few hundred statements over and over, so the thread keeps
@@ -28,8 +27,6 @@ export interface PreparedStatements {
    * caller holds an open PGlite transaction, so only the query lock is taken.
    */
   query(sql: string, params: unknown[], inTransaction: boolean): Promise<unknown[]>;
-  /** Whether query() keeps this statement prepared; others go through PGlite's own query(). */
-  preparable(sql: string): boolean;
 }
 
 export function preparedStatements(db: PGlite, max = MAX_PREPARED_STATEMENTS): PreparedStatements {
@@ -89,7 +86,6 @@ export function preparedStatements(db: PGlite, max = MAX_PREPARED_STATEMENTS): P
   };
 
   return {
-    preparable: isPreparable,
     query: (sql, params, inTransaction) =>
       inTransaction
         ? db._runExclusiveQuery(() => run(sql, params, true))

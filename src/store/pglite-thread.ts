@@ -1,6 +1,7 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { preparedStatements } from './pglite-statements.ts';
+import { isPreparable } from './preparable.ts';
 
 // The thread side of the embedded store (pglite-thread-database.ts is the
 // other): PGlite runs here, so its query execution does not take turns with
@@ -116,7 +117,7 @@ export async function runPgliteThread(): Promise<void> {
     switch (request.op) {
       case 'query': {
         const on = target(request.tx);
-        if (statements.preparable(request.sql)) return statements.query(request.sql, request.params ?? [], request.tx !== null);
+        if (isPreparable(request.sql)) return statements.query(request.sql, request.params ?? [], request.tx !== null);
         return (await on.query(request.sql, request.params)).rows;
       }
       case 'exec':

@@ -2,6 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PGlite } from '@electric-sql/pglite';
 import { preparedStatements, type PreparedStatements } from '../../src/store/pglite-statements.ts';
+import { isPreparable } from '../../src/store/preparable.ts';
 
 // The embedded store keeps its statements prepared; what a caller sees must be
 // exactly what PGlite's own query() gives.
@@ -36,10 +37,10 @@ test('null and undefined parameters both bind as NULL', async () => {
 });
 
 test('only statements that plan are kept prepared', () => {
-  assert.equal(statements.preparable('  select 1'), true);
-  assert.equal(statements.preparable('WITH x AS (SELECT 1) SELECT * FROM x'), true);
-  assert.equal(statements.preparable('VACUUM (ANALYZE) items'), false);
-  assert.equal(statements.preparable('SET LOCAL synchronous_commit = off'), false);
+  assert.equal(isPreparable('  select 1'), true);
+  assert.equal(isPreparable('WITH x AS (SELECT 1) SELECT * FROM x'), true);
+  assert.equal(isPreparable('VACUUM (ANALYZE) items'), false);
+  assert.equal(isPreparable('SET LOCAL synchronous_commit = off'), false);
 });
 
 test('beyond the limit the least recently used statement is closed on the server', async () => {
