@@ -22,6 +22,9 @@ import { openBenchStore, postgresAvailable, STORE_LABELS, type StoreKind } from 
 //   BENCH_SCALE_INTERVAL     interval_minutes of every monitor (default 5)
 //   BENCH_SCALE_CONCURRENCY  checks at once (default 16)
 //   BENCH_SCALE_STORES       stores (default pglite,postgres)
+//   BENCH_SCALE_SETTLED      0: start from monitors never checked, every check of the
+//                            first interval a first capture (default 1: each monitor
+//                            captured once before the run, as on a settled service)
 //   BENCH_SCALE_SIMULATE     0: skip the simulated hour (default 1)
 //   BENCH_TICK_SECONDS       scheduler cycle (default 1, see bench/lib/engine.ts)
 
@@ -31,6 +34,7 @@ const INTERVAL = Number(process.env.BENCH_SCALE_INTERVAL ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_SCALE_CONCURRENCY ?? 16);
 const STORES = (process.env.BENCH_SCALE_STORES ?? 'pglite,postgres').split(',') as StoreKind[];
 const SIMULATE = process.env.BENCH_SCALE_SIMULATE !== '0';
+const SETTLED = process.env.BENCH_SCALE_SETTLED !== '0';
 const START_DELAY_MS = 5_000;
 // The fixture site moves each page's price this often (bench/lib/pages.ts).
 const CHANGE_SECONDS = 600;
@@ -80,17 +84,13 @@ async function run(kind: StoreKind, server: PageServer): Promise<Figures> {
   const inner = benchLoaders();
   try {
     const accountId = await createAccount(store.db);
-    // Each monitor due at its own next slot (src/domain/schedule.ts), as a settled service has them.
-    const start = new Date(Date.now() + START_DELAY_MS);
-    const seeds = Array.from({ length: MONITORS }, (_, n) => {
-      const id = randomUUID();
-      return {
-        id,
-        n,
-        url: `${server.bases[n % server.bases.length]}/small/${n}.html`,
-        nextCheckAt: nextDueAt(start, INTERVAL, stableOffsetSeconds(id, INTERVAL), start),
-      };
-    });
+    const seeds = Array.from({ length: MONITORS }, (_, n) => ({
+      id: randomUUID(),
+      n,
+      url: `${server.bases[n % server.bases.length]}/small/${n}.html`,
+      // Nothing is due until the slots are set below.
+      nextCheckAt: new Date(Date.now() + 86_400_000),
+    }));
     const ids = await insertMonitors(store.db, {
       accountId,
       loadMode: 'html',
@@ -98,6 +98,25 @@ async function run(kind: StoreKind, server: PageServer): Promise<Figures> {
       targets: PRODUCT_TARGETS,
       monitors: seeds,
     });
+    const simulated = seeds.map((seed, i) => ({ id: ids[i]!, n: seed.n, url: seed.url, host: new URL(seed.url).host }));
+    if (SETTLED) {
+      await simulateHistory(store.db, {
+        accountId,
+        targets: PRODUCT_TARGETS,
+        intervalMinutes: INTERVAL,
+        changeSeconds: CHANGE_SECONDS,
+        from: new Date(Date.now() - INTERVAL * 60_000),
+        slots: 1,
+        monitors: simulated,
+      });
+    }
+    // Each monitor due at its own next slot (src/domain/schedule.ts), as a settled service has them.
+    const start = new Date(Date.now() + START_DELAY_MS);
+    for (const seed of seeds) seed.nextCheckAt = nextDueAt(start, INTERVAL, stableOffsetSeconds(seed.id, INTERVAL), start);
+    await store.db.query(
+      'UPDATE check_state s SET next_check_at = d.at FROM unnest($1::uuid[], $2::timestamptz[]) AS d(id, at) WHERE s.monitor_id = d.id',
+      [ids, seeds.map((seed) => seed.nextCheckAt)],
+    );
     const seedBytes = await store.sizeBytes();
     const due = new Map(seeds.map((seed, i) => [seed.url, { id: ids[i]!, at: seed.nextCheckAt.getTime() }]));
     const lateness: number[] = [];
@@ -126,7 +145,7 @@ async function run(kind: StoreKind, server: PageServer): Promise<Figures> {
         changeSeconds: CHANGE_SECONDS,
         from: new Date(),
         slots: HOUR_SLOTS,
-        monitors: seeds.map((seed, i) => ({ id: ids[i]!, n: seed.n, url: seed.url, host: new URL(seed.url).host })),
+        monitors: simulated,
       });
     }
     const simulationSeconds = (performance.now() - simulationStarted) / 1000;
@@ -188,7 +207,11 @@ try {
     `## 3. Scale: ${MONITORS.toLocaleString('en-US')} active html monitors on one machine
 
 **${MONITORS.toLocaleString('en-US')} monitors** at a ${INTERVAL}-minute interval (offered ${fmt(offered)} checks/s), each due at its own
-slot as on a settled service, run for **${MINUTES} real minutes** per store; ${CONCURRENCY} checks at once, scheduler cycle ${TICK_SECONDS} s;
+slot as on a settled service, ${
+      SETTLED
+        ? 'each captured once before the run (one capture written in bulk by bench/lib/simulated-hour.ts: baselines and texts in place, so every check of the run is a settled check)'
+        : 'never checked before the run (every check of the first interval is a first capture: baselines and texts written)'
+    }, run for **${MINUTES} real minutes** per store; ${CONCURRENCY} checks at once, scheduler cycle ${TICK_SECONDS} s;
 small pages (the three watched elements, ~0.3 KB) whose price moves every ${CHANGE_SECONDS / 60} minutes, served by a child process on
 ${server.bases.length} loopback ports. Lateness is the start of each check's load against its due time; a monitor the engine
 reaches more than two cycles late is moved to its next slot (src/engine/check-claims.ts), so an engine slower than the offered
@@ -209,7 +232,7 @@ space reusable.
 ${table(['store', 'after seeding', 'after the real run', 'after the simulated hour', 'changes recorded', 'bytes per check', 'simulation time'], sizes)}
 
 Re-run: \`node bin/run-ts.js bench/scale.bench.ts\` (BENCH_SCALE_MONITORS, BENCH_SCALE_MINUTES, BENCH_SCALE_INTERVAL,
-BENCH_SCALE_CONCURRENCY, BENCH_SCALE_STORES, BENCH_SCALE_SIMULATE, BENCH_TICK_SECONDS, BENCH_DATABASE_URL).`,
+BENCH_SCALE_CONCURRENCY, BENCH_SCALE_STORES, BENCH_SCALE_SETTLED, BENCH_SCALE_SIMULATE, BENCH_TICK_SECONDS, BENCH_DATABASE_URL).`,
   );
 } finally {
   await server.close();
