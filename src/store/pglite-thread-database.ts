@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Database, Queryable } from './database.ts';
 import { lockEmbeddedDataDir } from './data-dir-lock.ts';
@@ -47,6 +49,14 @@ function pgliteArtifacts(): Promise<Omit<ThreadData, 'dataDir'>> {
 
 /** Embedded PGlite in a worker thread: in memory when dataDir is null, else in that directory (locked). */
 export async function openPgliteThreadDatabase(dataDir: string | null): Promise<Database> {
+  // Creating a data directory (initdb) leaves ~400 MB of WebAssembly memory
+  // behind in its thread for as long as that thread lives: a new directory is
+  // created by a thread of its own, which then ends, and is opened afresh.
+  if (dataDir !== null && !existsSync(join(dataDir, 'PG_VERSION'))) await (await openThread(dataDir)).close();
+  return openThread(dataDir);
+}
+
+async function openThread(dataDir: string | null): Promise<Database> {
   const artifacts = await pgliteArtifacts();
   const lock = lockEmbeddedDataDir(dataDir);
   const worker = new Worker(bootstrap(), { eval: true, workerData: { dataDir, ...artifacts } satisfies ThreadData });

@@ -97,6 +97,20 @@ test('the data directory is locked by the thread store like the in-process one, 
   await assert.rejects(again.query('SELECT 1'), /closed/, 'statements after close are refused, not left waiting');
 });
 
+test('a new data directory opens ready to use, and what was written is there after a reopen', async () => {
+  const dir = freshDir();
+  const created = await openPgliteThreadDatabase(dir);
+  await created.exec('CREATE TABLE kept (id integer PRIMARY KEY)');
+  await created.query('INSERT INTO kept VALUES (1)');
+  await created.close();
+  const reopened = await openPgliteThreadDatabase(dir);
+  try {
+    assert.deepEqual(await reopened.query('SELECT id FROM kept'), [{ id: 1 }]);
+  } finally {
+    await reopened.close();
+  }
+});
+
 test('an idle open store does not keep the process alive, and a closed one leaves no thread running', async () => {
   const script = fileURLToPath(new URL('../helpers/open-thread-store.ts', import.meta.url));
   await Promise.all(
