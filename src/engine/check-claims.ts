@@ -15,7 +15,7 @@ import {
 } from '../store/check-leases-store.ts';
 import { readActiveBackoffs } from '../store/host-backoff-store.ts';
 import { finishManualCheck, startManualCheck } from '../store/manual-checks-store.ts';
-import { recordSkippedCheck, rescheduleMonitor } from '../store/monitor-checks-store.ts';
+import { recordSkippedCheck, rescheduleMonitors } from '../store/monitor-checks-store.ts';
 import { reserveChecks, storedReservation, type Reservation } from './check-allowance.ts';
 import { backoffIssue, hostOf } from './host-politeness.ts';
 import { abandonLease } from './lease-settlement.ts';
@@ -83,10 +83,26 @@ export interface Claim {
    * a check that ends frees one, so the loop should claim again then.
    */
   waiting: boolean;
+  /**
+   * The claim read a full page of candidates and moved some of them on
+   * (overdue, backed off, out of allowance, given up): due work may be behind
+   * them, so the loop should claim again at once rather than at its next cycle.
+   * An engine that fell far behind otherwise moved one page of overdue
+   * monitors per cycle and checked nothing until it had gone through them all.
+   */
+  again: boolean;
+}
+
+/** What a claim decided for the candidates it does not check now. */
+interface MovedOn {
+  /** overdue monitors and their next own slots, written together */
+  rescheduled: { id: string; nextCheckAt: Date }[];
+  /** candidates skipped or given up */
+  skipped: number;
 }
 
 export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date): Promise<Claim> {
-  if (settings.capacity <= 0) return { items: [], waiting: true };
+  if (settings.capacity <= 0) return { items: [], waiting: true, again: false };
   await lockClaims(tx);
   const plans = monitoredPlans(settings.plans);
   const limit = settings.capacity * 4 + 16;
@@ -94,6 +110,7 @@ export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date
   const liveByHost = await countLiveLeasesByHost(tx, at);
   const backoffs = await readActiveBackoffs(tx, [...new Set(candidates.map((c) => hostOf(c.url)))], at);
   const accepted: Accepted[] = [];
+  const moved: MovedOn = { rescheduled: [], skipped: 0 };
   let waiting = false;
   for (const candidate of candidates) {
     if (accepted.length >= settings.capacity) {
@@ -104,9 +121,10 @@ export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date
     const host = hostOf(candidate.url);
     if ((candidate.lease_attempt ?? 0) >= MAX_ATTEMPTS) {
       await giveUp(tx, candidate, at);
+      moved.skipped++;
       continue;
     }
-    const work = await decideWork(tx, candidate, plan, settings, at);
+    const work = decideWork(candidate, plan, settings, at, moved);
     if (work === null) continue;
     const backoff = backoffs.get(host);
     // A dead worker's check was already dispatched: it is finished whatever the site's state.
@@ -114,6 +132,7 @@ export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date
       if (work.scheduled) {
         const next = nextDueAt(candidate.next_check_at ?? at, candidate.interval_minutes, offsetOf(candidate), backoff.until);
         await recordSkippedCheck(tx, candidate.id, next, [backoffIssue(backoff.until, backoff.reason)]);
+        moved.skipped++;
       }
       continue;
     }
@@ -131,6 +150,7 @@ export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date
     const reservation = reservations[i]!;
     if (reservation === null) {
       await skipExhausted(tx, candidate, work, at);
+      moved.skipped++;
       // Its slot stays free in this claim.
       waiting = true;
       continue;
@@ -167,10 +187,13 @@ export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date
       reservation,
     });
   }
-  // Written together at the end: nothing above reads the leases of the claimed monitors.
+  // Written together at the end: nothing above reads the leases or the slots of these monitors again.
+  await rescheduleMonitors(tx, moved.rescheduled);
   await writeLeases(tx, leases);
   // A full page of candidates may hide more due work behind it.
-  return { items, waiting: waiting || candidates.length === limit };
+  const fullPage = candidates.length === limit;
+  const movedOn = moved.rescheduled.length + moved.skipped > 0;
+  return { items, waiting: waiting || fullPage, again: fullPage && movedOn && items.length < settings.capacity };
 }
 
 const OVERDUE_CYCLES = 2;
@@ -188,24 +211,23 @@ function offsetOf(candidate: ClaimCandidate): number {
  * real period is a tick plus the time a cycle takes, so a monitor that fell
  * due just after a claim is routinely a little over one tick late.
  */
-async function decideWork(
-  tx: Queryable,
+function decideWork(
   candidate: ClaimCandidate,
   plan: Plan,
   settings: ClaimSettings,
   at: Date,
-): Promise<{ scheduled: boolean; manualCheckId: string | null } | null> {
+  moved: MovedOn,
+): { scheduled: boolean; manualCheckId: string | null } | null {
   if (candidate.lease_attempt !== null) {
     return { scheduled: candidate.lease_scheduled ?? false, manualCheckId: candidate.lease_manual_check_id };
   }
   let scheduled = candidate.next_check_at === null || candidate.next_check_at <= at;
   const overdueMs = candidate.next_check_at === null ? 0 : at.getTime() - candidate.next_check_at.getTime();
   if (scheduled && candidate.last_checked_at !== null && overdueMs > OVERDUE_CYCLES * settings.tickSeconds * 1000) {
-    await rescheduleMonitor(
-      tx,
-      candidate.id,
-      nextDueAt(candidate.next_check_at ?? at, candidate.interval_minutes, offsetOf(candidate), at),
-    );
+    moved.rescheduled.push({
+      id: candidate.id,
+      nextCheckAt: nextDueAt(candidate.next_check_at ?? at, candidate.interval_minutes, offsetOf(candidate), at),
+    });
     scheduled = false;
   }
   const earliest = earliestRunAt(candidate.last_checked_at, plan.min_interval_minutes[candidate.load_mode]);

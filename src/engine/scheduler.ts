@@ -109,6 +109,8 @@ export function createEngine(options: EngineOptions): Engine {
   let timerDue = 0;
   // The last claim left due work for lack of a slot (here or at its host).
   let waiting = false;
+  // The last claim moved a full page of overdue work on: claim again at once.
+  let again = false;
   // A check ended while the current claim ran, when it could not wake the loop.
   let freedDuringClaim = false;
 
@@ -185,9 +187,11 @@ export function createEngine(options: EngineOptions): Engine {
   async function startCycle(fromLoop: boolean): Promise<{ items: WorkItem[]; checks: Promise<RunOutcome>[] }> {
     await housekeeping(!fromLoop);
     const busyBeforeClaim = loading;
-    const { items, waiting: left } = await claimOnce(claimRoom(fromLoop));
+    const claimed = await claimOnce(claimRoom(fromLoop));
+    const { items } = claimed;
     if (options.metrics) recordClaim(options.metrics, items, busyBeforeClaim < options.concurrency, clock.now());
-    waiting = left;
+    waiting = claimed.waiting;
+    again = claimed.again;
     if (!fromLoop) return { items, checks: items.map(run) };
     ready.push(...items);
     startReady();
@@ -213,6 +217,8 @@ export function createEngine(options: EngineOptions): Engine {
   function loopOnce(): void {
     timer = null;
     freedDuringClaim = false;
+    // A failed cycle waits for the next tick.
+    again = false;
     cycle = startCycle(true).then(
       ({ items }) => items,
       (err: unknown) => {
@@ -223,7 +229,7 @@ export function createEngine(options: EngineOptions): Engine {
     void cycle.finally(() => {
       cycle = null;
       if (!running) return;
-      schedule(waiting && freedDuringClaim ? 0 : options.tickSeconds * 1000);
+      schedule(again || (waiting && freedDuringClaim) ? 0 : options.tickSeconds * 1000);
     });
   }
 

@@ -15,9 +15,13 @@ export async function recordSkippedCheck(db: Queryable, id: string, nextCheckAt:
   ]);
 }
 
-/** Moves an overdue monitor to its next slot without checking it (see nextDueAt). */
-export async function rescheduleMonitor(db: Queryable, id: string, nextCheckAt: Date): Promise<void> {
-  await db.query('UPDATE check_state SET next_check_at = $2::timestamptz WHERE monitor_id = $1', [id, nextCheckAt]);
+/** Moves overdue monitors to their next slots without checking them (see nextDueAt), in one statement. */
+export async function rescheduleMonitors(db: Queryable, moves: { id: string; nextCheckAt: Date }[]): Promise<void> {
+  if (moves.length === 0) return;
+  await db.query(
+    'UPDATE check_state s SET next_check_at = m.at FROM unnest($1::uuid[], $2::timestamptz[]) AS m(id, at) WHERE s.monitor_id = m.id',
+    [moves.map((m) => m.id), moves.map((m) => m.nextCheckAt)],
+  );
 }
 
 /** A recorded check as the commit decided it: the new check state and the history row. */

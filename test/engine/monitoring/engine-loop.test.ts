@@ -136,3 +136,40 @@ test('a check frees its slot once handed to the group commit: the next check loa
     await engine.stop();
   }
 });
+
+test('a loop that fell far behind moves every overdue monitor to its next slot at once, then checks what is due, without a cycle per page', async () => {
+  site.route('/behind/due.html', (_req, res) => void res.end('<html><body><h1 id="title">Due</h1></body></html>'));
+  const { accountId } = await createAccountWithToken(t.app);
+  const [due] = await dueMonitors(accountId, ['/behind/due.html']);
+  const now = t.clock.now();
+  const overdue: string[] = [];
+  // More than a claim's page of candidates (24 at concurrency 1), all checked before and three cycles late.
+  for (let i = 0; i < 60; i++) {
+    overdue.push(
+      await insertMonitorRow(t.db, {
+        accountId,
+        url: `${site.url}/behind/late-${i}.html`,
+        targets: [TITLE],
+        nextCheckAt: new Date(now.getTime() - 3 * 3600_000),
+      }),
+    );
+  }
+  await t.db.query('UPDATE check_state SET last_checked_at = $2 WHERE monitor_id = ANY($1::uuid[])', [
+    overdue,
+    new Date(now.getTime() - 4 * 3600_000),
+  ]);
+  // A one-hour cycle: only claiming again at once gets through the pages of overdue monitors to the due one.
+  const engine = startTestEngine(t, { tickSeconds: 3600, concurrency: 1 });
+  engine.start();
+  try {
+    await waitFor(
+      async () => (await t.db.query('SELECT 1 FROM check_state WHERE monitor_id = $1 AND last_checked_at IS NOT NULL', [due])).length > 0,
+    );
+  } finally {
+    await engine.stop();
+  }
+  const moved = await t.db.query('SELECT 1 FROM check_state WHERE monitor_id = ANY($1::uuid[]) AND next_check_at > $2', [overdue, now]);
+  assert.equal(moved.length, overdue.length, 'every overdue monitor moved to its next slot');
+  const late = [...site.hits.keys()].filter((path) => path.startsWith('/behind/late-'));
+  assert.deepEqual(late, [], 'overdue monitors are not checked');
+});
