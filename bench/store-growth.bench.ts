@@ -222,6 +222,8 @@ function days(kind: StoreKind, bases: string[]): Promise<DayGrowth> {
   });
 }
 
+const kib = (bytes: number) => `${fmt(bytes / 1024, 0)} KiB`;
+
 /** Growth per check recorded between two daily samples. */
 const perCheck = (from: DaySample, to: DaySample) => (to.bytes - from.bytes) / (to.checks - from.checks);
 
@@ -295,7 +297,7 @@ function daysReport(results: [StoreKind, DayGrowth][]): string {
       g.vacuum ? `${g.vacuum.longest} ms / ${g.vacuum.total} ms` : 'hourly housekeeping (as shipped)',
     ]);
     if (g.atHorizon) {
-      for (const name of TABLES) byTable.push([STORE_LABELS[kind], name, mib(g.atHorizon.get(name) ?? 0), mib(g.atEnd.get(name) ?? 0)]);
+      for (const name of TABLES) byTable.push([STORE_LABELS[kind], name, kib(g.atHorizon.get(name) ?? 0), kib(g.atEnd.get(name) ?? 0)]);
     }
     const bytes = fullChecksPerDay * start * RETENTION_DAYS;
     extrapolation.push(
