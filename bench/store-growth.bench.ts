@@ -34,7 +34,7 @@ import { openBenchStore, postgresAvailable, STORE_LABELS, type BenchStore, type 
 //   BENCH_GROWTH_HOURS         hours phase: simulated hours (default 3)
 //   BENCH_GROWTH_DAY_MONITORS  days phase: monitors (default 60)
 //   BENCH_GROWTH_DAY_INTERVAL  days phase: check interval in minutes (default 60)
-//   BENCH_GROWTH_DAYS          days phase: simulated days (default 100)
+//   BENCH_GROWTH_DAYS          days phase: simulated days (default 120)
 //   BENCH_GROWTH_STORES        stores (default pglite,postgres)
 
 const PHASES = (process.env.BENCH_GROWTH_PHASES ?? 'hours,days').split(',');
@@ -42,7 +42,7 @@ const MONITORS = Number(process.env.BENCH_GROWTH_MONITORS ?? 1000);
 const HOURS = Number(process.env.BENCH_GROWTH_HOURS ?? 3);
 const DAY_MONITORS = Number(process.env.BENCH_GROWTH_DAY_MONITORS ?? 60);
 const DAY_INTERVAL = Number(process.env.BENCH_GROWTH_DAY_INTERVAL ?? 60);
-const DAYS = Number(process.env.BENCH_GROWTH_DAYS ?? 100);
+const DAYS = Number(process.env.BENCH_GROWTH_DAYS ?? 120);
 const STORES = (process.env.BENCH_GROWTH_STORES ?? 'pglite,postgres').split(',') as StoreKind[];
 const INTERVAL = 5;
 const CONCURRENCY = 32;
@@ -346,7 +346,7 @@ try {
     const results: [StoreKind, DayGrowth][] = [];
     for (const kind of kinds) {
       const g = await days(kind, server.bases);
-      console.log(STORE_LABELS[kind], { ...g, samples: g.samples.length });
+      console.log(STORE_LABELS[kind], `${g.seconds} s, daily sizes:`, JSON.stringify(g.samples.map((x) => x.bytes)));
       results.push([kind, g]);
     }
     sections.push(daysReport(results));
