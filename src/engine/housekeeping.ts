@@ -2,6 +2,7 @@ import type { CheckIssue } from '../domain/issues.ts';
 import type { Plans, PlanName } from '../domain/plans.ts';
 import type { Database } from '../store/database.ts';
 import { deleteExpiredChanges } from '../store/changes-store.ts';
+import { deleteCountersBefore } from '../store/counters-store.ts';
 import { lockAbandonedLeases } from '../store/check-leases-store.ts';
 import { deleteExpiredCheckRuns } from '../store/check-runs-store.ts';
 import { cancelChecksWithoutPro, deleteOldManualChecks, expireQueuedChecks, failOrphanedChecks } from '../store/manual-checks-store.ts';
@@ -19,6 +20,11 @@ import { RECEIPT_DAYS } from '../domain/manual-check.ts';
 // periodic physical cleanup of what retention already hides from reads.
 
 const DAY_MS = 86_400_000;
+/**
+ * Usage counters are read for the current period only (GET /usage, limits); a
+ * refund may reach back into the previous one. Older periods are deleted.
+ */
+const COUNTER_DAYS = 62;
 /** An unreferenced captured text is kept this long after its last use. */
 const TEXT_GRACE_MS = 3_600_000;
 
@@ -59,6 +65,8 @@ export interface CleanupReport {
   receipts: number;
   /** expired previews, with their page captures */
   previews: number;
+  /** usage counters of periods that began more than COUNTER_DAYS ago */
+  counters: number;
   /** expired dashboard sessions and set-password links */
   sessions: number;
   passwordLinks: number;
@@ -68,7 +76,8 @@ export interface CleanupReport {
 
 /**
  * Deletes changes and check history past their plan's retention, captured texts nothing refers to, receipts older
- * than seven days, expired previews (their page captures with them), and expired dashboard sessions and password links.
+ * than seven days, expired previews (their page captures with them), usage counters of periods long past, and expired
+ * dashboard sessions and password links.
  */
 export async function cleanupExpired(db: Database, plans: Plans, at: Date): Promise<CleanupReport> {
   let changes = 0;
@@ -81,10 +90,11 @@ export async function cleanupExpired(db: Database, plans: Plans, at: Date): Prom
   const texts = await deleteUnreferencedTexts(db, new Date(at.getTime() - TEXT_GRACE_MS));
   const receipts = await deleteOldManualChecks(db, new Date(at.getTime() - RECEIPT_DAYS * DAY_MS));
   const previews = await deleteExpiredPreviews(db, at);
+  const counters = await deleteCountersBefore(db, new Date(at.getTime() - COUNTER_DAYS * DAY_MS));
   const sessions = await deleteExpiredSessions(db, at);
   const passwordLinks = await deleteExpiredPasswordLinks(db, at);
   // VACUUM (ANALYZE) on PGlite also refreshes the planner statistics the claims need.
   const vacuumMs = db.kind === 'pglite' ? await vacuumHotTables(db) : null;
   if (vacuumMs === null) await refreshPlannerStatistics(db);
-  return { changes, checkRuns, texts, receipts, previews, sessions, passwordLinks, vacuumMs };
+  return { changes, checkRuns, texts, receipts, previews, counters, sessions, passwordLinks, vacuumMs };
 }

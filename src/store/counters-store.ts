@@ -102,6 +102,15 @@ export async function readRateWindow(db: Queryable, accountId: string): Promise<
   return rows[0] ?? null;
 }
 
+/** Deletes the counters of periods that began before `before`; how many. */
+export async function deleteCountersBefore(db: Queryable, before: Date): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    'WITH gone AS (DELETE FROM usage_counters WHERE period_start < $1 RETURNING 1) SELECT count(*)::int AS n FROM gone',
+    [before],
+  );
+  return rows[0]!.n;
+}
+
 /** Locks (creating at 0) the counter row of one metric and period; returns its value. */
 export async function lockCounter(db: Queryable, accountId: string, metric: string, periodStart: Date): Promise<number> {
   const rows = await db.query<{ used: number }>(

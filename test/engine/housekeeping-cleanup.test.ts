@@ -1,14 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cleanupExpired } from '../../src/engine/housekeeping.ts';
+import { addToCounter } from '../../src/store/counters-store.ts';
 import { bearer, createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
 import { createOwner, passwordLink, signedIn } from '../helpers/dashboard-client.ts';
 
 // What expires is also deleted: the periodic cleanup removes previews (and
-// their full page captures), dashboard sessions and password links once they
-// are past their time, and nothing still valid.
+// their full page captures), usage counters of long-past periods, dashboard
+// sessions and password links once they are past their time, and nothing
+// still valid.
 
 let t: TestApp, site: FixtureServer;
 useMonitoringWorld({ plans: { pro: { preview_spacing_seconds: 0 } } }, (w) => ({ t, site } = w));
@@ -56,4 +58,20 @@ test('expired dashboard sessions and password links are deleted by the cleanup; 
   assert.ok(report.sessions >= 1 && report.passwordLinks >= 1);
   assert.equal(await count('dashboard_sessions', owner.accountId), 0);
   assert.equal(await count('password_links', owner.accountId), 0);
+});
+
+test('usage counters of periods that began over 62 days ago are deleted by the cleanup; this period and the last stay', async () => {
+  const { accountId } = await createAccountWithToken(t.app);
+  const daysAgo = (days: number) => new Date(t.clock.now().getTime() - days * 86_400_000);
+  for (const days of [0, 40, 90]) await addToCounter(t.db, accountId, 'checks_html', daysAgo(days), 5);
+  const report = await cleanupExpired(t.db, t.config.plans, t.clock.now());
+  assert.ok(report.counters >= 1);
+  const left = await t.db.query<{ period_start: Date }>(
+    "SELECT period_start FROM usage_counters WHERE account_id = $1 AND metric = 'checks_html' ORDER BY period_start DESC",
+    [accountId],
+  );
+  assert.deepEqual(
+    left.map((r) => r.period_start.getTime()),
+    [daysAgo(0).getTime(), daysAgo(40).getTime()],
+  );
 });
