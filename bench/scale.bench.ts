@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { nextDueAt, stableOffsetSeconds } from '../src/domain/schedule.ts';
 import type { Loaders } from '../src/fetch/loaders.ts';
 import { benchEngine, benchLoaders, TICK_SECONDS } from './lib/engine.ts';
-import { percentile, sleep } from './lib/measure.ts';
+import { collectGarbage, percentile, sleep } from './lib/measure.ts';
 import { portsForConcurrency, startPageServer, type PageServer } from './lib/page-server.ts';
 import { PRODUCT_TARGETS } from './lib/pages.ts';
 import { fmt, mib, publish, ratio, table, type Cell } from './lib/report.ts';
@@ -120,6 +120,7 @@ async function run(kind: StoreKind, server: PageServer): Promise<Figures> {
     const seedBytes = await store.sizeBytes();
     const due = new Map(seeds.map((seed, i) => [seed.url, { id: ids[i]!, at: seed.nextCheckAt.getTime() }]));
     const lateness: number[] = [];
+    collectGarbage();
     const engine = benchEngine(store.db, timedLoaders(inner, due, lateness), CONCURRENCY);
     let peakRss = 0;
     const cpuBefore = process.cpuUsage();
@@ -217,8 +218,8 @@ ${server.bases.length} loopback ports. Lateness is the start of each check's loa
 reaches more than two cycles late is moved to its next slot (src/engine/check-claims.ts), so an engine slower than the offered
 rate shows as a sustained rate below it rather than as ever-growing lateness. CPU is the benchmark process (engine, and PGlite
 itself when embedded) and the fixture site's process, as a share of one core; PostgreSQL's server processes are not included
-(other engineers' tests share that server). Peak RSS is the benchmark process; the PostgreSQL run follows the PGlite run in the
-same process, so its figure includes what the PGlite run left allocated.
+(other engineers' tests share that server). Peak RSS is the benchmark process during the run (what seeding left behind is garbage-collected before it);
+the PostgreSQL run follows the PGlite run in the same process, so its figure includes what the PGlite run left allocated.
 
 ${table(['store', 'offered checks/s', 'sustained checks/s', 'ratio', 'checks', 'lateness p50 s', 'lateness p99 s', 'CPU', 'site CPU', 'peak RSS'], rows)}
 

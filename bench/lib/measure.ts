@@ -1,4 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 // Small measuring helpers shared by the benchmarks.
 
@@ -9,6 +11,15 @@ export function percentile(sorted: number[], p: number): number | null {
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A full garbage collection now, so what a benchmark's seeding left behind is
+ * not counted in the peak RSS of what it measures next.
+ */
+export function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
 
 /** Polls `done` every `everyMs` until it holds or `limitMs` passes; returns whether it held. */
 export async function waitFor(done: () => Promise<boolean>, limitMs: number, everyMs = 200): Promise<boolean> {
