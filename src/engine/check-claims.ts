@@ -105,7 +105,8 @@ export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date
   if (settings.capacity <= 0) return { items: [], waiting: true, again: false };
   await lockClaims(tx);
   const plans = monitoredPlans(settings.plans);
-  const limit = settings.capacity * 4 + 16;
+  // Spare candidates for those the per-host limit or a backoff turns away; each costs the query a few rows' joins.
+  const limit = settings.capacity * 2 + 16;
   const candidates = await findClaimCandidates(tx, at, plans, limit);
   const liveByHost = await countLiveLeasesByHost(tx, at);
   const backoffs = await readActiveBackoffs(tx, [...new Set(candidates.map((c) => hostOf(c.url)))], at);

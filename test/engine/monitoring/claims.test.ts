@@ -47,7 +47,7 @@ test('monitors being checked, however overdue and many, do not keep a claim from
   const { accountId } = await createAccountWithToken(t.app);
   const ids = await dueMonitors(accountId, 26, 10);
   const next = await dueMonitors(accountId, 1, 5);
-  // 26 checks under way, more than the 1 × 4 + 16 candidates a one-slot claim looks at.
+  // 26 checks under way, more than the 1 × 2 + 16 candidates a one-slot claim looks at.
   const running = await startTestEngine(t, { concurrency: 26, hostConcurrency: 100 }).claim();
   assert.deepEqual(running.map((item) => item.monitorId).sort(), [...ids].sort());
   const claimed = await startTestEngine(t, { concurrency: 1, hostConcurrency: 100 }).claim();

@@ -143,7 +143,7 @@ test('a loop that fell far behind moves every overdue monitor to its next slot a
   const [due] = await dueMonitors(accountId, ['/behind/due.html']);
   const now = t.clock.now();
   const overdue: string[] = [];
-  // More than a claim's page of candidates (24 at concurrency 1), all checked before and three cycles late.
+  // More than a claim's page of candidates (20 at concurrency 1), all checked before and three cycles late.
   for (let i = 0; i < 60; i++) {
     overdue.push(
       await insertMonitorRow(t.db, {
