@@ -99,17 +99,18 @@ async function run(kind: StoreKind, server: PageServer): Promise<Figures> {
       monitors: seeds,
     });
     const simulated = seeds.map((seed, i) => ({ id: ids[i]!, n: seed.n, url: seed.url, host: new URL(seed.url).host }));
-    if (SETTLED) {
-      await simulateHistory(store.db, {
+    /** `slots` checks of every monitor written in bulk, one interval apart after `from`. */
+    const simulate = (from: Date, slots: number) =>
+      simulateHistory(store.db, {
         accountId,
         targets: PRODUCT_TARGETS,
         intervalMinutes: INTERVAL,
         changeSeconds: CHANGE_SECONDS,
-        from: new Date(Date.now() - INTERVAL * 60_000),
-        slots: 1,
+        from,
+        slots,
         monitors: simulated,
       });
-    }
+    if (SETTLED) await simulate(new Date(Date.now() - INTERVAL * 60_000), 1);
     // Each monitor due at its own next slot (src/domain/schedule.ts), as a settled service has them.
     const start = new Date(Date.now() + START_DELAY_MS);
     for (const seed of seeds) seed.nextCheckAt = nextDueAt(start, INTERVAL, stableOffsetSeconds(seed.id, INTERVAL), start);
@@ -138,17 +139,7 @@ async function run(kind: StoreKind, server: PageServer): Promise<Figures> {
     const sorted = [...lateness].sort((a, b) => a - b);
     const endBytes = await store.sizeBytes();
     const simulationStarted = performance.now();
-    if (SIMULATE) {
-      await simulateHistory(store.db, {
-        accountId,
-        targets: PRODUCT_TARGETS,
-        intervalMinutes: INTERVAL,
-        changeSeconds: CHANGE_SECONDS,
-        from: new Date(),
-        slots: HOUR_SLOTS,
-        monitors: simulated,
-      });
-    }
+    if (SIMULATE) await simulate(new Date(), HOUR_SLOTS);
     const simulationSeconds = (performance.now() - simulationStarted) / 1000;
     const hourChanges = (await store.db.query<{ n: number }>('SELECT count(*)::int AS n FROM changes'))[0]!.n;
     return {
