@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { parseDocument } from 'htmlparser2';
 import { request } from 'undici';
 import { extractTarget, parsePage } from '../src/domain/extract/index.ts';
+import { rescheduleMonitors } from '../src/store/monitor-checks-store.ts';
 import { benchEngine, benchLoaders, PRODUCTION_TICK_SECONDS, TICK_SECONDS } from './lib/engine.ts';
 import { percentile, pool, waitFor } from './lib/measure.ts';
 import { portsForConcurrency, startPageServer } from './lib/page-server.ts';
@@ -59,10 +60,11 @@ async function engineRun(kind: StoreKind, tickSeconds: number): Promise<{ checks
     const engine = benchEngine(store.db, loaders, CONCURRENCY, tickSeconds);
     // A running service: its start-up housekeeping (on PGlite a VACUUM of every hot table) is done before the monitors fall due.
     await engine.runCycle();
-    await store.db.query('UPDATE check_state SET next_check_at = $2 WHERE monitor_id = ANY($1::uuid[])', [
-      ids,
-      new Date(Date.now() - 1000),
-    ]);
+    const due = new Date(Date.now() - 1000);
+    await rescheduleMonitors(
+      store.db,
+      ids.map((id) => ({ id, nextCheckAt: due })),
+    );
     const started = performance.now();
     engine.start();
     await waitFor(async () => (await engine.recorded()) >= PAGES, LIMIT_MS, 20);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { nextDueAt, stableOffsetSeconds } from '../src/domain/schedule.ts';
 import type { Loaders } from '../src/fetch/loaders.ts';
+import { rescheduleMonitors } from '../src/store/monitor-checks-store.ts';
 import { benchEngine, benchLoaders, TICK_SECONDS } from './lib/engine.ts';
 import { collectGarbage, percentile, sleep } from './lib/measure.ts';
 import { portsForConcurrency, startPageServer, type PageServer } from './lib/page-server.ts';
@@ -114,10 +115,7 @@ async function run(kind: StoreKind, server: PageServer): Promise<Figures> {
     // Each monitor due at its own next slot (src/domain/schedule.ts), as a settled service has them.
     const start = new Date(Date.now() + START_DELAY_MS);
     for (const seed of seeds) seed.nextCheckAt = nextDueAt(start, INTERVAL, stableOffsetSeconds(seed.id, INTERVAL), start);
-    await store.db.query(
-      'UPDATE check_state s SET next_check_at = d.at FROM unnest($1::uuid[], $2::timestamptz[]) AS d(id, at) WHERE s.monitor_id = d.id',
-      [ids, seeds.map((seed) => seed.nextCheckAt)],
-    );
+    await rescheduleMonitors(store.db, seeds);
     const seedBytes = await store.sizeBytes();
     const due = new Map(seeds.map((seed, i) => [seed.url, { id: ids[i]!, at: seed.nextCheckAt.getTime() }]));
     const lateness: number[] = [];
