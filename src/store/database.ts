@@ -8,10 +8,32 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
+/**
+ * A transaction's work that the store runs where its data is: the embedded
+ * store runs it in its own thread, so the transaction holds the store for its
+ * statements only, not for a round trip to a busy event loop per statement.
+ * There it is found by `module` (its module's URL) and `name` (the export it
+ * is found under, see storeProcedure), and its input and output are copied
+ * between threads (plain data, Dates, Maps; Errors inside the output keep
+ * their message only). What it throws keeps its PostgreSQL fields.
+ */
+export interface StoreProcedure<I, O> {
+  readonly module: string;
+  readonly name: string;
+  run(tx: Queryable, input: I): Promise<O>;
+}
+
+/** Declares `run` as the procedure exported as `name` by the module at `module` (its import.meta.url). */
+export function storeProcedure<I, O>(module: string, name: string, run: (tx: Queryable, input: I) => Promise<O>): StoreProcedure<I, O> {
+  return { module, name, run };
+}
+
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs fn in one transaction: commits when it resolves, rolls back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Runs a procedure in one transaction, where the store is (see StoreProcedure). */
+  transact<I, O>(procedure: StoreProcedure<I, O>, input: I): Promise<O>;
   /**
    * Subscribes to NOTIFY on `channel` (a lower-case identifier), from every
    * process using the store. `onReset` runs when notifications may have been

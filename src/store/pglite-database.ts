@@ -30,6 +30,7 @@ export async function openPgliteDatabase(dataDir: string | null): Promise<Databa
     kind: 'pglite',
     ...direct,
     transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    transact: (procedure, input) => db.transaction((tx) => procedure.run(wrap(tx), input)),
     // In-process: nothing can be missed, so onReset never runs.
     async listen(channel, onMessage) {
       const unlisten = await db.listen(channel, onMessage);

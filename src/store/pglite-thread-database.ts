@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { Database, Queryable } from './database.ts';
+import type { Database, Queryable, StoreProcedure } from './database.ts';
 import { lockEmbeddedDataDir } from './data-dir-lock.ts';
 import type { ThreadData, ThreadError, ThreadReply, ThreadRequest } from './pglite-thread.ts';
 
@@ -10,7 +10,8 @@ import type { ThreadData, ThreadError, ThreadReply, ThreadRequest } from './pgli
 // the same Database interface: HTTP, extraction and the database use both
 // cores. Measured against PGlite on the event loop in BENCHMARKS.md.
 
-type Pending = { resolve: (rows: unknown[]) => void; reject: (err: Error) => void };
+type Answer = { rows?: unknown[]; value?: unknown };
+type Pending = { resolve: (answer: Answer) => void; reject: (err: Error) => void };
 type Outgoing<R = ThreadRequest> = R extends unknown ? Omit<R, 'id'> : never;
 
 /** An Error with the fields a PostgreSQL error has (code, constraint, …), as the in-process PGlite throws. */
@@ -77,7 +78,7 @@ async function openThread(dataDir: string | null): Promise<Database> {
       // An idle thread must not keep the process alive, a busy one must.
       if (pending.size === 0) worker.unref();
       if (reply.error) call.reject(rebuild(reply.error));
-      else call.resolve(reply.rows ?? []);
+      else call.resolve(reply);
     });
     const stop = (err: Error) => {
       // The exit that follows a failure must not hide its reason.
@@ -98,7 +99,7 @@ async function openThread(dataDir: string | null): Promise<Database> {
   }
   worker.unref();
 
-  const call = (message: Outgoing): Promise<unknown[]> => {
+  const call = (message: Outgoing): Promise<Answer> => {
     if (stopped) return Promise.reject(stopped);
     const id = nextId++;
     return new Promise((resolve, reject) => {
@@ -108,7 +109,7 @@ async function openThread(dataDir: string | null): Promise<Database> {
     });
   };
   const queryable = (tx: number | null): Queryable => ({
-    query: async <R>(sql: string, params?: unknown[]) => (await call({ op: 'query', sql, params, tx })) as R[],
+    query: async <R>(sql: string, params?: unknown[]) => ((await call({ op: 'query', sql, params, tx })).rows ?? []) as R[],
     exec: async (sql: string) => {
       await call({ op: 'exec', sql, tx });
     },
@@ -130,6 +131,9 @@ async function openThread(dataDir: string | null): Promise<Database> {
       await call({ op: 'commit', tx });
       return result;
     },
+    // One message: the procedure's statements run in the thread, back to back.
+    transact: async <I, O>({ module, name }: StoreProcedure<I, O>, input: I) =>
+      (await call({ op: 'transact', module, name, input })).value as O,
     // In-process for the store: nothing can be missed, so onReset never runs.
     async listen(channel, onMessage) {
       const subscription = nextId++;

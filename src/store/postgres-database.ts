@@ -128,7 +128,7 @@ export async function openPostgresDatabase(options: PostgresOptions): Promise<Da
       await pool.query(sql);
     },
   };
-  return {
+  const database: Database = {
     kind: 'postgres',
     ...direct,
     async transaction(fn) {
@@ -152,7 +152,9 @@ export async function openPostgresDatabase(options: PostgresOptions): Promise<Da
         client.release();
       }
     },
+    transact: (procedure, input) => database.transaction((tx) => procedure.run(tx, input)),
     listen: (channel, onMessage, onReset) => listenOn(clientConfig, channel, onMessage, onReset),
     close: () => pool.end(),
   };
+  return database;
 }

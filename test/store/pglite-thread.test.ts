@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Database } from '../../src/store/database.ts';
 import { DataDirLockedError } from '../../src/store/data-dir-lock.ts';
 import { openPgliteThreadDatabase } from '../../src/store/pglite-thread-database.ts';
+import { insertItems, misnamed } from '../helpers/sample-procedures.ts';
 import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 
 // The embedded store runs PGlite in a worker thread (whatever TEST_DATABASE_URL
@@ -67,6 +68,53 @@ test('a failed statement inside a transaction rolls the whole transaction back',
   );
   assert.deepEqual(await db.query('SELECT id FROM items WHERE id = 4'), []);
   assert.deepEqual(await db.query<{ n: number }>('SELECT 1 AS n'), [{ n: 1 }], 'the store goes on');
+});
+
+test('a store procedure runs whole in the thread, one transaction, its input and output copied with their types', async () => {
+  const at = new Date('2026-03-04T05:06:07Z');
+  const out = await db.transact(insertItems, {
+    items: [
+      { id: 10, name: 'ten' },
+      { id: 11, name: 'eleven' },
+    ],
+    at,
+  });
+  assert.equal(out.inMainThread, false, 'it ran in the store thread');
+  assert.deepEqual(out.at, at);
+  assert.deepEqual(
+    out.names,
+    new Map([
+      [10, 'ten'],
+      [11, 'eleven'],
+    ]),
+  );
+  const rows = await db.query<{ name: string }>('SELECT name FROM items WHERE id IN (10, 11) ORDER BY id');
+  assert.deepEqual(
+    rows.map((r) => r.name),
+    ['ten', 'eleven'],
+  );
+});
+
+test('a store procedure that fails leaves nothing and its error keeps its SQLSTATE and constraint', async () => {
+  await assert.rejects(
+    db.transact(insertItems, {
+      items: [
+        { id: 12, name: 'twelve' },
+        { id: 12, name: 'again' },
+      ],
+      at: new Date(),
+    }),
+    (err: Error & { code?: string; constraint?: string }) => {
+      assert.equal(err.code, '23505');
+      assert.equal(err.constraint, 'items_pkey');
+      return true;
+    },
+  );
+  assert.deepEqual(await db.query('SELECT 1 FROM items WHERE id = 12'), []);
+});
+
+test('a store procedure the thread cannot find is refused with its name', async () => {
+  await assert.rejects(db.transact(misnamed, undefined), /exports no store procedure named notExported/);
 });
 
 test('notifications reach listeners through the thread, and stop once unsubscribed', async () => {
