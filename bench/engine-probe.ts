@@ -30,7 +30,9 @@ function counted(db: Database): Database {
     counts.set(key, (counts.get(key) ?? 0) + 1);
   };
   const wrap = (q: Queryable): Queryable => ({ query: (sql, params) => (note(sql), q.query(sql, params)), exec: (sql) => q.exec(sql) });
-  return { ...db, ...wrap(db), transaction: (fn) => db.transaction((tx) => (note('BEGIN'), note('COMMIT'), fn(wrap(tx)))) };
+  const transaction = <T>(fn: (tx: Queryable) => Promise<T>) => db.transaction((tx) => (note('BEGIN'), note('COMMIT'), fn(wrap(tx))));
+  // Procedures run here, counted, rather than in the embedded store's thread.
+  return { ...db, ...wrap(db), transaction, transact: (procedure, input) => transaction((tx) => procedure.run(tx, input)) };
 }
 
 /** One pass of the engine on `engineDb`, counted on `db` (so the probe's own polling is not counted). */

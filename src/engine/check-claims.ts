@@ -4,7 +4,7 @@ import { earliestRunAt } from '../domain/manual-check.ts';
 import type { Plan, Plans, PlanName } from '../domain/plans.ts';
 import { nextDueAt, stableOffsetSeconds } from '../domain/schedule.ts';
 import type { Target } from '../domain/targets.ts';
-import type { Queryable } from '../store/database.ts';
+import { storeProcedure, type Queryable } from '../store/database.ts';
 import {
   countLiveLeasesByHost,
   findClaimCandidates,
@@ -196,6 +196,13 @@ export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date
   const movedOn = moved.rescheduled.length + moved.skipped > 0;
   return { items, waiting: waiting || fullPage, again: fullPage && movedOn && items.length < settings.capacity };
 }
+
+/** claimWork as a store procedure: on the embedded store the whole claim runs in the store's thread. */
+export const claimWorkProcedure = storeProcedure(
+  import.meta.url,
+  'claimWorkProcedure',
+  (tx, { settings, at }: { settings: ClaimSettings; at: Date }) => claimWork(tx, settings, at),
+);
 
 const OVERDUE_CYCLES = 2;
 

@@ -3,7 +3,7 @@ import type { TargetExtraction } from '../domain/extract/index.ts';
 import type { CheckIssue } from '../domain/issues.ts';
 import { CONFIRM_RECHECK_SECONDS } from '../domain/noise.ts';
 import { nextDueAt, stableOffsetSeconds } from '../domain/schedule.ts';
-import type { Queryable } from '../store/database.ts';
+import { storeProcedure, type Queryable } from '../store/database.ts';
 import { deleteOtherBaselines, readBaselinesOf, setPendingValue, writeBaselines, type BaselineRow } from '../store/baselines-store.ts';
 import { insertChange } from '../store/changes-store.ts';
 import { deleteLease, lockHeldChecks, type HeldCheck } from '../store/check-leases-store.ts';
@@ -13,7 +13,7 @@ import { enqueueMonitorEvent, enqueueNotification } from '../store/outbox-store.
 import { lazySavepoint } from '../store/savepoint.ts';
 import { saveTexts } from '../store/texts-store.ts';
 import type { WorkItem } from './check-claims.ts';
-import { recordHostOutcome } from './host-politeness.ts';
+import { recordHostOutcome, type LoadAnswer } from './host-politeness.ts';
 import type { LoadResult } from '../fetch/loader/types.ts';
 import { decideTarget, type TargetDecision } from './target-outcome.ts';
 
@@ -34,10 +34,20 @@ import { decideTarget, type TargetDecision } from './target-outcome.ts';
 // the others are recorded. The texts it stored stay, unreferenced, for the
 // cleanup (texts are content-addressed and shared).
 
+/** What the commit needs of a load: not the page itself, which extraction is done with. */
+export interface LoadSummary extends LoadAnswer {
+  /** whether a page was read (LoadResult.html was not null) */
+  loaded: boolean;
+}
+
+export function summarizeLoad({ status, issues, retryAfterSeconds, html }: LoadResult): LoadSummary {
+  return { status, issues, retryAfterSeconds, loaded: html !== null };
+}
+
 export interface Observation {
   /** when the check began loading the page */
   startedAt: Date;
-  load: LoadResult;
+  load: LoadSummary;
   /** per target, in the monitor's order; null when no page was loaded */
   extractions: TargetExtraction[] | null;
 }
@@ -112,6 +122,9 @@ export async function commitChecks(tx: Queryable, checks: PendingCheck[]): Promi
   await recordChecks(tx, records);
   return results;
 }
+
+/** commitChecks as a store procedure: on the embedded store the whole batch runs in the store's thread. */
+export const commitChecksProcedure = storeProcedure(import.meta.url, 'commitChecksProcedure', commitChecks);
 
 /** What each target of a check decides, per target in the monitor's order; null when the monitor's targets changed meanwhile. */
 function decideTargets(
@@ -188,16 +201,16 @@ async function commitOne(
   if (item.manualCheckId !== null) {
     // A capture whose page could not be loaded is a failed check; a loaded page
     // with undetermined targets is a successful check with issues.
-    const status = load.html === null ? 'failed' : 'succeeded';
+    const status = load.loaded ? 'succeeded' : 'failed';
     await finishManualCheck(tx, item.manualCheckId, { status, at, changes, issues });
   }
   const run = {
     duration_ms: Math.max(0, at.getTime() - observation.startedAt.getTime()),
-    outcome: load.html === null ? 'failed' : issues.length > 0 ? 'issues' : 'ok',
+    outcome: !load.loaded ? 'failed' : issues.length > 0 ? 'issues' : 'ok',
     http_status: load.status,
     manual_check_id: item.manualCheckId,
   } as const;
-  const failed = load.html === null || (extractions ?? []).some((extraction) => !extraction.ok);
+  const failed = !load.loaded || (extractions ?? []).some((extraction) => !extraction.ok);
   const consecutiveFailures = failed ? state.consecutive_failures + 1 : 0;
   const failingSince = !failed
     ? null

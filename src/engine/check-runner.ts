@@ -5,7 +5,7 @@ import type { Database } from '../store/database.ts';
 import { deferLease, lockHeldLease } from '../store/check-leases-store.ts';
 import { refundCheck } from './check-allowance.ts';
 import type { WorkItem } from './check-claims.ts';
-import type { CommitOutcome } from './check-commit.ts';
+import { summarizeLoad, type CommitOutcome } from './check-commit.ts';
 import type { CommitCheck } from './commit-batcher.ts';
 import type { Loaders } from '../fetch/loaders.ts';
 import type { LoadResult } from '../fetch/loader/types.ts';
@@ -58,5 +58,5 @@ export async function runCheck(deps: RunnerDeps, item: WorkItem, signal?: AbortS
   if (result === 'deferred' || signal?.aborted) return handBack(deps, item);
   const extractions =
     result.html === null ? null : await extractWithin(deps.loaders.extraction, result.html, result.finalUrl, item.targets);
-  return deps.commit({ item, observation: { startedAt, load: result, extractions }, at: deps.clock.now() });
+  return deps.commit({ item, observation: { startedAt, load: summarizeLoad(result), extractions }, at: deps.clock.now() });
 }

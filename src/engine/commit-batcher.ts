@@ -1,5 +1,5 @@
 import type { Database } from '../store/database.ts';
-import { commitChecks, type CommitOutcome, type PendingCheck } from './check-commit.ts';
+import { commitChecksProcedure, type CommitOutcome, type PendingCheck } from './check-commit.ts';
 
 // Group commit: finished checks wait a moment for others and are committed
 // together, one transaction per batch, so a busy engine pays one commit (on
@@ -36,11 +36,9 @@ export function createCommitBatcher(db: Database, settings: CommitBatchSettings 
   async function commitBatch(batch: Entry[]): Promise<void> {
     let results;
     try {
-      results = await db.transaction((tx) =>
-        commitChecks(
-          tx,
-          batch.map((entry) => entry.check),
-        ),
+      results = await db.transact(
+        commitChecksProcedure,
+        batch.map((entry) => entry.check),
       );
     } catch (error) {
       if (batch.length === 1) return batch[0]!.reject(error);

@@ -18,8 +18,11 @@ export function hostOf(url: string): string {
   return new URL(url).host;
 }
 
+/** What politeness looks at in a load's result. */
+export type LoadAnswer = Pick<LoadResult, 'status' | 'issues' | 'retryAfterSeconds'>;
+
 /** Why the host should be left alone after this load, or null when it answered normally. */
-export function backoffReason(result: LoadResult): string | null {
+export function backoffReason(result: LoadAnswer): string | null {
   if (result.status !== null && THROTTLE_STATUSES.has(result.status)) return `the site answered HTTP ${result.status}`;
   const failure = result.issues.find((i) => i.code === 'fetch_failed' || i.code === 'timeout');
   if (result.status === null && failure) return `the site could not be reached (${failure.code})`;
@@ -40,7 +43,7 @@ export function backoffIssue(until: Date, reason: string): CheckIssue {
 export async function recordHostOutcome(
   tx: Queryable,
   host: string,
-  result: LoadResult,
+  result: LoadAnswer,
   at: Date,
   hostHasBackoff: boolean,
 ): Promise<CheckIssue | null> {

@@ -2,7 +2,7 @@ import type { Clock } from '../clock.ts';
 import { DEFAULT_CHECK_LEASE_SECONDS } from '../config.ts';
 import type { Plans } from '../domain/plans.ts';
 import type { Database } from '../store/database.ts';
-import { claimWork, type Claim, type WorkItem } from './check-claims.ts';
+import { claimWorkProcedure, type Claim, type WorkItem } from './check-claims.ts';
 import { recordClaim, recordOutcome, type EngineMetrics } from './check-metrics.ts';
 import { handBack, runCheck, type RunOutcome } from './check-runner.ts';
 import { createCommitBatcher, DEFAULT_COMMIT_BATCH, type CommitBatchSettings } from './commit-batcher.ts';
@@ -115,19 +115,16 @@ export function createEngine(options: EngineOptions): Engine {
   let freedDuringClaim = false;
 
   const claimOnce = (capacity: number): Promise<Claim> =>
-    db.transaction((tx) =>
-      claimWork(
-        tx,
-        {
-          plans,
-          capacity,
-          leaseSeconds: options.leaseSeconds ?? DEFAULT_CHECK_LEASE_SECONDS,
-          hostConcurrency: options.hostConcurrency ?? DEFAULT_HOST_CONCURRENCY,
-          tickSeconds: options.tickSeconds,
-        },
-        clock.now(),
-      ),
-    );
+    db.transact(claimWorkProcedure, {
+      settings: {
+        plans,
+        capacity,
+        leaseSeconds: options.leaseSeconds ?? DEFAULT_CHECK_LEASE_SECONDS,
+        hostConcurrency: options.hostConcurrency ?? DEFAULT_HOST_CONCURRENCY,
+        tickSeconds: options.tickSeconds,
+      },
+      at: clock.now(),
+    });
   const claim = async (): Promise<WorkItem[]> => (await claimOnce(claimRoom(false))).items;
 
   const run = (item: WorkItem): Promise<RunOutcome> => {

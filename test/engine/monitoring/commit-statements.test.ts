@@ -5,6 +5,7 @@ import { createAccountWithToken, type TestApp } from '../../helpers/test-app.ts'
 import type { FixtureServer } from '../../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../../helpers/monitoring-world.ts';
 import { startTestEngine } from '../../helpers/test-engine.ts';
+import { watchTransactions } from '../../helpers/watched-transactions.ts';
 import { TITLE, watchPage } from '../../helpers/watched-page.ts';
 
 // A batch of checks commits in steady state (baselines seeded, pages unchanged)
@@ -17,16 +18,12 @@ useMonitoringWorld({}, (w) => ({ t, site } = w));
 /** The store, recording the statements of each transaction. */
 function recording(db: Database): { db: Database; transactions: string[][] } {
   const transactions: string[][] = [];
-  const transaction = <T>(fn: (tx: Queryable) => Promise<T>) =>
-    db.transaction((tx) => {
-      const log: string[] = [];
-      transactions.push(log);
-      return fn({
-        query: (sql, params) => (log.push(sql.replace(/\s+/g, ' ').trim()), tx.query(sql, params)),
-        exec: (sql) => tx.exec(sql),
-      });
-    });
-  return { db: { ...db, transaction: transaction }, transactions };
+  const watched = watchTransactions(db, (tx): Queryable => {
+    const log: string[] = [];
+    transactions.push(log);
+    return { query: (sql, params) => (log.push(sql.replace(/\s+/g, ' ').trim()), tx.query(sql, params)), exec: (sql) => tx.exec(sql) };
+  });
+  return { db: watched, transactions };
 }
 
 test('an unchanged check commits in three statements: lock leases, monitors and states, read baselines, record and release', async () => {

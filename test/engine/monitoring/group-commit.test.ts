@@ -9,6 +9,7 @@ import { insertMonitorRow } from '../../helpers/monitor-rows.ts';
 import { serveShop } from '../../helpers/shop-page.ts';
 import { startTestEngine } from '../../helpers/test-engine.ts';
 import { TITLE } from '../../helpers/watched-page.ts';
+import { watchTransactions } from '../../helpers/watched-transactions.ts';
 
 // Finished checks are committed together, one transaction per batch; each
 // keeps the guarantees of a commit of its own.
@@ -30,8 +31,7 @@ function instrumented(db: Database, failing: Set<string>): { db: Database; batch
     },
     exec: (sql) => tx.exec(sql),
   });
-  const transaction = <T>(fn: (tx: Queryable) => Promise<T>) => db.transaction((tx) => fn(wrap(tx)));
-  return { db: { ...db, transaction: transaction }, batches };
+  return { db: watchTransactions(db, wrap), batches };
 }
 
 /**
