@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { TargetExtraction } from '../domain/extract/index.ts';
+import type { PageSource } from '../domain/page-source.ts';
 import type { Target } from '../domain/targets.ts';
 import type { ExtractionJob, PreviewOutline } from './extraction-jobs.ts';
 
@@ -34,7 +35,12 @@ export function timedOut(targets: Target[], error: ExtractionTimeout): TargetExt
 }
 
 /** The targets read by the pool, or an extraction_timeout issue for each when the budget ran out. */
-export async function extractWithin(pool: ExtractionPool, html: string, finalUrl: string, targets: Target[]): Promise<TargetExtraction[]> {
+export async function extractWithin(
+  pool: ExtractionPool,
+  html: PageSource,
+  finalUrl: string,
+  targets: Target[],
+): Promise<TargetExtraction[]> {
   try {
     return await pool.targets(html, finalUrl, targets);
   } catch (error) {
@@ -89,12 +95,12 @@ export class ExtractionPool {
   }
 
   /** The title and element list of a preview. */
-  preview(html: string, finalUrl: string): Promise<PreviewOutline> {
+  preview(html: PageSource, finalUrl: string): Promise<PreviewOutline> {
     return this.#run({ kind: 'preview', html, finalUrl }) as Promise<PreviewOutline>;
   }
 
   /** Every target read from the page, in order. */
-  targets(html: string, finalUrl: string, targets: Target[]): Promise<TargetExtraction[]> {
+  targets(html: PageSource, finalUrl: string, targets: Target[]): Promise<TargetExtraction[]> {
     return this.#run({ kind: 'targets', html, finalUrl, targets }) as Promise<TargetExtraction[]>;
   }
 

@@ -21,6 +21,17 @@ test('targets are read in a thread, as extractTarget reads them', async () => {
   }
 });
 
+test('a page handed over as bytes is decoded in the thread, by its charset, with what the store cannot hold replaced', async () => {
+  const pool = new ExtractionPool({ size: 1 });
+  try {
+    const bytes = Buffer.from('<html><body><h1 id="t">Caf\xe9\u0000</h1></body></html>', 'latin1');
+    const [result] = await pool.targets({ bytes, charset: 'windows-1252' }, 'http://x/', [TITLE]);
+    assert.equal(result?.value, 'Caf\u00e9\ufffd');
+  } finally {
+    await pool.close();
+  }
+});
+
 test('a job past its budget is stopped with an extraction_timeout issue per target, and the pool goes on', async () => {
   const pool = new ExtractionPool({ size: 1, budgetMs: 50 });
   try {
