@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { TargetExtraction } from '../domain/extract/index.ts';
+import type { PageSource } from '../domain/page-source.ts';
 import type { Target } from '../domain/targets.ts';
 import type { ExtractionJob, PreviewOutline } from './extraction-jobs.ts';
 
@@ -7,6 +8,9 @@ import type { ExtractionJob, PreviewOutline } from './extraction-jobs.ts';
 // a costly selector never blocks the HTTP event loop, and each job has a time
 // budget: a thread still busy past it is terminated and replaced, and the job
 // fails with ExtractionTimeout. Threads start on first use, not at import.
+// A thread is sent its next job before it has finished the current one, so it
+// goes on at once instead of idling while its result travels to the event loop
+// and the next job comes back (on a busy loop, longer than a job itself).
 
 export interface ExtractionPoolOptions {
   /** threads; default 2 (PAGEWATCH_EXTRACT_WORKERS) */
@@ -31,7 +35,12 @@ export function timedOut(targets: Target[], error: ExtractionTimeout): TargetExt
 }
 
 /** The targets read by the pool, or an extraction_timeout issue for each when the budget ran out. */
-export async function extractWithin(pool: ExtractionPool, html: string, finalUrl: string, targets: Target[]): Promise<TargetExtraction[]> {
+export async function extractWithin(
+  pool: ExtractionPool,
+  html: PageSource,
+  finalUrl: string,
+  targets: Target[],
+): Promise<TargetExtraction[]> {
   try {
     return await pool.targets(html, finalUrl, targets);
   } catch (error) {
@@ -53,14 +62,24 @@ interface Pending {
   reject(error: Error): void;
 }
 
+interface Sent {
+  id: number;
+  pending: Pending;
+  /** the budget, running for the job the thread is on (the first sent) only */
+  timer: NodeJS.Timeout | null;
+}
+
 interface Slot {
   worker: Worker;
   /** set when the thread has loaded its code: a job's budget starts only then */
   ready: boolean;
-  busy: { id: number; pending: Pending; timer: NodeJS.Timeout } | null;
+  /** jobs sent to the thread, in its order: the one it is on, then the one it takes next */
+  sent: Sent[];
 }
 
 const WORKER_URL = new URL('./extraction-worker-entry.mjs', import.meta.url);
+// Jobs a thread holds at once: the one it runs and the next.
+const JOBS_PER_THREAD = 2;
 
 export class ExtractionPool {
   readonly #size: number;
@@ -76,12 +95,12 @@ export class ExtractionPool {
   }
 
   /** The title and element list of a preview. */
-  preview(html: string, finalUrl: string): Promise<PreviewOutline> {
+  preview(html: PageSource, finalUrl: string): Promise<PreviewOutline> {
     return this.#run({ kind: 'preview', html, finalUrl }) as Promise<PreviewOutline>;
   }
 
   /** Every target read from the page, in order. */
-  targets(html: string, finalUrl: string, targets: Target[]): Promise<TargetExtraction[]> {
+  targets(html: PageSource, finalUrl: string, targets: Target[]): Promise<TargetExtraction[]> {
     return this.#run({ kind: 'targets', html, finalUrl, targets }) as Promise<TargetExtraction[]>;
   }
 
@@ -106,38 +125,43 @@ export class ExtractionPool {
 
   #dispatch(): void {
     while (this.#queue.length > 0) {
-      const slot = this.#slots.find((s) => s.ready && s.busy === null);
-      if (!slot) {
-        // Start a thread if there is room and none is starting already; it dispatches once ready.
-        if (this.#slots.length < this.#size && this.#slots.every((s) => s.ready)) this.#spawn();
-        return;
-      }
+      const idle = this.#slots.find((s) => s.ready && s.sent.length === 0);
+      // Start a thread if there is room and none is starting already; it dispatches once ready.
+      if (!idle && this.#slots.length < this.#size && this.#slots.every((s) => s.ready)) this.#spawn();
+      const slot = idle ?? this.#slots.find((s) => s.ready && s.sent.length < JOBS_PER_THREAD);
+      if (!slot) return;
       const pending = this.#queue.shift()!;
-      const id = ++this.#nextId;
-      const timer = setTimeout(() => void this.#expire(slot), this.#budgetMs);
-      slot.busy = { id, pending, timer };
+      const sent: Sent = { id: ++this.#nextId, pending, timer: null };
+      slot.sent.push(sent);
+      // The budget of a job sent behind another starts when that one's result arrives, about when the thread begins it.
+      if (slot.sent.length === 1) this.#startBudget(slot);
       // A thread with work keeps the process alive; an idle one does not.
       slot.worker.ref();
-      slot.worker.postMessage({ id, job: pending.job });
+      slot.worker.postMessage({ id: sent.id, job: pending.job });
     }
+  }
+
+  #startBudget(slot: Slot): void {
+    slot.sent[0]!.timer = setTimeout(() => void this.#expire(slot), this.#budgetMs);
   }
 
   #spawn(): void {
     const worker = new Worker(WORKER_URL);
-    const slot: Slot = { worker, ready: false, busy: null };
+    const slot: Slot = { worker, ready: false, sent: [] };
     worker.on('message', (message: { ready?: true; id: number; ok: boolean; result?: unknown; message?: string }) => {
       if (message.ready) {
         slot.ready = true;
         this.#dispatch();
         return;
       }
-      const busy = slot.busy;
-      if (!busy || busy.id !== message.id) return;
-      clearTimeout(busy.timer);
-      slot.busy = null;
-      slot.worker.unref();
-      if (message.ok) busy.pending.resolve(message.result);
-      else busy.pending.reject(new Error(message.message));
+      const current = slot.sent[0];
+      if (!current || current.id !== message.id) return;
+      clearTimeout(current.timer ?? undefined);
+      slot.sent.shift();
+      if (slot.sent.length > 0) this.#startBudget(slot);
+      else slot.worker.unref();
+      if (message.ok) current.pending.resolve(message.result);
+      else current.pending.reject(new Error(message.message));
       this.#dispatch();
     });
     worker.on('error', (error) => {
@@ -152,20 +176,25 @@ export class ExtractionPool {
     await this.#replace(slot, new ExtractionTimeout(this.#budgetMs));
   }
 
+  /** The thread's current job fails with `error`; the job it would have taken next goes back to the front of the queue. */
   async #replace(slot: Slot, error: Error): Promise<void> {
     const index = this.#slots.indexOf(slot);
     if (index === -1) return;
     this.#slots.splice(index, 1);
-    await this.#stop(slot, error);
+    const [current, ...next] = slot.sent.splice(0);
+    this.#queue.unshift(...next.map((sent) => sent.pending));
+    if (current) {
+      clearTimeout(current.timer ?? undefined);
+      current.pending.reject(error);
+    }
+    await slot.worker.terminate();
     if (!this.#closed) this.#dispatch();
   }
 
   async #stop(slot: Slot, error: Error): Promise<void> {
-    const busy = slot.busy;
-    slot.busy = null;
-    if (busy) {
-      clearTimeout(busy.timer);
-      busy.pending.reject(error);
+    for (const sent of slot.sent.splice(0)) {
+      clearTimeout(sent.timer ?? undefined);
+      sent.pending.reject(error);
     }
     await slot.worker.terminate();
   }

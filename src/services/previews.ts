@@ -12,6 +12,7 @@ import { ExtractionTimeout, extractWithin } from '../extraction/extraction-pool.
 import type { Loaders } from '../fetch/loaders.ts';
 import { vetUrl } from '../fetch/ssrf/guard.ts';
 import type { LoadMode } from '../domain/load-mode.ts';
+import { pageText } from '../domain/page-source.ts';
 import type { Database } from '../store/database.ts';
 import { lockAccount } from '../store/accounts-store.ts';
 import { discardOlderPreviews, findValidPreview, insertPreview, type PreviewRow } from '../store/previews-store.ts';
@@ -85,8 +86,9 @@ export async function createPreview(
     });
   }
   if (result.html === null || result.issues.length > 0) throw loadFailure(result.issues);
-
-  const outline = await deps.loaders.extraction.preview(result.html, result.finalUrl).catch((error: unknown) => {
+  // Decoded here, once: the preview keeps the page's text for later evaluations.
+  const html = pageText(result.html);
+  const outline = await deps.loaders.extraction.preview(html, result.finalUrl).catch((error: unknown) => {
     if (error instanceof ExtractionTimeout)
       throw loadFailure([{ target_id: null, code: 'extraction_timeout', message: `${error.message}; the page is too large to preview` }]);
     throw error;
@@ -99,7 +101,7 @@ export async function createPreview(
     final_url: result.finalUrl,
     load_mode: input.load_mode,
     title: outline.title,
-    html: result.html,
+    html,
     elements: outline.elements,
     created_at: now,
     expires_at: new Date(now.getTime() + PREVIEW_VALID_MINUTES * 60_000),

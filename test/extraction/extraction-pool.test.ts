@@ -7,6 +7,8 @@ import type { Target } from '../../src/domain/targets.ts';
 // budget no job outlives, and no thread left running after close().
 
 const TITLE: Target = { id: 't', kind: 'text', selection: { scope: 'selector', selector: '#t' } };
+const pricePage = (prices: number) =>
+  `<html><body><h1 id="t">Kettle</h1>${Array.from({ length: prices }, (_, i) => `<div><span class="price">€${i}.99</span></div>`).join('')}</body></html>`;
 const BIG = `<html><body>${Array.from({ length: 150_000 }, (_, i) => `<div><span class="price">€${i}.99</span></div>`).join('')}</body></html>`;
 
 test('targets are read in a thread, as extractTarget reads them', async () => {
@@ -14,6 +16,17 @@ test('targets are read in a thread, as extractTarget reads them', async () => {
   try {
     const [result] = await pool.targets('<html><body><h1 id="t">Kettle</h1></body></html>', 'http://x/', [TITLE]);
     assert.deepEqual([result?.ok, result?.value], [true, 'Kettle']);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a page handed over as bytes is decoded in the thread, by its charset, with what the store cannot hold replaced', async () => {
+  const pool = new ExtractionPool({ size: 1 });
+  try {
+    const bytes = Buffer.from('<html><body><h1 id="t">Caf\xe9\u0000</h1></body></html>', 'latin1');
+    const [result] = await pool.targets({ bytes, charset: 'windows-1252' }, 'http://x/', [TITLE]);
+    assert.equal(result?.value, 'Caf\u00e9\ufffd');
   } finally {
     await pool.close();
   }
@@ -27,6 +40,50 @@ test('a job past its budget is stopped with an extraction_timeout issue per targ
     assert.equal(late?.issues[0]?.code, 'extraction_timeout');
     const [next] = await pool.targets('<h1 id="t">Next</h1>', 'http://x/', [TITLE]);
     assert.equal(next?.value, 'Next', 'a fresh thread took over');
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a job sent to a thread behind one that runs out of budget is not failed with it: the fresh thread runs it', async () => {
+  const pool = new ExtractionPool({ size: 1, budgetMs: 50 });
+  try {
+    const [late, next] = await Promise.allSettled([
+      pool.preview(BIG, 'http://x/'),
+      pool.targets('<h1 id="t">Next</h1>', 'http://x/', [TITLE]),
+    ]);
+    assert.ok(late.status === 'rejected' && late.reason instanceof ExtractionTimeout);
+    assert.equal(next.status === 'fulfilled' ? next.value[0]?.value : next.reason, 'Next');
+  } finally {
+    await pool.close();
+  }
+});
+
+test("a job's budget starts when its thread takes it, not while it waits behind another", async () => {
+  // A page a quarter the size warms each thread up (a cold thread is much slower) within any budget below.
+  const warmUp = (pool: ExtractionPool) => pool.targets(pricePage(7_500), 'http://x/', [TITLE]);
+  const page = pricePage(30_000);
+  const timing = new ExtractionPool({ size: 1 });
+  let slowest = 0;
+  try {
+    await warmUp(timing);
+    for (let run = 0; run < 3; run++) {
+      const started = performance.now();
+      await timing.targets(page, 'http://x/', [TITLE]);
+      slowest = Math.max(slowest, performance.now() - started);
+    }
+  } finally {
+    await timing.close();
+  }
+  // Two jobs sent at once take about twice one job's time: the second must not be charged the first's.
+  const pool = new ExtractionPool({ size: 1, budgetMs: Math.ceil(slowest * 1.6) });
+  try {
+    await warmUp(pool);
+    const results = await Promise.all([extractWithin(pool, page, 'http://x/', [TITLE]), extractWithin(pool, page, 'http://x/', [TITLE])]);
+    assert.deepEqual(
+      results.map(([result]) => result?.issues.map((issue) => issue.code)),
+      [[], []],
+    );
   } finally {
     await pool.close();
   }

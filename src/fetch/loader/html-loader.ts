@@ -1,9 +1,7 @@
 import type { Dispatcher } from 'undici';
-import { storableText } from '../../domain/storable-text.ts';
 import type { CheckIssue, IssueCode } from '../../domain/issues.ts';
 import { GuardError, vetUrl, type GuardPolicy, type LookupFn } from '../ssrf/guard.ts';
 import { createGuardedAgent } from '../ssrf/guarded-agent.ts';
-import { decodeHtml } from './html-charset.ts';
 import { ACCEPT_ENCODING, BodyTooLargeError, readDecodedBody } from './http-body.ts';
 import { firstHeader, isHtmlMime, looksLikeHtml, parseContentType, parseRetryAfter } from './http-headers.ts';
 import { loadIssue, type LoadRequest, type LoadResult, type PageLoader } from './types.ts';
@@ -97,7 +95,8 @@ async function finish(response: Dispatcher.ResponseData, url: URL, settings: Set
   if (type.mime === null && !looksLikeHtml(bytes)) {
     return failed(finalUrl, status, 'not_html', 'the answer has no content type and does not look like HTML');
   }
-  return { finalUrl, status, html: storableText(decodeHtml(bytes, type.charset).text), issues: [] };
+  // Decoded by whoever reads the page (an extraction thread), not on the event loop.
+  return { finalUrl, status, html: { bytes, charset: type.charset }, issues: [] };
 }
 
 async function loadPage(request: LoadRequest, settings: Settings, agent: Dispatcher): Promise<LoadResult> {

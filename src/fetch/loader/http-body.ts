@@ -94,7 +94,9 @@ export async function readDecodedBody(
   maxBytes: number,
   signal: AbortSignal,
 ): Promise<Buffer> {
-  const decoders = contentCodings(contentEncoding).reverse().map(decoderFor);
+  const codings = contentCodings(contentEncoding);
+  if (codings.length === 0) return readPlainBody(body, maxBytes, signal);
+  const decoders = codings.reverse().map(decoderFor);
   const chunks: Buffer[] = [];
   await pipeline(
     body,
@@ -107,4 +109,31 @@ export async function readDecodedBody(
     { signal },
   );
   return Buffer.concat(chunks);
+}
+
+/**
+ * A body without content coding (most pages), read as it comes: no stream
+ * pipeline, whose set-up and teardown (an AbortController, an AbortError with
+ * its stack) cost the event loop about 0.1 ms a page. Leaving the loop destroys the body.
+ */
+async function readPlainBody(body: Readable, maxBytes: number, signal: AbortSignal): Promise<Buffer> {
+  const reason = () => (signal.reason instanceof Error ? signal.reason : new Error('the load was aborted'));
+  const abort = () => body.destroy(reason());
+  if (signal.aborted) {
+    abort();
+    throw reason();
+  }
+  signal.addEventListener('abort', abort, { once: true });
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      total += chunk.length;
+      if (total > maxBytes) throw new BodyTooLargeError(maxBytes);
+      chunks.push(chunk);
+    }
+  } finally {
+    signal.removeEventListener('abort', abort);
+  }
+  return Buffer.concat(chunks, total);
 }

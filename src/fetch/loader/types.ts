@@ -1,5 +1,6 @@
 import type { CheckIssue, IssueCode } from '../../domain/issues.ts';
 import type { LoadMode } from '../../domain/load-mode.ts';
+import type { PageSource } from '../../domain/page-source.ts';
 
 export interface LoadRequest {
   url: string;
@@ -13,8 +14,8 @@ export interface LoadResult {
   finalUrl: string;
   /** HTTP status of the final response, null when no response arrived */
   status: number | null;
-  /** the document as HTML text (rendered DOM in browser mode), null when none could be read */
-  html: string | null;
+  /** the document: HTML text (rendered DOM in browser mode) or the html loader's bytes, null when none could be read (pageText reads either) */
+  html: PageSource | null;
   /** load issues (target_id null): blocked, fetch_failed, timeout, too_large, not_html, http_status */
   issues: CheckIssue[];
   /** seconds the site asked us to wait (Retry-After on 429/503), for per-host backoff */

@@ -8,6 +8,7 @@ import { BrowserUnavailable, RendererBusy } from '../../../src/fetch/loader/load
 import { createBrowserLoader } from '../../../src/fetch/loader/browser-loader.ts';
 import type { PageLoader } from '../../../src/fetch/loader/types.ts';
 import { startFixtureServer, type FixtureServer } from '../../helpers/fixture-server.ts';
+import { pageText } from '../../../src/domain/page-source.ts';
 
 // Limits, refusals and the browser's lifecycle. Only loopback is used: the
 // policy trusts 127.0.0.1 alone, so 127.0.0.2 (loopback, untrusted) stands in
@@ -108,7 +109,7 @@ describe('browser loader limits', () => {
   it('refuses subresources on untrusted addresses but keeps the page', async () => {
     const result = await loader.load({ url: `${site.url}/untrusted-subresources`, mode: 'browser' });
     assert.deepEqual(result.issues, []);
-    assert.match(result.html ?? '', /own content/);
+    assert.match(pageText(result.html ?? ''), /own content/);
     assert.equal(untrustedConnections, 0);
   });
 
@@ -180,12 +181,12 @@ describe('browser loader limits', () => {
     // started meanwhile may see a half-dead browser. Within the deadline a load renders the page again.
     const deadline = Date.now() + 20_000;
     let result = await loader.load({ url: `${site.url}/js/inserted.html`, mode: 'browser' });
-    while (!/42 widgets in stock/.test(result.html ?? '') && Date.now() < deadline) {
+    while (!/42 widgets in stock/.test(pageText(result.html ?? '')) && Date.now() < deadline) {
       await sleep(100);
       result = await loader.load({ url: `${site.url}/js/inserted.html`, mode: 'browser' });
     }
     assert.deepEqual(result.issues, []);
-    assert.match(result.html ?? '', /42 widgets in stock/);
+    assert.match(pageText(result.html ?? ''), /42 widgets in stock/);
   });
 
   it('close() leaves no Chromium process running', async () => {

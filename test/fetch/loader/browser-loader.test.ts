@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { createBrowserLoader } from '../../../src/fetch/loader/browser-loader.ts';
 import type { PageLoader } from '../../../src/fetch/loader/types.ts';
 import { startFixtureServer, type FixtureServer } from '../../helpers/fixture-server.ts';
+import { pageText } from '../../../src/domain/page-source.ts';
 
 // Real Chromium against the local fixture server; one loader (one browser) for
 // the whole file. The policy trusts loopback so the fixture server is reachable.
@@ -41,7 +42,7 @@ describe('browser loader', () => {
     assert.deepEqual(result.issues, []);
     assert.equal(result.status, 200);
     assert.equal(result.finalUrl, `${site.url}/js/inserted.html`);
-    assert.match(result.html ?? '', /<div id="app">Inserted by JavaScript: 42 widgets in stock<\/div>/);
+    assert.match(pageText(result.html ?? ''), /<div id="app">Inserted by JavaScript: 42 widgets in stock<\/div>/);
   });
 
   it('follows redirects and reports the final URL', async () => {
@@ -53,14 +54,14 @@ describe('browser loader', () => {
   it('starts every load without the cookies of the previous one', async () => {
     const first = await loader.load({ url: `${site.url}/cookie`, mode: 'browser' });
     const second = await loader.load({ url: `${site.url}/cookie`, mode: 'browser' });
-    assert.match(first.html ?? '', /<p id="seen">no cookie<\/p>/);
-    assert.match(second.html ?? '', /<p id="seen">no cookie<\/p>/);
+    assert.match(pageText(first.html ?? ''), /<p id="seen">no cookie<\/p>/);
+    assert.match(pageText(second.html ?? ''), /<p id="seen">no cookie<\/p>/);
   });
 
   it('does not download images, media or fonts, but does load stylesheets', async () => {
     const result = await loader.load({ url: `${site.url}/js/resources.html`, mode: 'browser' });
     assert.deepEqual(result.issues, []);
-    assert.match(result.html ?? '', /<h1>Resources<\/h1>/);
+    assert.match(pageText(result.html ?? ''), /<h1>Resources<\/h1>/);
     assert.equal(site.hits.get('/js/style.css'), 1);
     for (const path of ['/js/pixel.png', '/js/background.png', '/js/clip.mp4', '/js/sound.mp3', '/js/font.woff2']) {
       assert.equal(site.hits.get(path), undefined, `${path} was requested`);
@@ -82,7 +83,7 @@ describe('browser loader', () => {
       const url = `${site.url}/js/websocket.html?ws=${encodeURIComponent(`ws://127.0.0.1:${wsPort}/socket`)}`;
       const result = await loader.load({ url, mode: 'browser' });
       assert.deepEqual(result.issues, []);
-      assert.doesNotMatch(result.html ?? '', /<p id="state">(open|pending)<\/p>/);
+      assert.doesNotMatch(pageText(result.html ?? ''), /<p id="state">(open|pending)<\/p>/);
       assert.equal(upgrades, 0);
       assert.equal(connections, 0);
     } finally {

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useHtmlLoaderFixture } from '../../helpers/html-loader-fixture.ts';
+import { pageText } from '../../../src/domain/page-source.ts';
 
 // Pages in legacy encodings come out as correct text.
 
@@ -9,7 +10,7 @@ const { load } = useHtmlLoaderFixture();
 async function text(path: string): Promise<string> {
   const result = await load(path);
   assert.deepEqual(result.issues, [], path);
-  return /<p id="v">(.*?)<\/p>/.exec(result.html ?? '')?.[1] ?? '';
+  return /<p id="v">(.*?)<\/p>/.exec(pageText(result.html ?? ''))?.[1] ?? '';
 }
 
 test('windows-1252 declared in the Content-Type header is decoded', async () => {

@@ -14,6 +14,7 @@ import { startFixtureServer } from '../../helpers/fixture-server.ts';
 import { loaderRoutes } from '../../helpers/loader-routes.ts';
 import { readSsrfCorpus } from '../../helpers/ssrf-corpus.ts';
 import { listenCounting, type CountingListener } from '../../helpers/tcp-listener.ts';
+import { pageText } from '../../../src/domain/page-source.ts';
 
 export interface Outcome {
   group: 'corpus' | 'corpus-browser' | 'redirect' | 'resolved-name' | 'webhook' | 'control';
@@ -87,7 +88,13 @@ for (const port of ports) {
 const connections = () => listeners.reduce((sum, l) => sum + l.connections(), 0);
 
 function outcome(group: Outcome['group'], url: string, result: LoadResult): Outcome {
-  return { group, url, code: result.issues[0]?.code ?? null, message: result.issues[0]?.message ?? '', html: result.html };
+  return {
+    group,
+    url,
+    code: result.issues[0]?.code ?? null,
+    message: result.issues[0]?.message ?? '',
+    html: result.html === null ? null : pageText(result.html),
+  };
 }
 
 const outcomes: Outcome[] = [];
