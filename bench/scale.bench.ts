@@ -19,7 +19,7 @@ import { openBenchStore, postgresAvailable, STORE_LABELS, type StoreKind } from 
 // the store's size measured.
 //
 //   BENCH_SCALE_MONITORS     active monitors (default 100000)
-//   BENCH_SCALE_MINUTES      real minutes of running per store (default 3)
+//   BENCH_SCALE_MINUTES      real minutes of running per store (default 5, what issue #14 asks for)
 //   BENCH_SCALE_INTERVAL     interval_minutes of every monitor (default 5)
 //   BENCH_SCALE_CONCURRENCY  checks at once (default 16)
 //   BENCH_SCALE_STORES       stores (default pglite,postgres)
@@ -30,7 +30,7 @@ import { openBenchStore, postgresAvailable, STORE_LABELS, type StoreKind } from 
 //   BENCH_TICK_SECONDS       scheduler cycle (default 1, see bench/lib/engine.ts)
 
 const MONITORS = Number(process.env.BENCH_SCALE_MONITORS ?? 100_000);
-const MINUTES = Number(process.env.BENCH_SCALE_MINUTES ?? 3);
+const MINUTES = Number(process.env.BENCH_SCALE_MINUTES ?? 5);
 const INTERVAL = Number(process.env.BENCH_SCALE_INTERVAL ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_SCALE_CONCURRENCY ?? 16);
 const STORES = (process.env.BENCH_SCALE_STORES ?? 'pglite,postgres').split(',') as StoreKind[];

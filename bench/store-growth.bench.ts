@@ -353,7 +353,7 @@ try {
   }
   publish(
     'store-growth',
-    `## Store growth of unchanged checks
+    `## 6. Store growth of unchanged checks
 
 ${sections.join('\n\n')}
 
