@@ -17,6 +17,8 @@ export interface ExtractionPoolOptions {
   size?: number;
   /** budget of one job; default 10000 ms */
   budgetMs?: number;
+  /** the threads' entry module; default the extraction thread (tests give one whose jobs take a set time) */
+  workerUrl?: URL;
 }
 
 /** Every target of a job that ran out of time: an issue each, never a value. */
@@ -84,6 +86,7 @@ const JOBS_PER_THREAD = 2;
 export class ExtractionPool {
   readonly #size: number;
   readonly #budgetMs: number;
+  readonly #workerUrl: URL;
   readonly #slots: Slot[] = [];
   readonly #queue: Pending[] = [];
   #nextId = 0;
@@ -92,6 +95,7 @@ export class ExtractionPool {
   constructor(options: ExtractionPoolOptions = {}) {
     this.#size = options.size ?? 2;
     this.#budgetMs = options.budgetMs ?? 10_000;
+    this.#workerUrl = options.workerUrl ?? WORKER_URL;
   }
 
   /** The title and element list of a preview. */
@@ -146,7 +150,7 @@ export class ExtractionPool {
   }
 
   #spawn(): void {
-    const worker = new Worker(WORKER_URL);
+    const worker = new Worker(this.#workerUrl);
     const slot: Slot = { worker, ready: false, sent: [] };
     worker.on('message', (message: { ready?: true; id: number; ok: boolean; result?: unknown; message?: string }) => {
       if (message.ready) {
