@@ -123,10 +123,13 @@ export async function runPgliteThread(): Promise<void> {
     });
   };
 
+  // One statement on the store or in an open transaction; planned ones run prepared.
+  const run = async (on: PGlite | Transaction, sql: string, params: unknown[] | undefined): Promise<unknown[]> =>
+    isPreparable(sql) ? statements.query(sql, params ?? [], on !== db) : (await on.query(sql, params)).rows;
+
   // A procedure's statements, inside its PGlite transaction.
   const local = (handle: Transaction): Queryable => ({
-    query: async <R>(sql: string, params?: unknown[]) =>
-      (isPreparable(sql) ? await statements.query(sql, params ?? [], true) : (await handle.query(sql, params)).rows) as R[],
+    query: async <R>(sql: string, params?: unknown[]) => (await run(handle, sql, params)) as R[],
     exec: async (sql: string) => {
       await handle.exec(sql);
     },
@@ -152,11 +155,8 @@ export async function runPgliteThread(): Promise<void> {
 
   const handle = async (request: ThreadRequest): Promise<unknown[] | undefined> => {
     switch (request.op) {
-      case 'query': {
-        const on = target(request.tx);
-        if (isPreparable(request.sql)) return statements.query(request.sql, request.params ?? [], request.tx !== null);
-        return (await on.query(request.sql, request.params)).rows;
-      }
+      case 'query':
+        return run(target(request.tx), request.sql, request.params);
       case 'exec':
         await target(request.tx).exec(request.sql);
         return undefined;
