@@ -7,6 +7,7 @@ import type { Database } from '../store/database.ts';
 import type { Loaders } from '../fetch/loaders.ts';
 import type { Metrics } from '../process-metrics.ts';
 import type { ApiAccess } from '../services/api-access.ts';
+import type { MonitorReads } from '../services/monitor-reads.ts';
 import type { LimitState, RequestLimiter } from '../services/request-limits.ts';
 import type { Principal } from '../services/tokens.ts';
 
@@ -25,6 +26,8 @@ export interface AppDeps extends CoreDeps {
   access: ApiAccess;
   /** the accounts' request limits */
   limiter: RequestLimiter;
+  /** GET /monitors/{id}'s reads, grouped */
+  monitorReads: MonitorReads;
   /** list cursors, sealed with the store's key */
   cursors: Cursors;
 }

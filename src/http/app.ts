@@ -24,6 +24,7 @@ import { serverSecret } from '../store/server-secrets-store.ts';
 import { capConnectionsPerAddress, serverTimeouts } from './connection-limits.ts';
 import { ApiAccess } from '../services/api-access.ts';
 import { createRequestLimiter } from '../services/request-limiter.ts';
+import { createMonitorReads } from '../services/monitor-reads.ts';
 
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
@@ -124,5 +125,5 @@ async function hotPath(app: FastifyInstance, core: CoreDeps): Promise<AppDeps> {
     await Promise.all([access.stop(), limiter.stop()]);
   });
   const cursors = new Cursors(await serverSecret(core.db, 'cursor_seal'));
-  return { ...core, access, limiter, cursors };
+  return { ...core, access, limiter, cursors, monitorReads: createMonitorReads(core.db) };
 }

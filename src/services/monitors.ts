@@ -10,7 +10,6 @@ import {
   countMonitors,
   deleteMonitor,
   findMonitor,
-  findMonitorWithBaselines,
   insertMonitor,
   listMonitors,
   lockMonitor,
@@ -25,6 +24,7 @@ import { currentObservations, type Observation } from './observations.ts';
 import { cancelPendingChecks } from './manual-checks.ts';
 import { assertConfiguration, normaliseTargets, requirePreview } from './monitor-config.ts';
 import type { Principal } from './tokens.ts';
+import type { MonitorReads } from './monitor-reads.ts';
 
 export type { MonitorFilters };
 
@@ -113,13 +113,13 @@ export async function getMonitor(deps: MonitorDeps, principal: Principal, id: st
   return monitorView(row);
 }
 
-/** GET /monitors/{id}: the monitor with each target's current observation, in one statement. */
+/** GET /monitors/{id}: the monitor with each target's current observation, in one statement (grouped with other reads). */
 export async function getMonitorDetail(
-  deps: MonitorDeps,
+  deps: { monitorReads: MonitorReads },
   principal: Principal,
   id: string,
 ): Promise<MonitorView & { observations: Observation[] }> {
-  const found = await findMonitorWithBaselines(deps.db, principal.accountId, id);
+  const found = await deps.monitorReads.call({ accountId: principal.accountId, id });
   if (!found) throw monitorNotFound();
   const monitor = monitorView(found.monitor);
   return { ...monitor, observations: currentObservations(monitor, found.baselines) };

@@ -14,6 +14,7 @@ import {
   type RequestLimiter,
 } from './request-limits.ts';
 import type { Principal } from './tokens.ts';
+import { GroupedCalls } from './grouped-calls.ts';
 
 // Request limits on PostgreSQL, where several API processes serve one account:
 // the account's window and day counter rows are the one place every node
@@ -35,12 +36,6 @@ interface Granted {
   at: Date;
 }
 
-interface Waiting {
-  principal: Principal;
-  resolve: (granted: Granted) => void;
-  reject: (err: unknown) => void;
-}
-
 interface PendingBytes {
   accountId: string;
   day: Date;
@@ -50,9 +45,8 @@ interface PendingBytes {
 export class SharedLimiter implements RequestLimiter {
   /** read bytes served but not yet charged, by account and day */
   private pending = new Map<string, PendingBytes>();
-  /** requests waiting for the admission on its way to finish */
-  private waiting: Waiting[] = [];
-  private sending = false;
+  /** requests wait here while the admission on its way finishes */
+  private readonly admissions = new GroupedCalls<Principal, Granted>((group) => this.admitGroup(group), MAX_GROUP);
   private flushing: Promise<void> = Promise.resolve();
   private readonly timer: NodeJS.Timeout;
 
@@ -65,30 +59,18 @@ export class SharedLimiter implements RequestLimiter {
   }
 
   async admit(principal: Principal, isRead: boolean): Promise<Admission> {
-    const { admission, at } = await new Promise<Granted>((resolve, reject) => {
-      this.waiting.push({ principal, resolve, reject });
-      if (!this.sending) void this.sendWaiting();
-    });
+    const { admission, at } = await this.admissions.call(principal);
     const { window_started: windowStart, window_used: windowUsed, day_used: dayUsed, read_bytes_used: readBytesUsed, counted } = admission;
     return judge(principal.plan, { windowStart, windowUsed, dayUsed, readBytesUsed, counted }, isRead, at);
   }
 
-  /** Admits what waits, a group per statement, until nothing does: one group on its way at a time. */
-  private async sendWaiting(): Promise<void> {
-    this.sending = true;
-    try {
-      while (this.waiting.length > 0) await this.admitGroup(this.waiting.splice(0, MAX_GROUP));
-    } finally {
-      this.sending = false;
-    }
-  }
-
-  private async admitGroup(group: Waiting[]): Promise<void> {
+  /** One statement for the group; on failure its read bytes wait again, and GroupedCalls retries its requests one by one. */
+  private async admitGroup(group: Principal[]): Promise<Granted[]> {
     const at = this.deps.clock.now();
     const dayStart = periodStart(METRICS.apiRequests, at);
     // An account's pending read bytes ride on its first request of the group.
     const charged = new Map<string, number>();
-    const requests = group.map(({ principal: { accountId, plan } }) => {
+    const requests = group.map(({ accountId, plan }) => {
       let chargeBytes = 0;
       if (!charged.has(accountId)) {
         chargeBytes = this.take(accountId, dayStart);
@@ -102,12 +84,11 @@ export class SharedLimiter implements RequestLimiter {
         { at, windowSeconds: WINDOW_SECONDS, requestsMetric: METRICS.apiRequests.name, readBytesMetric: METRICS.readBytes.name, dayStart },
         requests,
       );
-      group.forEach((waiting, i) => waiting.resolve({ admission: admissions[i]!, at }));
+      return admissions.map((admission) => ({ admission, at }));
     } catch (err) {
+      // A group fails whole when one request's account was deleted meanwhile.
       for (const [accountId, bytes] of charged) this.add(accountId, dayStart, bytes);
-      if (group.length === 1) return group[0]!.reject(err);
-      // One request's failure (its account deleted meanwhile) must not fail the others: admit them one by one, in order.
-      for (const waiting of group) await this.admitGroup([waiting]);
+      throw err;
     }
   }
 

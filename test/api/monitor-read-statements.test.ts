@@ -17,9 +17,12 @@ import { TITLE } from '../helpers/watched-page.ts';
 // GET /api/v1/monitors/{id} is the API's hot read. With the token cached it
 // costs the store one statement, the monitor with its baselines; on PostgreSQL
 // one more, the admission (request limits are counted in memory on PGlite).
+// Reads that arrive together share one statement.
 
 let db: Database;
 let statements = 0;
+/** statements that read monitors for GET /monitors/{id} */
+let monitorReads = 0;
 before(async () => {
   db = await openTestDatabase();
 });
@@ -29,9 +32,35 @@ after(() => db.close());
 function counting(): Database {
   return {
     ...db,
-    query: (sql, params) => (statements++, db.query(sql, params)),
+    query: (sql, params) => {
+      statements++;
+      if (sql.includes('key_position')) monitorReads++;
+      return db.query(sql, params);
+    },
     transaction: (fn) => (statements++, db.transaction(fn)),
   };
+}
+
+async function newMonitor(accountId: string, at: Date): Promise<string> {
+  const id = randomUUID();
+  await insertMonitor(db, {
+    id,
+    account_id: accountId,
+    url: `https://shop.example/${id}.html`,
+    load_mode: 'html',
+    status: 'active',
+    name: null,
+    labels: [],
+    interval_minutes: 60,
+    targets: [TITLE],
+    email_enabled: false,
+    webhook_enabled: false,
+    failing_after: 3,
+    created_at: at,
+    updated_at: at,
+    next_check_at: at,
+  });
+  return id;
 }
 
 test('a repeated GET /monitors/{id} is one statement with its observations, plus the admission on PostgreSQL', async () => {
@@ -41,25 +70,8 @@ test('a repeated GET /monitors/{id} is one statement with its observations, plus
   const app = await buildApp({ config, db: counting(), clock, loaders, metrics: createMetrics() });
   try {
     const { accountId, token } = await createAccountWithToken(app);
-    const id = randomUUID();
     const at = clock.now();
-    await insertMonitor(db, {
-      id,
-      account_id: accountId,
-      url: 'https://shop.example/a.html',
-      load_mode: 'html',
-      status: 'active',
-      name: null,
-      labels: [],
-      interval_minutes: 60,
-      targets: [TITLE],
-      email_enabled: false,
-      webhook_enabled: false,
-      failing_after: 3,
-      created_at: at,
-      updated_at: at,
-      next_check_at: at,
-    });
+    const id = await newMonitor(accountId, at);
     await writeBaselines(db, [
       {
         monitor_id: id,
@@ -84,6 +96,37 @@ test('a repeated GET /monitors/{id} is one statement with its observations, plus
     assert.deepEqual(res.json().data.observations, [
       { target_id: 'title', value: 'Espresso Duo', display: 'Espresso Duo', since: at.toISOString(), issues: [] },
     ]);
+  } finally {
+    await app.close();
+    await loaders.close();
+  }
+});
+
+test("GET /monitors/{id} requests that arrive together are read in one statement, each answered with its own monitor and never another account's", async () => {
+  const config = loadConfig({ PAGEWATCH_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent' });
+  const clock = new ManualClock();
+  const loaders = createLoaders(config);
+  const app = await buildApp({ config, db: counting(), clock, loaders, metrics: createMetrics() });
+  try {
+    const callers: { token: string; id: string }[] = [];
+    for (let i = 0; i < 8; i++) {
+      const { accountId, token } = await createAccountWithToken(app);
+      callers.push({ token, id: await newMonitor(accountId, clock.now()) });
+    }
+    const read = (token: string, id: string) => app.inject({ method: 'GET', url: `/api/v1/monitors/${id}`, headers: bearer(token) });
+    for (const { token, id } of callers) assert.equal((await read(token, id)).statusCode, 200, 'the first requests fill the caches');
+
+    monitorReads = 0;
+    // Each caller asks for its own monitor and for the next caller's, all at once.
+    const burst = callers.flatMap(({ token, id }, i) => [read(token, id), read(token, callers[(i + 1) % callers.length]!.id)]);
+    const answers = await Promise.all(burst);
+    callers.forEach(({ id }, i) => {
+      const own = answers[2 * i]!;
+      assert.equal(own.statusCode, 200);
+      assert.equal(own.json().data.id, id);
+      assert.equal(answers[2 * i + 1]!.statusCode, 404, "another account's monitor is not found");
+    });
+    assert.ok(monitorReads < burst.length / 2, `${burst.length} reads in ${monitorReads} statements`);
   } finally {
     await app.close();
     await loaders.close();
