@@ -26,7 +26,7 @@ export interface AppDeps extends CoreDeps {
   access: ApiAccess;
   /** the accounts' request limits */
   limiter: RequestLimiter;
-  /** GET /monitors/{id}'s reads: grouped, and kept in memory on the embedded store */
+  /** GET /monitors/{id}'s reads, grouped */
   monitorReads: MonitorReads;
   /** list cursors, sealed with the store's key */
   cursors: Cursors;

@@ -24,7 +24,7 @@ import { serverSecret } from '../store/server-secrets-store.ts';
 import { capConnectionsPerAddress, serverTimeouts } from './connection-limits.ts';
 import { ApiAccess } from '../services/api-access.ts';
 import { createRequestLimiter } from '../services/request-limiter.ts';
-import { startMonitorReads } from '../services/monitor-reads.ts';
+import { createMonitorReads } from '../services/monitor-reads.ts';
 
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
@@ -114,18 +114,16 @@ export async function buildApp(core: CoreDeps, options: BuildAppOptions = {}): P
 }
 
 /**
- * The API hot path's state: the token cache and, on the embedded store, the
- * monitor cache listen for changes from the start; at close (after the last
- * request), counts kept in memory are written.
+ * The API hot path's state: the token cache listens for changes from the
+ * start; at close (after the last request), counts kept in memory are written.
  */
 async function hotPath(app: FastifyInstance, core: CoreDeps): Promise<AppDeps> {
   const access = new ApiAccess(core.db);
   await access.start();
   const limiter = createRequestLimiter(core.db, core, app.log);
-  const monitorReads = await startMonitorReads(core.db);
   app.addHook('onClose', async () => {
-    await Promise.all([access.stop(), limiter.stop(), monitorReads.stop()]);
+    await Promise.all([access.stop(), limiter.stop()]);
   });
   const cursors = new Cursors(await serverSecret(core.db, 'cursor_seal'));
-  return { ...core, access, limiter, cursors, monitorReads };
+  return { ...core, access, limiter, cursors, monitorReads: createMonitorReads(core.db) };
 }

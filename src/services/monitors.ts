@@ -113,13 +113,13 @@ export async function getMonitor(deps: MonitorDeps, principal: Principal, id: st
   return monitorView(row);
 }
 
-/** GET /monitors/{id}: the monitor with each target's current observation (services/monitor-reads.ts). */
+/** GET /monitors/{id}: the monitor with each target's current observation, in one statement (grouped with other reads). */
 export async function getMonitorDetail(
   deps: { monitorReads: MonitorReads },
   principal: Principal,
   id: string,
 ): Promise<MonitorView & { observations: Observation[] }> {
-  const found = await deps.monitorReads.read({ accountId: principal.accountId, id });
+  const found = await deps.monitorReads.call({ accountId: principal.accountId, id });
   if (!found) throw monitorNotFound();
   const monitor = monitorView(found.monitor);
   return { ...monitor, observations: currentObservations(monitor, found.baselines) };
