@@ -14,7 +14,7 @@ export interface SettleRules {
   capAt: number;
 }
 
-/** Timers set for at most this long hold the settle; longer ones (rotations, polls) do not. */
+/** Timers set for at most this long hold the settle; longer ones (rotations, slow polls) do not. */
 const TIMER_HORIZON_MS = 1000;
 
 /** Property of the page's window holding its activity; named so no page script meets it by chance. */
@@ -43,10 +43,15 @@ const WATCH_ACTIVITY = `(() => {
   new MutationObserver(touch).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   const setTimer = window.setTimeout.bind(window);
   const clearTimer = window.clearTimeout.bind(window);
+  // A handler that re-arms itself is a poll (for a script, an element, a
+  // change) that would hold every load until the cap: only its first run is waited for.
+  const ran = new WeakSet();
   window.setTimeout = function (handler, delay, ...args) {
-    if (typeof handler !== 'function' || !(Number(delay ?? 0) <= ${TIMER_HORIZON_MS})) return setTimer(handler, delay, ...args);
+    const waited = typeof handler === 'function' && !ran.has(handler) && Number(delay ?? 0) <= ${TIMER_HORIZON_MS};
+    if (!waited) return setTimer(handler, delay, ...args);
     const id = setTimer((...callArgs) => {
       activity.pendingTimers.delete(id);
+      ran.add(handler);
       // A timer that ran may have started work (a fetch, a message) not yet visible.
       touch();
       return Reflect.apply(handler, window, callArgs);
