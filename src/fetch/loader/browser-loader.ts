@@ -35,8 +35,14 @@ export interface BrowserLoaderOptions {
   maxPages?: number;
   /** the whole load, navigation to reading the DOM; default 60000 ms */
   timeoutMs?: number;
-  /** longest wait for network idle after the load event; default 5000 ms */
+  /**
+   * longest wait after the load event for the page to settle (nothing in
+   * flight, no timer of up to 1 s pending, network and DOM still for
+   * `settleQuietMs`); default 5000 ms
+   */
   settleMs?: number;
+  /** how long a page must be still to count as settled; default 100 ms */
+  settleQuietMs?: number;
   /** largest rendered HTML accepted, in bytes (UTF-8); default 5 MiB */
   maxBodyBytes?: number;
   /** redirects of the main document before the load counts as failed; default 5 */
@@ -66,6 +72,7 @@ export function createBrowserLoader(options: BrowserLoaderOptions): PageLoader {
   const timeoutMs = options.timeoutMs ?? 60_000;
   const limits = {
     settleMs: options.settleMs ?? 5_000,
+    settleQuietMs: options.settleQuietMs ?? 100,
     maxBodyBytes: options.maxBodyBytes ?? 5 * 1024 * 1024,
     maxRedirects: options.maxRedirects ?? 5,
   };

@@ -4,6 +4,8 @@ import type { CheckIssue } from '../../domain/issues.ts';
 import type { ProxyEvent } from '../browser/filtering-proxy.ts';
 import { isHtmlMime, parseRetryAfter } from './http-headers.ts';
 import { loadIssue, type LoadResult } from './types.ts';
+import { DeadlineError, withDeadline } from './deadline.ts';
+import { watchSettle, type SettleWatch } from './page-settle.ts';
 
 // One navigation in a prepared page, turned into a LoadResult. Everything a
 // page can do wrong becomes an issue; nothing here throws.
@@ -11,13 +13,13 @@ import { loadIssue, type LoadResult } from './types.ts';
 export interface PageLoadLimits {
   /** absolute time (ms since epoch) by which the load must be done */
   deadline: number;
-  /** longest wait for network idle after the load event */
+  /** longest wait for the page to settle after the load event */
   settleMs: number;
+  /** how long network and DOM must be still, with no short timer pending, for the page to count as settled */
+  settleQuietMs: number;
   maxBodyBytes: number;
   maxRedirects: number;
 }
-
-class DeadlineError extends Error {}
 
 export async function loadPage(page: Page, url: string, limits: PageLoadLimits, proxyEvents: readonly ProxyEvent[]): Promise<LoadResult> {
   const remaining = (): number => Math.max(1, limits.deadline - Date.now());
@@ -33,15 +35,17 @@ export async function loadPage(page: Page, url: string, limits: PageLoadLimits, 
     if (request.isNavigationRequest() && request.frame() === page.mainFrame()) mainResponse = response;
   });
 
+  let settle: SettleWatch;
   try {
+    settle = await watchSettle(page);
     const first = await page.goto(url, { waitUntil: 'load', timeout: remaining() });
     mainResponse ??= first;
   } catch (err) {
     return failed(url, lastNavigation, err, proxyEvents);
   }
-  // Network idle is a hint that scripts have finished, not a requirement:
-  // pages that poll forever are read when the settle cap runs out.
-  await page.waitForLoadState('networkidle', { timeout: Math.min(limits.settleMs, remaining()) }).catch(() => undefined);
+  // Settling is a hint that scripts have finished, not a requirement: pages
+  // that poll or animate forever are read when the settle cap runs out.
+  await settle.settled({ quietMs: limits.settleQuietMs, capAt: Math.min(Date.now() + limits.settleMs, limits.deadline) });
 
   const finalUrl = page.url();
   if (finalUrl.startsWith('chrome-error:')) {
@@ -133,14 +137,6 @@ function redirectCount(response: Response): number {
   let count = 0;
   for (let request = response.request().redirectedFrom(); request; request = request.redirectedFrom()) count += 1;
   return count;
-}
-
-function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DeadlineError('deadline')), ms);
-  });
-  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }
 
 function firstLine(message: string): string {

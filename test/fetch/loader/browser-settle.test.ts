@@ -1,0 +1,89 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createBrowserLoader } from '../../../src/fetch/loader/browser-loader.ts';
+import type { PageLoader } from '../../../src/fetch/loader/types.ts';
+import { startFixtureServer, type FixtureServer } from '../../helpers/fixture-server.ts';
+import { pageText } from '../../../src/domain/page-source.ts';
+
+// When the browser loader reads a page after its load event: real Chromium
+// against the fixture pages of test/fixtures/site/settle/, each of which
+// writes its price in a different late way.
+const policy = { allowPorts: [80, 443], trustedCidrs: ['127.0.0.0/8'] };
+const SETTLE_CAP_MS = 2000;
+const QUIET_MS = 100;
+const DONE_PAGE = join(import.meta.dirname, '..', '..', 'fixtures', 'site', 'settle', 'done.html');
+
+function priceOf(html: string): string | undefined {
+  return /<p id="price">([^<]*)<\/p>/.exec(html)?.[1];
+}
+
+describe('browser loader settle', () => {
+  let site: FixtureServer;
+  let loader: PageLoader;
+  let doneServedAt = 0;
+
+  before(async () => {
+    site = await startFixtureServer({
+      '/settle/slow-price': async (_req, res) => {
+        await sleep(300);
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ price: '$249.00' }));
+      },
+      '/settle/done': async (_req, res) => {
+        const body = await readFile(DONE_PAGE);
+        doneServedAt = Date.now();
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+      },
+    });
+    loader = createBrowserLoader({ policy, settleMs: SETTLE_CAP_MS, settleQuietMs: QUIET_MS, timeoutMs: 20_000 });
+  });
+
+  after(async () => {
+    await loader?.close();
+    await site?.close();
+  });
+
+  const load = async (path: string) => {
+    const result = await loader.load({ url: `${site.url}${path}`, mode: 'browser' });
+    assert.deepEqual(result.issues, []);
+    return pageText(result.html ?? '');
+  };
+
+  it('waits for a request in flight after the load event and reads what its answer wrote', async () => {
+    assert.equal(priceOf(await load('/settle/late-fetch.html')), '$249.00');
+  });
+
+  it('waits for a pending timer longer than the quiet window', async () => {
+    assert.equal(priceOf(await load('/settle/late-timer.html')), '$249.00');
+  });
+
+  it('waits until the DOM has been still for the quiet window', async () => {
+    assert.equal(priceOf(await load('/settle/counting-down.html')), '$249.00');
+  });
+
+  it('reads a page that never stops changing when the settle cap runs out', async () => {
+    const started = Date.now();
+    const html = await load('/settle/ticking.html');
+    const elapsed = Date.now() - started;
+    assert.equal(priceOf(html), '$249.00');
+    assert.ok(elapsed >= SETTLE_CAP_MS, `read after ${elapsed} ms, before the cap`);
+    assert.ok(elapsed < SETTLE_CAP_MS + 5000, `read after ${elapsed} ms, long after the cap`);
+  });
+
+  it('does not wait for a timer whose handler re-arms itself (a poll) after its first run', async () => {
+    const started = Date.now();
+    const html = await load('/settle/polling.html');
+    const elapsed = Date.now() - started;
+    assert.equal(priceOf(html), '$249.00');
+    assert.ok(elapsed < SETTLE_CAP_MS, `read after ${elapsed} ms, at the cap`);
+  });
+
+  it('reads a page that is done at its load event after the quiet window, not after a fixed network-idle wait', async () => {
+    const html = await load('/settle/done');
+    const afterServed = Date.now() - doneServedAt;
+    assert.equal(priceOf(html), '$249.00');
+    assert.ok(afterServed < 450, `read ${afterServed} ms after the page was served`);
+  });
+});
