@@ -1,6 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/http/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLoaders } from '../../src/fetch/loaders.ts';
@@ -41,6 +42,20 @@ function counting(): Database {
   };
 }
 
+/** Runs `use` against the real app on the counting store, and closes it. */
+async function withCountingApp(use: (app: FastifyInstance, clock: ManualClock) => Promise<void>): Promise<void> {
+  const config = loadConfig({ PAGEWATCH_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent' });
+  const clock = new ManualClock();
+  const loaders = createLoaders(config);
+  const app = await buildApp({ config, db: counting(), clock, loaders, metrics: createMetrics() });
+  try {
+    await use(app, clock);
+  } finally {
+    await app.close();
+    await loaders.close();
+  }
+}
+
 async function newMonitor(accountId: string, at: Date): Promise<string> {
   const id = randomUUID();
   await insertMonitor(db, {
@@ -64,11 +79,7 @@ async function newMonitor(accountId: string, at: Date): Promise<string> {
 }
 
 test('a repeated GET /monitors/{id} is one statement with its observations, plus the admission on PostgreSQL', async () => {
-  const config = loadConfig({ PAGEWATCH_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent' });
-  const clock = new ManualClock();
-  const loaders = createLoaders(config);
-  const app = await buildApp({ config, db: counting(), clock, loaders, metrics: createMetrics() });
-  try {
+  await withCountingApp(async (app, clock) => {
     const { accountId, token } = await createAccountWithToken(app);
     const at = clock.now();
     const id = await newMonitor(accountId, at);
@@ -96,18 +107,11 @@ test('a repeated GET /monitors/{id} is one statement with its observations, plus
     assert.deepEqual(res.json().data.observations, [
       { target_id: 'title', value: 'Espresso Duo', display: 'Espresso Duo', since: at.toISOString(), issues: [] },
     ]);
-  } finally {
-    await app.close();
-    await loaders.close();
-  }
+  });
 });
 
 test("GET /monitors/{id} requests that arrive together are read in one statement, each answered with its own monitor and never another account's", async () => {
-  const config = loadConfig({ PAGEWATCH_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent' });
-  const clock = new ManualClock();
-  const loaders = createLoaders(config);
-  const app = await buildApp({ config, db: counting(), clock, loaders, metrics: createMetrics() });
-  try {
+  await withCountingApp(async (app, clock) => {
     const callers: { token: string; id: string }[] = [];
     for (let i = 0; i < 8; i++) {
       const { accountId, token } = await createAccountWithToken(app);
@@ -127,8 +131,5 @@ test("GET /monitors/{id} requests that arrive together are read in one statement
       assert.equal(answers[2 * i + 1]!.statusCode, 404, "another account's monitor is not found");
     });
     assert.ok(monitorReads < burst.length / 2, `${burst.length} reads in ${monitorReads} statements`);
-  } finally {
-    await app.close();
-    await loaders.close();
-  }
+  });
 });
