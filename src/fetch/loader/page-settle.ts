@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page, Request } from 'playwright-core';
 import { withDeadline } from './deadline.ts';
 
@@ -119,12 +120,8 @@ export async function watchSettle(page: Page): Promise<SettleWatch> {
         if (quiet >= quietMs) return;
         // Busy pages are looked at again a fraction of the window later, quiet ones when their window would close.
         const wait = quiet === 0 ? quietMs / 4 : quietMs - quiet;
-        await sleep(Math.min(wait, capAt - Date.now()));
+        await sleep(Math.max(0, Math.min(wait, capAt - Date.now())));
       }
     },
   };
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 }
