@@ -12,7 +12,7 @@ import type { Database } from '../../src/store/database.ts';
 import { insertAccount } from '../../src/store/accounts-store.ts';
 import { readCounters } from '../../src/store/counters-store.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
-import { openTestDatabase } from '../helpers/test-database.ts';
+import { openTestDatabase, testDatabaseUrl } from '../helpers/test-database.ts';
 
 // What an admission costs the store. Both limiters run on either store here
 // (the app picks EmbeddedLimiter for PGlite and SharedLimiter for PostgreSQL).
@@ -107,6 +107,69 @@ test('shared counts: a request whose account was deleted meanwhile fails alone, 
     await limiter.stop();
   }
 });
+
+test('shared counts: two nodes admitting groups of many accounts at once count each account exactly to its limit', async () => {
+  const accounts = await Promise.all(Array.from({ length: 24 }, () => principal()));
+  const nodes = [new SharedLimiter(db, { clock }, log), new SharedLimiter(db, { clock }, log)];
+  try {
+    const minuteLimit = DEFAULT_PLANS.pro.requests_per_minute;
+    // Every account asks minuteLimit + 5 times, its requests spread over both nodes in shuffled order.
+    const asks = accounts.flatMap((who) => Array.from({ length: minuteLimit + 5 }, () => who));
+    for (let i = asks.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1));
+      [asks[i], asks[j]] = [asks[j]!, asks[i]!];
+    }
+    const admissions = await Promise.all(asks.map((who, i) => nodes[i % 2]!.admit(who, false)));
+    for (const who of accounts) {
+      const counted = admissions.filter((a, i) => asks[i] === who && !a.rejection).length;
+      assert.equal(counted, minuteLimit, `account ${who.accountId}`);
+    }
+    const windows = await db.query<{ count: number }>('SELECT count FROM rate_windows WHERE account_id = ANY ($1::uuid[])', [
+      accounts.map((a) => a.accountId),
+    ]);
+    assert.deepEqual(
+      windows.map((w) => w.count),
+      accounts.map(() => minuteLimit),
+    );
+  } finally {
+    await Promise.all(nodes.map((n) => n.stop()));
+  }
+});
+
+test(
+  'shared counts: an account deleted while its group waits for its rows fails alone',
+  { skip: testDatabaseUrl ? false : 'needs a second connection (PostgreSQL)' },
+  async () => {
+    const [who, gone] = [await principal(), await principal()];
+    const limiter = new SharedLimiter(db, { clock }, log);
+    try {
+      await Promise.all([limiter.admit(who, false), limiter.admit(gone, false)]);
+      const waiting = db.transaction(async (tx) => {
+        await tx.query('SELECT 1 FROM rate_windows WHERE account_id = $1 FOR UPDATE', [gone.accountId]);
+        const admissions = Promise.allSettled([limiter.admit(who, false), limiter.admit(gone, false)]);
+        // `gone`'s request waits for the row locked here: the account is deleted while it waits.
+        while (
+          (await db.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%admit_api_requests%'")).length ===
+          0
+        ) {
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        await tx.query('DELETE FROM accounts WHERE id = $1', [gone.accountId]);
+        return { admissions }; // not awaited here: the group waits for this transaction's end
+      });
+      const results = await (await waiting).admissions;
+      assert.deepEqual(
+        results.map((r) => r.status),
+        ['fulfilled', 'rejected'],
+      );
+      assert.equal((results[1] as PromiseRejectedResult).reason.code, '23503', "refused by the account's foreign key");
+      const kept = results[0] as PromiseFulfilledResult<Awaited<ReturnType<SharedLimiter['admit']>>>;
+      assert.equal(kept.value.state.minuteRemaining, DEFAULT_PLANS.pro.requests_per_minute - 2);
+    } finally {
+      await limiter.stop();
+    }
+  },
+);
 
 test('shared counts: read bytes of an account that makes no further request are written within a second', async () => {
   const who = await principal();
