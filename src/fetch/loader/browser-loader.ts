@@ -91,6 +91,7 @@ export function createBrowserLoader(options: BrowserLoaderOptions): PageLoader {
         chromiumPath: options.chromiumPath ?? '/usr/bin/chromium',
         browserWsEndpoint: options.browserWsEndpoint,
         proxyServer,
+        maxPages,
         startTimeoutMs: timeoutMs,
       });
       return { proxy, chromium, proxyServer };
