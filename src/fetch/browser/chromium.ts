@@ -17,6 +17,35 @@ export interface ChromiumSourceOptions {
 }
 
 /**
+ * Features Playwright's own launch turns off (playwright-core 1.65,
+ * chromiumSwitches.ts). Chromium reads only the last --disable-features, so
+ * ours must repeat them; a test compares them with what Playwright launches.
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+
+// Headless Chromium opens a window per context, and gives each its omnibox
+// popups, rendered by a WebUI renderer of their own (~130 MB resident, and
+// started anew with every load). No one ever types into that omnibox.
+const DISABLED_FEATURES = [...PLAYWRIGHT_DISABLED_FEATURES, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
+
+/**
  * Flags of a locally launched Chromium. The proxy is also set per context (with
  * per-load credentials); the global one catches the browser's own traffic, and
  * without credentials the proxy refuses it.
@@ -40,6 +69,7 @@ export function chromiumArgs(proxyServer: string, maxPages: number): string[] {
     '--disable-background-networking',
     '--disable-component-update',
     '--disable-sync',
+    `--disable-features=${DISABLED_FEATURES.join(',')}`,
     '--disable-dev-shm-usage',
     `--proxy-server=${proxyServer}`,
     // Chromium sends loopback and link-local addresses around a proxy unless told not to

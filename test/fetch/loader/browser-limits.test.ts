@@ -159,6 +159,14 @@ describe('browser loader limits', () => {
     assert.ok(!types.includes('gpu-process'), `processes: ${types.join(', ')}`);
   });
 
+  it('starts one renderer per page it loads: no omnibox popup of its own, no spare', async () => {
+    const loading = loader.load({ url: `${site.url}/slow`, mode: 'browser' });
+    await sleep(700);
+    const types = chromiumTypes();
+    assert.deepEqual((await loading).issues, []);
+    assert.equal(types.filter((type) => type === 'renderer').length, 1, `processes: ${types.join(', ')}`);
+  });
+
   it('reports a page that never answers as timeout, and an oversized page as too_large', async () => {
     const hung = await loader.load({ url: `${site.url}/hang`, mode: 'browser' });
     assert.deepEqual(
