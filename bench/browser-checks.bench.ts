@@ -111,7 +111,9 @@ try {
 ${CHECKS} loads of a JavaScript-rendered page (the price is set by a script 100 ms after load), ${CONCURRENCY} at once, Chromium at
 ${loadConfig({}).chromiumPath}; memory is the peak of the summed resident sizes (shared pages counted per process) of the benchmark process and its Chromium processes (sampled every
 250 ms; the fixture site's process excluded). pagewatch: the engine with browser monitors on PGlite (filtering proxy, fresh context,
-settle (src/fetch/loader/page-settle.ts), extraction, commit). Baseline: playwright-core, a fresh context per load, \`goto\` then wait for the price.
+settle (src/fetch/loader/page-settle.ts), extraction, commit). Baseline: playwright-core with its default launch flags, a fresh context per load, \`goto\` then wait for the price.
+pagewatch launches Chromium without the omnibox popup renderer each context has by default, a spare renderer or a GPU process
+(\`src/fetch/browser/chromium.ts\`); plain playwright-core with those flags is faster and smaller still (bench/findings.md).
 
 ${table(
   ['what', 'loads/s', 'ratio', 'peak RSS', 'RSS ratio', 'correct price'],

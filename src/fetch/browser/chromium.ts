@@ -10,27 +10,66 @@ export interface ChromiumSourceOptions {
   browserWsEndpoint?: string;
   /** the filtering proxy as this browser reaches it, e.g. http://127.0.0.1:41234 */
   proxyServer: string;
+  /** pages loaded at once (the loader's maxPages): a launched browser keeps no more renderers than that */
+  maxPages: number;
   /** how long launching or connecting may take */
   startTimeoutMs: number;
 }
+
+/**
+ * Features Playwright's own launch turns off (playwright-core 1.65,
+ * chromiumSwitches.ts). Chromium reads only the last --disable-features, so
+ * ours must repeat them; a test compares them with what Playwright launches.
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+
+// Headless Chromium opens a window per context, and gives each its omnibox
+// popups, rendered by a WebUI renderer of their own (~130 MB resident, and
+// started anew with every load). No one ever types into that omnibox.
+const DISABLED_FEATURES = [...PLAYWRIGHT_DISABLED_FEATURES, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
 
 /**
  * Flags of a locally launched Chromium. The proxy is also set per context (with
  * per-load credentials); the global one catches the browser's own traffic, and
  * without credentials the proxy refuses it.
  */
-export function chromiumArgs(proxyServer: string): string[] {
+export function chromiumArgs(proxyServer: string, maxPages: number): string[] {
   const proxyHost = new URL(proxyServer).hostname;
   return [
     '--headless',
     '--no-sandbox',
     '--disable-gpu',
+    // Compositing is in software anyway (no GPU): in the browser process it
+    // needs no GPU process of its own, which held ~90 MB resident.
+    '--in-process-gpu',
+    // Each load has a context of its own, and contexts never share a renderer,
+    // so this does not put loads together: it stops Chromium from keeping a
+    // spare renderer (~110 MB) started ahead of the next page on top of one per load.
+    `--renderer-process-limit=${maxPages}`,
     // QUIC is UDP and would not go through an HTTP proxy
     '--disable-quic',
     '--no-first-run',
     '--disable-background-networking',
     '--disable-component-update',
     '--disable-sync',
+    `--disable-features=${DISABLED_FEATURES.join(',')}`,
     '--disable-dev-shm-usage',
     `--proxy-server=${proxyServer}`,
     // Chromium sends loopback and link-local addresses around a proxy unless told not to
@@ -86,13 +125,13 @@ export class ChromiumSource {
   }
 
   #start(): Promise<Browser> {
-    const { browserWsEndpoint, chromiumPath, proxyServer, startTimeoutMs } = this.#options;
+    const { browserWsEndpoint, chromiumPath, proxyServer, maxPages, startTimeoutMs } = this.#options;
     if (browserWsEndpoint) return chromium.connectOverCDP(browserWsEndpoint, { timeout: startTimeoutMs });
     return chromium.launch({
       executablePath: chromiumPath,
       headless: true,
       chromiumSandbox: false,
-      args: chromiumArgs(proxyServer),
+      args: chromiumArgs(proxyServer, maxPages),
       timeout: startTimeoutMs,
       // pagewatch's own drain handles these signals; Playwright's handlers would end the process first (exit 130).
       handleSIGINT: false,

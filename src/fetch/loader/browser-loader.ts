@@ -23,8 +23,8 @@ export interface BrowserLoaderOptions {
    * proxy: each context is created with the proxy and per-load credentials, so
    * the remote browser must be able to reach the proxy — set `proxyHost` to an
    * address it can connect to and `proxyPublicHost` to the name it uses. The
-   * remote browser's own launch flags (WebRTC, QUIC, host resolver) are the
-   * operator's to set like `chromiumArgs()` does.
+   * remote browser's own launch flags (WebRTC, QUIC, host resolver, the
+   * processes it keeps) are the operator's to set like `chromiumArgs()` does.
    */
   browserWsEndpoint?: string;
   /** address the proxy listens on; default `127.0.0.1` */
@@ -91,6 +91,7 @@ export function createBrowserLoader(options: BrowserLoaderOptions): PageLoader {
         chromiumPath: options.chromiumPath ?? '/usr/bin/chromium',
         browserWsEndpoint: options.browserWsEndpoint,
         proxyServer,
+        maxPages,
         startTimeoutMs: timeoutMs,
       });
       return { proxy, chromium, proxyServer };

@@ -39,6 +39,17 @@ function chromiumDescendants(): number[] {
   return [...names].filter(([pid, name]) => /chrom/i.test(name) && isDescendant(pid)).map(([pid]) => pid);
 }
 
+/** the --type of each of those processes ('browser' for the main one) */
+function chromiumTypes(): string[] {
+  return chromiumDescendants().map((pid) => {
+    try {
+      return /--type=(\S+)/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '))?.[1] ?? 'browser';
+    } catch {
+      return 'ended';
+    }
+  });
+}
+
 function isAlive(pid: number): boolean {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -136,6 +147,24 @@ describe('browser loader limits', () => {
     assert.deepEqual((await first).issues, []);
     const later = await loader.load({ url: `${site.url}/js/style.css`, mode: 'browser' });
     assert.equal(later.issues[0]?.code, 'not_html');
+  });
+
+  it('composites in the browser process, with no GPU process of its own', async () => {
+    const loading = loader.load({ url: `${site.url}/slow`, mode: 'browser' });
+    // Mid-load, while the page waits for /slow's answer, every process the load needs is running.
+    await sleep(700);
+    const types = chromiumTypes();
+    assert.deepEqual((await loading).issues, []);
+    assert.ok(types.includes('renderer'), `no renderer found mid-load: ${types.join(', ')}`);
+    assert.ok(!types.includes('gpu-process'), `processes: ${types.join(', ')}`);
+  });
+
+  it('starts one renderer per page it loads: no omnibox popup of its own, no spare', async () => {
+    const loading = loader.load({ url: `${site.url}/slow`, mode: 'browser' });
+    await sleep(700);
+    const types = chromiumTypes();
+    assert.deepEqual((await loading).issues, []);
+    assert.equal(types.filter((type) => type === 'renderer').length, 1, `processes: ${types.join(', ')}`);
   });
 
   it('reports a page that never answers as timeout, and an oversized page as too_large', async () => {
