@@ -240,6 +240,7 @@ export function createEngine(options: EngineOptions): Engine {
     start() {
       if (running) return;
       running = true;
+      options.loaders.extraction.start();
       schedule(0);
     },
     async stop({ graceMs = 0 } = {}) {
