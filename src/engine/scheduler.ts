@@ -240,7 +240,6 @@ export function createEngine(options: EngineOptions): Engine {
     start() {
       if (running) return;
       running = true;
-      options.loaders.extraction.start();
       schedule(0);
     },
     async stop({ graceMs = 0 } = {}) {

@@ -7,8 +7,7 @@ import type { ExtractionJob, PreviewOutline } from './extraction-jobs.ts';
 // Page parsing and extraction run in a few worker threads, so a huge page or
 // a costly selector never blocks the HTTP event loop, and each job has a time
 // budget: a thread still busy past it is terminated and replaced, and the job
-// fails with ExtractionTimeout. Threads start on first use, one at a time, or
-// all at once when the engine starts (start()); never at import.
+// fails with ExtractionTimeout. Threads start on first use, not at import.
 // A thread is sent its next job before it has finished the current one, so it
 // goes on at once instead of idling while its result travels to the event loop
 // and the next job comes back (on a busy loop, longer than a job itself).
@@ -109,15 +108,6 @@ export class ExtractionPool {
     return this.#run({ kind: 'targets', html, finalUrl, targets }) as Promise<TargetExtraction[]>;
   }
 
-  /**
-   * Starts every thread now, side by side, instead of one after the other as
-   * work first arrives: a thread takes about 200 ms to load its code, which
-   * the first checks after a worker's start would otherwise wait for.
-   */
-  start(): void {
-    while (!this.#closed && this.#slots.length < this.#size) this.#spawn();
-  }
-
   /** Threads alive now (for tests that no thread outlives close()). */
   get threads(): number {
     return this.#slots.length;
@@ -166,7 +156,6 @@ export class ExtractionPool {
       if (message.ready) {
         slot.ready = true;
         this.#dispatch();
-        if (slot.sent.length === 0) slot.worker.unref();
         return;
       }
       const current = slot.sent[0];

@@ -1,7 +1,3 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ExtractionPool, ExtractionTimeout, extractWithin } from '../../src/extraction/extraction-pool.ts';
@@ -75,39 +71,6 @@ test("a job's budget starts when its thread takes it, not while it waits behind 
     );
   } finally {
     await pool.close();
-  }
-});
-
-test('start() starts every thread at once, before any job, and they take jobs as threads started on first use do', async () => {
-  const pool = new ExtractionPool({ size: 2 });
-  try {
-    pool.start();
-    assert.equal(pool.threads, 2);
-    const [a, b] = await Promise.all([
-      pool.targets('<h1 id="t">a</h1>', 'http://x/', [TITLE]),
-      pool.targets('<h1 id="t">b</h1>', 'http://x/', [TITLE]),
-    ]);
-    assert.deepEqual([a[0]?.value, b[0]?.value], ['a', 'b']);
-    assert.equal(pool.threads, 2);
-  } finally {
-    await pool.close();
-  }
-});
-
-test('threads started ahead of work do not keep the process alive', () => {
-  // A process that starts a pool and never closes it must still end on its own once the threads are idle.
-  const dir = mkdtempSync(join(tmpdir(), 'pool-'));
-  try {
-    const script = join(dir, 'start-pool.mjs');
-    writeFileSync(
-      script,
-      `import { ExtractionPool } from ${JSON.stringify(new URL('../../src/extraction/extraction-pool.ts', import.meta.url).href)};
-new ExtractionPool({ size: 2 }).start();`,
-    );
-    const run = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', timeout: 20_000 });
-    assert.equal(run.status, 0, run.stderr || 'still running after 20 s');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
   }
 });
 

@@ -7,7 +7,6 @@ import { insertMonitorRow } from '../../helpers/monitor-rows.ts';
 import { advanceToDue, startTestEngine } from '../../helpers/test-engine.ts';
 import { TITLE } from '../../helpers/watched-page.ts';
 import { gatedPages } from '../../helpers/gated-page.ts';
-import { createLoaders } from '../../../src/fetch/loaders.ts';
 
 let t: TestApp, site: FixtureServer;
 useMonitoringWorld({}, (w) => ({ t, site } = w));
@@ -42,19 +41,6 @@ test('the loop checks due monitors on its own, and once stopped it checks nothin
   await new Promise((resolve) => setTimeout(resolve, 1500));
   // A loop left running would have checked the monitor again by now (its tick is one second).
   assert.equal(site.hits.get('/shop/espresso.html'), 1, 'a stopped loop claims nothing');
-});
-
-test('a started loop starts its extraction threads at once, before a check needs them', async () => {
-  const loaders = createLoaders(t.config);
-  const engine = startTestEngine(t, { loaders, tickSeconds: 3600 });
-  try {
-    assert.equal(loaders.extraction.threads, 0);
-    engine.start();
-    assert.equal(loaders.extraction.threads, t.config.extractWorkers);
-  } finally {
-    await engine.stop();
-    await loaders.close();
-  }
 });
 
 /** Sixteen monitors of the fixture site, all due, checked by a loop whose cycle is an hour. */
