@@ -149,21 +149,23 @@ describe('browser loader limits', () => {
     assert.equal(later.issues[0]?.code, 'not_html');
   });
 
-  it('composites in the browser process, with no GPU process of its own', async () => {
+  /** The types of Chromium's processes mid-load, while the page waits for /slow's answer: every process the load needs is running. */
+  const typesMidLoad = async (): Promise<string[]> => {
     const loading = loader.load({ url: `${site.url}/slow`, mode: 'browser' });
-    // Mid-load, while the page waits for /slow's answer, every process the load needs is running.
     await sleep(700);
     const types = chromiumTypes();
     assert.deepEqual((await loading).issues, []);
+    return types;
+  };
+
+  it('composites in the browser process, with no GPU process of its own', async () => {
+    const types = await typesMidLoad();
     assert.ok(types.includes('renderer'), `no renderer found mid-load: ${types.join(', ')}`);
     assert.ok(!types.includes('gpu-process'), `processes: ${types.join(', ')}`);
   });
 
   it('starts one renderer per page it loads: no omnibox popup of its own, no spare', async () => {
-    const loading = loader.load({ url: `${site.url}/slow`, mode: 'browser' });
-    await sleep(700);
-    const types = chromiumTypes();
-    assert.deepEqual((await loading).issues, []);
+    const types = await typesMidLoad();
     assert.equal(types.filter((type) => type === 'renderer').length, 1, `processes: ${types.join(', ')}`);
   });
 

@@ -36,10 +36,21 @@ describe('browser loader settle', () => {
     await site?.close();
   });
 
-  const load = async (path: string) => {
-    const result = await loader.load({ url: `${site.url}${path}`, mode: 'browser' });
+  const load = async (path: string, from: PageLoader = loader) => {
+    const result = await from.load({ url: `${site.url}${path}`, mode: 'browser' });
     assert.deepEqual(result.issues, []);
     return pageText(result.html ?? '');
+  };
+
+  /** Runs `use` with a loader of other settle limits, its Chromium already started, and closes it. */
+  const withLoader = async (settle: { settleMs: number; settleQuietMs: number }, use: (own: PageLoader) => Promise<void>) => {
+    const own = createBrowserLoader({ policy, ...settle, timeoutMs: 20_000 });
+    try {
+      await load('/settle/late-fetch.html', own);
+      await use(own);
+    } finally {
+      await own.close();
+    }
   };
 
   it('waits for a request in flight after the load event and reads what its answer wrote', async () => {
@@ -53,23 +64,21 @@ describe('browser loader settle', () => {
   it('waits until the DOM has been still for the quiet window', async () => {
     // The page changes every 40 ms for 800 ms; a 400 ms window is far above its steps (a renderer starved by a
     // loaded machine must not look quiet between two), and network quiet alone would read it before the price.
-    const patient = createBrowserLoader({ policy, settleMs: 5000, settleQuietMs: 400, timeoutMs: 20_000 });
-    const result = await patient.load({ url: `${site.url}/settle/counting-down.html`, mode: 'browser' }).finally(() => patient.close());
-    assert.deepEqual(result.issues, []);
-    assert.equal(priceOf(pageText(result.html ?? '')), '$249.00');
+    await withLoader({ settleMs: 5000, settleQuietMs: 400 }, async (own) => {
+      assert.equal(priceOf(await load('/settle/counting-down.html', own)), '$249.00');
+    });
   });
 
   it('reads a page that never stops changing when the settle cap runs out', async () => {
     // A quiet window far above the page's 30 ms ticks: a renderer starved by a loaded machine must not look quiet.
-    const patient = createBrowserLoader({ policy, settleMs: SETTLE_CAP_MS, settleQuietMs: 1000, timeoutMs: 20_000 });
-    const started = Date.now();
-    const result = await patient.load({ url: `${site.url}/settle/ticking.html`, mode: 'browser' }).finally(() => patient.close());
-    const elapsed = Date.now() - started;
-    assert.deepEqual(result.issues, []);
-    const html = pageText(result.html ?? '');
-    assert.equal(priceOf(html), '$249.00');
-    assert.ok(elapsed >= SETTLE_CAP_MS, `read after ${elapsed} ms, before the cap`);
-    assert.ok(elapsed < SETTLE_CAP_MS + 5000, `read after ${elapsed} ms, long after the cap`);
+    await withLoader({ settleMs: SETTLE_CAP_MS, settleQuietMs: 1000 }, async (own) => {
+      const started = Date.now();
+      const html = await load('/settle/ticking.html', own);
+      const elapsed = Date.now() - started;
+      assert.equal(priceOf(html), '$249.00');
+      assert.ok(elapsed >= SETTLE_CAP_MS, `read after ${elapsed} ms, before the cap`);
+      assert.ok(elapsed < SETTLE_CAP_MS + 5000, `read after ${elapsed} ms, long after the cap`);
+    });
   });
 
   it('does not wait for a timer whose handler re-arms itself (a poll) after its first run', async () => {
