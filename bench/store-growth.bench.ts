@@ -8,7 +8,7 @@ import { PRODUCT_TARGETS } from './lib/pages.ts';
 import { benchPlans } from './lib/plans.ts';
 import { fmt, mib, publish, table, type Cell } from './lib/report.ts';
 import { createAccount, insertMonitors } from './lib/seed.ts';
-import { openBenchStore, postgresAvailable, STORE_LABELS, type BenchStore, type StoreKind } from './lib/stores.ts';
+import { openBenchStore, postgresAvailable, STORE_LABELS, tableSizes, type BenchStore, type StoreKind } from './lib/stores.ts';
 
 // Store growth of unchanged checks, with the engine as shipped (claims, group
 // commit, hourly housekeeping: retention's deletes and, on PGlite, its VACUUM)
@@ -54,10 +54,6 @@ const RETENTION_DAYS = PLANS.pro.retention_days;
 /** The install the issue asks about, for the extrapolation. */
 const FULL_MONITORS = 100_000;
 const FULL_INTERVAL = 5;
-
-const TABLE_SIZES = `SELECT c.relname AS name, pg_total_relation_size(c.oid)::bigint AS bytes
-  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-  WHERE n.nspname = current_schema() AND c.relname = ANY($1::text[])`;
 
 interface Simulation {
   store: BenchStore;
@@ -126,8 +122,7 @@ async function simulate<T>(
         }
         await round();
       },
-      tableSizes: async () =>
-        new Map((await store.db.query<{ name: string; bytes: number }>(TABLE_SIZES, [TABLES])).map((r) => [r.name, Number(r.bytes)])),
+      tableSizes: () => tableSizes(store.db, TABLES),
       vacuums: [],
     };
     try {

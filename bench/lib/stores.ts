@@ -58,6 +58,16 @@ const SIZE_SQL = `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint
   FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
   WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'm')`;
 
+const TABLE_SIZES = `SELECT c.relname AS name, pg_total_relation_size(c.oid)::bigint AS bytes
+  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+  WHERE n.nspname = current_schema() AND c.relname = ANY($1::text[])`;
+
+/** The size of each of `tables` (its indexes and TOAST included), by name. */
+export async function tableSizes(db: Database, tables: readonly string[]): Promise<Map<string, number>> {
+  const rows = await db.query<{ name: string; bytes: number }>(TABLE_SIZES, [tables]);
+  return new Map(rows.map((r) => [r.name, Number(r.bytes)]));
+}
+
 export async function openBenchStore(kind: StoreKind): Promise<BenchStore> {
   const sizeOf = async (db: Database) => Number((await db.query<{ bytes: number }>(SIZE_SQL))[0]!.bytes);
   if (kind !== 'postgres') {
