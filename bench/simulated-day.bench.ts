@@ -1,4 +1,6 @@
 import { cleanupExpired } from '../src/engine/housekeeping.ts';
+import { analyzeChangedTables } from '../src/store/planner-statistics.ts';
+import { vacuumBusyTables } from '../src/store/vacuum.ts';
 import { vacuumSchema } from './lib/autovacuum.ts';
 import { PRODUCT_TARGETS } from './lib/pages.ts';
 import { benchPlans } from './lib/plans.ts';
@@ -11,7 +13,8 @@ import { recordUnchangedChecks, type CheckedMonitor } from './lib/unchanged-chec
 // The store's size through a simulated day at the issue's full size: 100,000
 // html monitors at 5 minutes, 28.8 million unchanged checks, with retention and
 // housekeeping as shipped (cleanupExpired every simulated hour, as the engine
-// runs it; on PGlite that includes its VACUUM). Checking that many pages in
+// runs it, on PGlite with its VACUUM; and on PGlite the engine's minute upkeep,
+// vacuumBusyTables and analyzeChangedTables, after every slot's checks). Checking that many pages in
 // real time would take a day, so the checks are written in bulk with the
 // engine's own statements (bench/lib/unchanged-checks.ts) after one real
 // first capture of every monitor written in bulk (bench/lib/simulated-hour.ts).
@@ -47,9 +50,11 @@ interface Day {
   tablesAtStart: Map<string, number>;
   tablesAtEnd: Map<string, number>;
   checks: number;
-  /** the longest housekeeping run (retention's deletes and, on PGlite, its VACUUM), and its longest single VACUUM */
+  /** the longest hourly housekeeping (retention's deletes and, on PGlite, its VACUUM), and PGlite's longest single VACUUM */
   longestCleanupMs: number;
   longestVacuumMs: number;
+  /** PGlite: the longest minute upkeep (the vacuum slices and ANALYZE of busy tables) */
+  longestUpkeepMs: number;
   realSeconds: number;
 }
 
@@ -86,10 +91,17 @@ async function simulateDay(kind: StoreKind): Promise<Day> {
     const tablesAtStart = await tableSizes(store.db, TABLES);
     let longestCleanupMs = 0;
     let longestVacuumMs = 0;
+    let longestUpkeepMs = 0;
     for (let hour = 1; hour <= HOURS; hour++) {
       for (let slot = 0; slot < SLOTS_PER_HOUR; slot++) {
         const at = new Date(dayStart.getTime() + (hour - 1) * HOUR_MS + slot * INTERVAL * 60_000);
         await recordUnchangedChecks(store.db, monitors, { at, intervalMinutes: INTERVAL, plan: PLANS.pro, durationMs: DURATION_MS });
+        if (store.db.kind === 'pglite') {
+          const upkeepStarted = performance.now();
+          longestVacuumMs = Math.max(longestVacuumMs, ...Object.values(await vacuumBusyTables(store.db)));
+          await analyzeChangedTables(store.db);
+          longestUpkeepMs = Math.max(longestUpkeepMs, performance.now() - upkeepStarted);
+        }
       }
       const at = new Date(dayStart.getTime() + hour * HOUR_MS);
       if (store.db.kind === 'postgres') await vacuumSchema(store.db);
@@ -108,6 +120,7 @@ async function simulateDay(kind: StoreKind): Promise<Day> {
       checks: MONITORS * SLOTS_PER_HOUR * HOURS,
       longestCleanupMs,
       longestVacuumMs,
+      longestUpkeepMs,
       realSeconds: (performance.now() - started) / 1000,
     };
   } finally {
@@ -134,6 +147,7 @@ const summary: Cell[][] = days.map((d) => [
   HOURS > 1 ? perCheck(d.sizes[HOURS]! - d.sizes[1]!, d.checks - checksPerHour) : 'n/a',
   ...TABLES.map((t) => perCheck((d.tablesAtEnd.get(t) ?? 0) - (d.tablesAtStart.get(t) ?? 0), d.checks)),
   `${fmt(d.longestCleanupMs / 1000, 1)} s`,
+  d.kind === 'postgres' ? 'n/a' : `${fmt(d.longestUpkeepMs / 1000, 1)} s`,
   d.kind === 'postgres' ? 'n/a' : `${fmt(d.longestVacuumMs / 1000, 1)} s`,
   `${fmt(d.realSeconds / 60, 0)} min`,
 ]);
@@ -149,19 +163,21 @@ publish(
 ${(MONITORS * SLOTS_PER_HOUR * HOURS).toLocaleString('en-US')} unchanged checks per store after one first capture of every monitor. The checks are written in bulk with
 the engine's own statements (\`bench/lib/unchanged-checks.ts\`: the claim's allowance reservation and lease, the commit's
 check state, history row and the lease's release); housekeeping runs as shipped once every simulated hour (retention's
-deletes; on PGlite its \`VACUUM (ANALYZE)\` of the hot tables). PostgreSQL's autovacuum is given a plain \`VACUUM\` of the
+deletes; on PGlite its \`VACUUM (ANALYZE)\` of the hot tables), and on PGlite the engine's minute upkeep (a \`VACUUM\` of each
+hot table written more than 50,000 rows since its last one, an \`ANALYZE\` of tables that changed much) after every slot. PostgreSQL's autovacuum is given a plain \`VACUUM\` of the
 schema at every simulated hour boundary, standing for a real hour of it. Loads and the claims' reads are not simulated.
 Sizes are tables and indexes, at the end of each simulated hour after its housekeeping.
 
 ${table(['simulated hour', ...days.map((d) => STORE_LABELS[d.kind]), ...days.map((d) => `${STORE_LABELS[d.kind]}: growth per check that hour`)], curve)}
 
-${table(['store', 'checks', 'growth per unchanged check', 'after the first hour', ...TABLES, 'longest housekeeping', 'longest single VACUUM', 'real time'], summary)}
+${table(['store', 'checks', 'growth per unchanged check', 'after the first hour', ...TABLES, 'longest hourly housekeeping', 'longest minute upkeep', 'longest single VACUUM', 'real time'], summary)}
 
 The growth after the first hour is almost all the history row: the check state's and the leases' dead row versions are bounded by
 the number of monitors and reused after each vacuum. The Pro plan keeps check history ${RETENTION_DAYS} days, so at this rate the
 store grows until then by about ${retentionGrowth.join(' and ')} (arithmetic from the figure after the first hour), and stops
-growing there: the curve flattening at retention's horizon is section 6's long run at a smaller size. Both stores were simulated
-at once, so the housekeeping times are those of a machine doing twice the work.
+growing there: the curve flattening at retention's horizon is section 6's long run at a smaller size.${
+    days.length > 1 ? ' Both stores were simulated at once, so the housekeeping times are those of a machine doing twice the work.' : ''
+  }
 
 Re-run: \`node bin/run-ts.js bench/simulated-day.bench.ts\` (BENCH_DAY_MONITORS, BENCH_DAY_HOURS, BENCH_DAY_STORES, BENCH_DATABASE_URL).`,
 );

@@ -10,6 +10,7 @@ import { DEFAULT_HOST_CONCURRENCY } from './host-politeness.ts';
 import { cleanupExpired, settleChecks } from './housekeeping.ts';
 import type { Loaders } from '../fetch/loaders.ts';
 import { analyzeChangedTables } from '../store/planner-statistics.ts';
+import { vacuumBusyTables, VACUUM_SLICE_ROWS } from '../store/vacuum.ts';
 
 // The scheduler and its worker pool in one loop per process. Every cycle
 // (PAGEWATCH_TICK_SECONDS, or as soon as slots free up while due work waits)
@@ -49,6 +50,8 @@ export interface EngineOptions {
   metrics?: EngineMetrics;
   /** group commit of finished checks; default DEFAULT_COMMIT_BATCH */
   commitBatch?: CommitBatchSettings;
+  /** PGlite: rows written to a hot table since its last vacuum above which the minute's housekeeping vacuums it; default VACUUM_SLICE_ROWS */
+  vacuumSliceRows?: number;
 }
 
 export interface CycleReport {
@@ -77,9 +80,9 @@ const DEFAULT_CLEANUP_MS = 3_600_000;
 // Settling manual checks and abandoned leases is a transaction of its own:
 // a busy loop that claims whenever a check ends does it at most this often.
 const SETTLE_EVERY_MS = 1000;
-// PGlite has no autovacuum: tables that changed much since their last ANALYZE
-// are analysed this often (PostgreSQL's autovacuum does it there).
-const ANALYZE_EVERY_MS = 60_000;
+// PGlite has no autovacuum: tables written much since their last VACUUM or
+// ANALYZE are vacuumed or analysed this often (PostgreSQL's autovacuum does it there).
+const TABLE_UPKEEP_EVERY_MS = 60_000;
 // A freed slot waits this long for others before it is claimed for, unless a
 // quarter of the slots are free: fewer, larger claims when much is due.
 const CLAIM_GATHER_MS = 20;
@@ -105,7 +108,7 @@ export function createEngine(options: EngineOptions): Engine {
   let cycle: Promise<WorkItem[]> | null = null;
   let lastCleanup: Date | null = null;
   let lastSettle: Date | null = null;
-  let lastAnalyze: Date | null = null;
+  let lastTableUpkeep: Date | null = null;
   let timerDue = 0;
   // The last claim left due work for lack of a slot (here or at its host).
   let waiting = false;
@@ -164,9 +167,10 @@ export function createEngine(options: EngineOptions): Engine {
       await settleChecks(db, plans, now);
       lastSettle = now;
     }
-    if (db.kind === 'pglite' && (lastAnalyze === null || now.getTime() - lastAnalyze.getTime() >= ANALYZE_EVERY_MS)) {
+    if (db.kind === 'pglite' && (lastTableUpkeep === null || now.getTime() - lastTableUpkeep.getTime() >= TABLE_UPKEEP_EVERY_MS)) {
+      await vacuumBusyTables(db, options.vacuumSliceRows ?? VACUUM_SLICE_ROWS);
       await analyzeChangedTables(db);
-      lastAnalyze = now;
+      lastTableUpkeep = now;
     }
     if (lastCleanup === null || now.getTime() - lastCleanup.getTime() >= (options.cleanupEveryMs ?? DEFAULT_CLEANUP_MS)) {
       await cleanupExpired(db, plans, now);

@@ -3,7 +3,10 @@ import type { Database } from './database.ts';
 // PGlite runs no autovacuum: the row versions every check and request leave
 // behind would never be reclaimed, and the embedded store would grow for as
 // long as it runs. Housekeeping vacuums the tables that are written all the
-// time, one table per statement, so requests are served between them.
+// time, one table per statement, so requests are served between them. A
+// VACUUM holds the embedded store while it runs, and its time grows with the
+// rows written since the last one: a table that takes many writes is also
+// vacuumed in slices between the hourly runs (vacuumBusyTables).
 
 export const HOT_TABLES = [
   'check_state',
@@ -27,15 +30,42 @@ export const HOT_TABLES = [
   'accounts',
 ] as const;
 
-/** VACUUM (ANALYZE) of each hot table in turn; the milliseconds each took. */
-export async function vacuumHotTables(db: Database): Promise<Record<string, number>> {
+/** Runs `command` on each table in turn, letting waiting requests run between them; the milliseconds each took. */
+async function eachTable(db: Database, command: string, tables: readonly string[]): Promise<Record<string, number>> {
   const took: Record<string, number> = {};
-  for (const table of HOT_TABLES) {
+  for (const table of tables) {
     const started = performance.now();
-    await db.exec(`VACUUM (ANALYZE) ${table}`);
+    await db.exec(`${command} ${table}`);
     took[table] = Math.round(performance.now() - started);
-    // Let waiting requests run between tables.
     await new Promise((resolve) => setImmediate(resolve));
   }
   return took;
+}
+
+/** VACUUM (ANALYZE) of each hot table in turn; the milliseconds each took. */
+export function vacuumHotTables(db: Database): Promise<Record<string, number>> {
+  return eachTable(db, 'VACUUM (ANALYZE)', HOT_TABLES);
+}
+
+/**
+ * Rows written to a table since its last vacuum (dead versions and inserts)
+ * above which the engine's minute housekeeping vacuums it: at 100,000 monitors
+ * a slice takes 30-60 ms where the hourly VACUUM of the same table took
+ * 0.4-1.8 s (bench/findings.md, "Housekeeping: vacuum in slices").
+ */
+export const VACUUM_SLICE_ROWS = 50_000;
+
+/** VACUUM of each hot table with more than `rows` rows written since its last vacuum; the milliseconds each took. */
+export async function vacuumBusyTables(db: Database, rows: number = VACUUM_SLICE_ROWS): Promise<Record<string, number>> {
+  const busy = await db.query<{ name: string }>(
+    `SELECT relname AS name FROM pg_stat_user_tables
+     WHERE schemaname = current_schema() AND relname = ANY($1::text[]) AND n_dead_tup + n_ins_since_vacuum > $2
+     ORDER BY relname`,
+    [HOT_TABLES, rows],
+  );
+  return eachTable(
+    db,
+    'VACUUM',
+    busy.map((r) => r.name),
+  );
 }
