@@ -47,7 +47,7 @@ async function fetchAll(parse: boolean): Promise<{ seconds: number; bytes: numbe
   return { seconds: (performance.now() - started) / 1000, bytes, pages };
 }
 
-/** Another 1,000 pages of the same shape, for the engine's warm-up: the measured checks still write their texts afresh. */
+/** As many other pages of the same shape, for the engine's warm-up: the measured checks still write their texts afresh. */
 const warmUpUrls = Array.from({ length: PAGES }, (_, n) => `${server.bases[n % server.bases.length]}/product/${PAGES + n}.html`);
 
 async function engineRun(
