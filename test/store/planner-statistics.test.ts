@@ -42,3 +42,15 @@ test('changes within 10 % of an analysed table wait for more', { skip: SKIP }, a
   await statisticsSettled();
   assert.deepEqual(await analyzeChangedTables(db), ['grows']);
 });
+
+test('every column of the check history is analysed from a sample of at most 3,000 rows', async () => {
+  // ANALYZE samples 300 x the largest statistics target of the table's columns;
+  // a column added without a target of its own (NULL, the default of 100) would bring back 30,000.
+  const columns = await db.query<{ name: string; target: number | null }>(
+    `SELECT attname AS name, attstattarget::int AS target FROM pg_attribute
+     WHERE attrelid = 'check_runs'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum`,
+  );
+  assert.ok(columns.length > 0);
+  for (const { name, target } of columns)
+    assert.ok(target !== null && target >= 0 && target <= 10, `check_runs.${name} has statistics target ${target}`);
+});
