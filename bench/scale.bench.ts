@@ -8,6 +8,7 @@ import { collectGarbage, percentile, sleep } from './lib/measure.ts';
 import { portsForConcurrency, startPageServer, type PageServer } from './lib/page-server.ts';
 import { PRODUCT_TARGETS } from './lib/pages.ts';
 import { fmt, mib, publish, ratio, table, type Cell } from './lib/report.ts';
+import { benchPlans } from './lib/plans.ts';
 import { createAccount, insertMonitors } from './lib/seed.ts';
 import { simulateHistory } from './lib/simulated-hour.ts';
 import { openBenchStore, postgresAvailable, STORE_LABELS, type StoreKind } from './lib/stores.ts';
@@ -104,6 +105,7 @@ async function run(kind: StoreKind, server: PageServer): Promise<Figures> {
     const simulate = (from: Date, slots: number) =>
       simulateHistory(store.db, {
         accountId,
+        plan: benchPlans().pro,
         targets: PRODUCT_TARGETS,
         intervalMinutes: INTERVAL,
         changeSeconds: CHANGE_SECONDS,
@@ -215,8 +217,9 @@ ${table(['store', 'offered checks/s', 'sustained checks/s', 'ratio', 'checks', '
 Store size (tables and indexes) after seeding, after the real run, and after **an hour of simulated history**: ${HOUR_SLOTS} more
 checks of every monitor written in bulk (bench/lib/simulated-hour.ts): what each check records is decided by pagewatch's own
 extraction and change detection on the page the fixture site would have served at that time, and written as the engine
-writes it (texts, baselines, changes, the monitor's state, a lease row taken and released, the monthly counter). Loads,
-per-check transactions and their WAL are not simulated; dead row versions count in the size until vacuum makes their
+writes it: texts, baselines and changes, and each check's claim and commit with the engine's own statements
+(bench/lib/bulk-checks.ts: allowance, lease taken and released, check state, history row). Loads, the claims' reads and the
+per-batch transactions' WAL are not simulated; dead row versions count in the size until vacuum makes their
 space reusable.
 
 ${table(['store', 'after seeding', 'after the real run', 'after the simulated hour', 'changes recorded', 'bytes per check', 'simulation time'], sizes)}

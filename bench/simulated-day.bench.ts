@@ -8,7 +8,7 @@ import { fmt, mib, publish, table, type Cell } from './lib/report.ts';
 import { createAccount, insertMonitors } from './lib/seed.ts';
 import { simulateHistory } from './lib/simulated-hour.ts';
 import { openBenchStore, postgresAvailable, STORE_LABELS, tableSizes, type StoreKind } from './lib/stores.ts';
-import { recordUnchangedChecks, type CheckedMonitor } from './lib/unchanged-checks.ts';
+import { recordChecksInBulk, type CheckedMonitor } from './lib/bulk-checks.ts';
 
 // The store's size through a simulated day at the issue's full size: 100,000
 // html monitors at 5 minutes, 28.8 million unchanged checks, with retention and
@@ -16,7 +16,7 @@ import { recordUnchangedChecks, type CheckedMonitor } from './lib/unchanged-chec
 // runs it, on PGlite with its VACUUM; and on PGlite the engine's minute upkeep,
 // vacuumBusyTables and analyzeChangedTables, after every slot's checks). Checking that many pages in
 // real time would take a day, so the checks are written in bulk with the
-// engine's own statements (bench/lib/unchanged-checks.ts) after one real
+// engine's own statements (bench/lib/bulk-checks.ts) after one real
 // first capture of every monitor written in bulk (bench/lib/simulated-hour.ts).
 //
 // PostgreSQL's autovacuum runs on real time, and a simulated hour passes here in
@@ -80,6 +80,7 @@ async function simulateDay(kind: StoreKind): Promise<Day> {
     // The first capture of every page; the pages never change afterwards.
     await simulateHistory(store.db, {
       accountId,
+      plan: PLANS.pro,
       targets: PRODUCT_TARGETS,
       intervalMinutes: INTERVAL,
       changeSeconds: Number.MAX_SAFE_INTEGER,
@@ -95,7 +96,7 @@ async function simulateDay(kind: StoreKind): Promise<Day> {
     for (let hour = 1; hour <= HOURS; hour++) {
       for (let slot = 0; slot < SLOTS_PER_HOUR; slot++) {
         const at = new Date(dayStart.getTime() + (hour - 1) * HOUR_MS + slot * INTERVAL * 60_000);
-        await recordUnchangedChecks(store.db, monitors, { at, intervalMinutes: INTERVAL, plan: PLANS.pro, durationMs: DURATION_MS });
+        await recordChecksInBulk(store.db, monitors, { at, intervalMinutes: INTERVAL, plan: PLANS.pro, durationMs: DURATION_MS });
         if (store.db.kind === 'pglite') {
           const upkeepStarted = performance.now();
           longestVacuumMs = Math.max(longestVacuumMs, ...Object.values(await vacuumBusyTables(store.db)));
@@ -161,7 +162,7 @@ publish(
 
 **${MONITORS.toLocaleString('en-US')} html monitors** of one Pro account at a ${INTERVAL}-minute interval, ${HOURS} simulated hours:
 ${(MONITORS * SLOTS_PER_HOUR * HOURS).toLocaleString('en-US')} unchanged checks per store after one first capture of every monitor. The checks are written in bulk with
-the engine's own statements (\`bench/lib/unchanged-checks.ts\`: the claim's allowance reservation and lease, the commit's
+the engine's own statements (\`bench/lib/bulk-checks.ts\`: the claim's allowance reservation and lease, the commit's
 check state, history row and the lease's release); housekeeping runs as shipped once every simulated hour (retention's
 deletes; on PGlite its \`VACUUM (ANALYZE)\` of the hot tables), and on PGlite the engine's minute upkeep (a \`VACUUM\` of each
 hot table written more than 50,000 rows since its last one, an \`ANALYZE\` of tables that changed much) after every slot. PostgreSQL's autovacuum is given a plain \`VACUUM\` of the

@@ -7,16 +7,17 @@ import { writeLeases } from '../../src/store/check-leases-store.ts';
 import type { Database } from '../../src/store/database.ts';
 import { recordChecks } from '../../src/store/monitor-checks-store.ts';
 
-// Unchanged, healthy checks written in bulk with the engine's own statements,
-// for store-size benchmarks at a size the engine cannot check in real time (a
-// day at 100,000 monitors is 28.8 million checks). Such a check writes, on
-// its claim, its allowance reservation and its lease (reserveChecks,
-// writeLeases, as claimWork does) and, on its commit, its narrow check state,
-// its history row and the lease's release (recordChecks, as commitChecks does):
-// an unchanged page writes no baseline, text, change or outbox row, and a host
-// without backoff no backoff row. Not simulated: the loads, the claim's reads,
-// and the batches' sizes (the engine commits at most 100 checks together; the
-// rows written are the same).
+// Healthy checks written in bulk with the engine's own statements, for
+// store-size benchmarks at a size the engine cannot check in real time (a day
+// at 100,000 monitors is 28.8 million checks). Each check writes, on its
+// claim, its allowance reservation and its lease (reserveChecks, writeLeases,
+// as claimWork does) and, on its commit, its narrow check state, its history
+// row and the lease's release (recordChecks, as commitChecks does). That is
+// all an unchanged page writes (no baseline, text, change or outbox row; a
+// host without backoff no backoff row); the caller writes what a changed one
+// adds (bench/lib/simulated-hour.ts). Not simulated: the loads, the claim's
+// reads, and the batches' sizes (the engine commits at most 100 checks
+// together; the rows written are the same).
 
 export interface CheckedMonitor {
   id: string;
@@ -26,11 +27,15 @@ export interface CheckedMonitor {
 
 const BATCH = 2000;
 
-/** One unchanged check of every monitor at `at`, in batches of a claim's transaction and a commit's transaction. */
-export async function recordUnchangedChecks(
+/**
+ * One check of every monitor at `at`, in batches of a claim's transaction and
+ * a commit's transaction; `changes` holds the ids of the changes a monitor's
+ * check found (unchanged when absent).
+ */
+export async function recordChecksInBulk(
   db: Database,
   monitors: CheckedMonitor[],
-  options: { at: Date; intervalMinutes: number; plan: Plan; durationMs: number },
+  options: { at: Date; intervalMinutes: number; plan: Plan; durationMs: number; changes?: Map<string, string[]> },
 ): Promise<void> {
   const { at, intervalMinutes, plan } = options;
   for (let start = 0; start < monitors.length; start += BATCH) {
@@ -62,18 +67,21 @@ export async function recordUnchangedChecks(
     await db.transaction((tx) =>
       recordChecks(
         tx,
-        batch.map((m, i) => ({
-          monitorId: m.id,
-          token: tokens[i]!,
-          checkedAt,
-          nextCheckAt: nextDueAt(at, intervalMinutes, stableOffsetSeconds(m.id, intervalMinutes), checkedAt),
-          changed: false,
-          issues: [],
-          consecutiveFailures: 0,
-          failingSince: null,
-          changes: [],
-          run: { duration_ms: options.durationMs, outcome: 'ok', http_status: 200, manual_check_id: null },
-        })),
+        batch.map((m, i) => {
+          const changes = options.changes?.get(m.id) ?? [];
+          return {
+            monitorId: m.id,
+            token: tokens[i]!,
+            checkedAt,
+            nextCheckAt: nextDueAt(at, intervalMinutes, stableOffsetSeconds(m.id, intervalMinutes), checkedAt),
+            changed: changes.length > 0,
+            issues: [],
+            consecutiveFailures: 0,
+            failingSince: null,
+            changes,
+            run: { duration_ms: options.durationMs, outcome: 'ok' as const, http_status: 200, manual_check_id: null },
+          };
+        }),
       ),
     );
   }

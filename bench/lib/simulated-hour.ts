@@ -1,25 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { extractTarget, parsePage } from '../../src/domain/extract/index.ts';
-import { METRICS } from '../../src/domain/usage-metrics.ts';
 import type { ObservedValue } from '../../src/domain/observed-value.ts';
 import { detectChange } from '../../src/domain/rules.ts';
 import { targetFingerprint } from '../../src/domain/target-fingerprint.ts';
 import type { Target } from '../../src/domain/targets.ts';
-import { periodStart } from '../../src/domain/periods.ts';
-import type { Queryable } from '../../src/store/database.ts';
-import { addToCounter } from '../../src/store/counters-store.ts';
+import type { Plan } from '../../src/domain/plans.ts';
+import type { Database, Queryable } from '../../src/store/database.ts';
 import { textHash } from '../../src/store/texts-store.ts';
-import { DEFAULT_CHECK_LEASE_SECONDS } from '../../src/config.ts';
+import { recordChecksInBulk } from './bulk-checks.ts';
 import { smallPage, smallPageVersion } from './pages.ts';
 
 // An hour of history written in bulk, for the store size the scale benchmark
 // reports: running 1,200,000 real checks would take longer than this machine
 // has. Every monitor is "checked" once per interval; what each check writes is
 // decided by the product's own domain code on the page the fixture site would
-// have served then (extraction, change detection, fingerprints, text hashes),
-// and written as the engine writes it: texts, baselines, changes, the
-// monitor's state, a lease row inserted and deleted, the monthly counter.
-// Not simulated: loads, per-check transactions and their WAL.
+// have served then (extraction, change detection, fingerprints, text hashes).
+// Texts, baselines and changes are written here; each check's claim and
+// commit (allowance, lease, check state, history row) with the engine's own
+// statements (bench/lib/bulk-checks.ts). Not simulated: loads, per-batch
+// transactions and their WAL.
 
 export interface SimulatedMonitor {
   id: string;
@@ -39,10 +38,13 @@ interface SlotRows {
   texts: Map<string, string>;
   baselines: { monitorId: string; targetId: string; value: string; display: string | null; textHash: string | null }[];
   changes: unknown[][];
-  changed: string[];
+  /** the ids of the changes each monitor's check found */
+  changeIds: Map<string, string[]>;
 }
 
 const BATCH = 5000;
+/** What the history rows record as each simulated check's duration. */
+const SIMULATED_DURATION_MS = 40;
 
 async function inBatches<T>(rows: T[], write: (batch: T[]) => Promise<void>): Promise<void> {
   for (let i = 0; i < rows.length; i += BATCH) await write(rows.slice(i, i + BATCH));
@@ -70,14 +72,14 @@ function decideSlot(
   served: Map<string, number>,
   options: { accountId: string; at: Date; changeSeconds: number },
 ): SlotRows {
-  const rows: SlotRows = { texts: new Map(), baselines: [], changes: [], changed: [] };
+  const rows: SlotRows = { texts: new Map(), baselines: [], changes: [], changeIds: new Map() };
   for (const monitor of monitors) {
     const version = smallPageVersion(monitor.n, options.at.getTime(), options.changeSeconds);
-    // The same page as last time: every value is unchanged, nothing but the monitor's state is written.
+    // The same page as last time: every value is unchanged, the check writes only its claim and commit (bulk-checks.ts).
     if (served.get(monitor.id) === version) continue;
     served.set(monitor.id, version);
     const page = parsePage(smallPage(monitor.n, version), monitor.url);
-    let changed = false;
+    const changeIds: string[] = [];
     for (const target of targets) {
       const extraction = extractTarget(page, target);
       if (!extraction.ok) continue;
@@ -96,9 +98,10 @@ function decideSlot(
         textHash: hash,
       });
       if (decision.outcome !== 'changed') continue;
-      changed = true;
+      const changeId = randomUUID();
+      changeIds.push(changeId);
       rows.changes.push([
-        randomUUID(),
+        changeId,
         monitor.id,
         target.id,
         target.kind,
@@ -112,7 +115,7 @@ function decideSlot(
         hash,
       ]);
     }
-    if (changed) rows.changed.push(monitor.id);
+    if (changeIds.length > 0) rows.changeIds.set(monitor.id, changeIds);
   }
   return rows;
 }
@@ -120,7 +123,7 @@ function decideSlot(
 async function writeSlot(
   db: Queryable,
   rows: SlotRows,
-  options: { accountId: string; at: Date; intervalMinutes: number; fingerprints: Map<string, string> },
+  options: { accountId: string; at: Date; fingerprints: Map<string, string> },
 ): Promise<void> {
   const { accountId, at } = options;
   await inBatches([...rows.texts], (batch) =>
@@ -167,52 +170,15 @@ async function writeSlot(
 }
 
 /**
- * Every monitor's lease taken (or taken over: checks handed back when the real
- * run stopped left theirs) and released, its state recorded, the month's
- * checks counted.
- */
-async function recordChecks(
-  db: Queryable,
-  monitors: SimulatedMonitor[],
-  changed: string[],
-  options: { accountId: string; at: Date; intervalMinutes: number },
-): Promise<void> {
-  const { accountId, at } = options;
-  await inBatches(monitors, async (batch) => {
-    await db.query(
-      `INSERT INTO check_leases (monitor_id, token, host, lease_expires_at, attempt, scheduled, reserved_metric, reserved_period, claimed_at)
-       SELECT m, gen_random_uuid(), h, $3::timestamptz + make_interval(secs => $6::int), 1, true, $4, $5::timestamptz, $3::timestamptz
-       FROM unnest($1::uuid[], $2::text[]) AS l(m, h)
-       ON CONFLICT (monitor_id) DO UPDATE SET token = EXCLUDED.token, attempt = 1, claimed_at = EXCLUDED.claimed_at`,
-      [
-        batch.map((m) => m.id),
-        batch.map((m) => m.host),
-        at,
-        METRICS.checksHtml.name,
-        periodStart(METRICS.checksHtml, at),
-        DEFAULT_CHECK_LEASE_SECONDS,
-      ],
-    );
-    await db.query('DELETE FROM check_leases WHERE monitor_id = ANY($1::uuid[])', [batch.map((m) => m.id)]);
-  });
-  await db.query(
-    `UPDATE check_state s SET last_checked_at = $2::timestamptz, next_check_at = $2::timestamptz + make_interval(mins => $3::int),
-       last_change_at = CASE WHEN c.id IS NULL THEN s.last_change_at ELSE $2::timestamptz END, last_issues = '[]'::jsonb
-     FROM monitors m2 LEFT JOIN unnest($4::uuid[]) AS c(id) ON c.id = m2.id
-     WHERE s.monitor_id = m2.id AND m2.account_id = $1`,
-    [accountId, at, options.intervalMinutes, changed],
-  );
-  await addToCounter(db, accountId, METRICS.checksHtml.name, periodStart(METRICS.checksHtml, at), monitors.length);
-}
-
-/**
  * Writes `slots` checks of every monitor, one interval apart from `from`,
  * continuing from the baselines the real run left.
  */
 export async function simulateHistory(
-  db: Queryable,
+  db: Database,
   options: {
     accountId: string;
+    /** the account's plan (its allowance is reserved as the engine's claims do) */
+    plan: Plan;
     monitors: SimulatedMonitor[];
     targets: Target[];
     intervalMinutes: number;
@@ -228,6 +194,10 @@ export async function simulateHistory(
     const at = new Date(options.from.getTime() + slot * options.intervalMinutes * 60_000);
     const rows = decideSlot(options.monitors, options.targets, baselines, served, { ...options, at });
     await writeSlot(db, rows, { ...options, at, fingerprints });
-    await recordChecks(db, options.monitors, rows.changed, { ...options, at });
+    await recordChecksInBulk(
+      db,
+      options.monitors.map((m) => ({ id: m.id, accountId: options.accountId, host: m.host })),
+      { at, intervalMinutes: options.intervalMinutes, plan: options.plan, durationMs: SIMULATED_DURATION_MS, changes: rows.changeIds },
+    );
   }
 }
