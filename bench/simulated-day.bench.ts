@@ -111,7 +111,10 @@ async function simulateDay(kind: StoreKind): Promise<Day> {
       longestCleanupMs = Math.max(longestCleanupMs, performance.now() - cleanupStarted);
       longestVacuumMs = Math.max(longestVacuumMs, ...Object.values(report.vacuumMs ?? {}));
       sizes.push(await store.sizeBytes());
-      console.log(`${kind}: simulated hour ${hour}, ${mib(sizes[hour]!)}, ${fmt((performance.now() - started) / 1000, 0)} s`);
+      console.log(
+        `${kind}: simulated hour ${hour}, ${mib(sizes[hour]!)}, ${fmt((performance.now() - started) / 1000, 0)} s; longest so far:` +
+          ` hourly housekeeping ${fmt(longestCleanupMs / 1000, 1)} s, minute upkeep ${fmt(longestUpkeepMs / 1000, 1)} s, VACUUM ${fmt(longestVacuumMs / 1000, 1)} s`,
+      );
     }
     return {
       kind,
