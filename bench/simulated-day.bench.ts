@@ -35,8 +35,6 @@ const STORES = (process.env.BENCH_DAY_STORES ?? 'pglite,postgres').split(',') as
 const INTERVAL = 5;
 const SLOTS_PER_HOUR = 60 / INTERVAL;
 const HOUR_MS = 3_600_000;
-/** A check's load as the scale benchmark's small pages take it. */
-const DURATION_MS = 40;
 const TABLES = ['check_state', 'check_runs', 'check_leases', 'monitors', 'baselines', 'texts', 'usage_counters'];
 const PLANS = benchPlans();
 const RETENTION_DAYS = PLANS.pro.retention_days;
@@ -96,7 +94,7 @@ async function simulateDay(kind: StoreKind): Promise<Day> {
     for (let hour = 1; hour <= HOURS; hour++) {
       for (let slot = 0; slot < SLOTS_PER_HOUR; slot++) {
         const at = new Date(dayStart.getTime() + (hour - 1) * HOUR_MS + slot * INTERVAL * 60_000);
-        await recordChecksInBulk(store.db, monitors, { at, intervalMinutes: INTERVAL, plan: PLANS.pro, durationMs: DURATION_MS });
+        await recordChecksInBulk(store.db, monitors, { at, intervalMinutes: INTERVAL, plan: PLANS.pro });
         if (store.db.kind === 'pglite') {
           const upkeepStarted = performance.now();
           longestVacuumMs = Math.max(longestVacuumMs, ...Object.values(await vacuumBusyTables(store.db)));

@@ -6,7 +6,9 @@ import { targetFingerprint } from '../../src/domain/target-fingerprint.ts';
 import type { Target } from '../../src/domain/targets.ts';
 import type { Plan } from '../../src/domain/plans.ts';
 import type { Database, Queryable } from '../../src/store/database.ts';
-import { textHash } from '../../src/store/texts-store.ts';
+import { writeBaselines, type BaselineRow } from '../../src/store/baselines-store.ts';
+import { insertChanges, type ChangeRow } from '../../src/store/changes-store.ts';
+import { saveTexts, textHash, type TextRow } from '../../src/store/texts-store.ts';
 import { recordChecksInBulk } from './bulk-checks.ts';
 import { smallPage, smallPageVersion } from './pages.ts';
 
@@ -15,9 +17,9 @@ import { smallPage, smallPageVersion } from './pages.ts';
 // has. Every monitor is "checked" once per interval; what each check writes is
 // decided by the product's own domain code on the page the fixture site would
 // have served then (extraction, change detection, fingerprints, text hashes).
-// Texts, baselines and changes are written here; each check's claim and
-// commit (allowance, lease, check state, history row) with the engine's own
-// statements (bench/lib/bulk-checks.ts). Not simulated: loads, per-batch
+// Every row is written with the engine's own statements: texts, baselines and
+// changes here, each check's claim and commit (allowance, lease, check state,
+// history row) in bench/lib/bulk-checks.ts. Not simulated: loads, per-batch
 // transactions and their WAL.
 
 export interface SimulatedMonitor {
@@ -35,19 +37,18 @@ interface Baseline {
 }
 
 interface SlotRows {
-  texts: Map<string, string>;
-  baselines: { monitorId: string; targetId: string; value: string; display: string | null; textHash: string | null }[];
-  changes: unknown[][];
+  texts: TextRow[];
+  baselines: BaselineRow[];
+  changes: ChangeRow[];
   /** the ids of the changes each monitor's check found */
   changeIds: Map<string, string[]>;
 }
 
+/** Rows per statement: a slot of 100,000 monitors writes tens of thousands of each. */
 const BATCH = 5000;
-/** What the history rows record as each simulated check's duration. */
-const SIMULATED_DURATION_MS = 40;
 
-async function inBatches<T>(rows: T[], write: (batch: T[]) => Promise<void>): Promise<void> {
-  for (let i = 0; i < rows.length; i += BATCH) await write(rows.slice(i, i + BATCH));
+async function inBatches<T>(rows: T[], write: (db: Queryable, batch: T[]) => Promise<void>, db: Queryable): Promise<void> {
+  for (let i = 0; i < rows.length; i += BATCH) await write(db, rows.slice(i, i + BATCH));
 }
 
 async function readStoredBaselines(db: Queryable, accountId: string): Promise<Map<string, Baseline>> {
@@ -70,11 +71,12 @@ function decideSlot(
   targets: Target[],
   baselines: Map<string, Baseline>,
   served: Map<string, number>,
-  options: { accountId: string; at: Date; changeSeconds: number },
+  options: { accountId: string; at: Date; changeSeconds: number; fingerprints: Map<string, string> },
 ): SlotRows {
-  const rows: SlotRows = { texts: new Map(), baselines: [], changes: [], changeIds: new Map() };
+  const { accountId, at } = options;
+  const rows: SlotRows = { texts: [], baselines: [], changes: [], changeIds: new Map() };
   for (const monitor of monitors) {
-    const version = smallPageVersion(monitor.n, options.at.getTime(), options.changeSeconds);
+    const version = smallPageVersion(monitor.n, at.getTime(), options.changeSeconds);
     // The same page as last time: every value is unchanged, the check writes only its claim and commit (bulk-checks.ts).
     if (served.get(monitor.id) === version) continue;
     served.set(monitor.id, version);
@@ -88,85 +90,50 @@ function decideSlot(
       const decision = detectChange(target, stored?.value ?? null, extraction.value);
       if (decision.outcome !== 'seeded' && decision.outcome !== 'changed') continue;
       const hash = extraction.text === null ? null : textHash(extraction.text);
-      if (hash !== null && extraction.text !== null) rows.texts.set(hash, extraction.text);
+      if (hash !== null && extraction.text !== null) rows.texts.push({ hash, content: extraction.text, used_at: at });
       baselines.set(key, { value: decision.baseline, display: extraction.display, textHash: hash });
       rows.baselines.push({
-        monitorId: monitor.id,
-        targetId: target.id,
-        value: JSON.stringify(decision.baseline),
+        monitor_id: monitor.id,
+        target_id: target.id,
+        fingerprint: options.fingerprints.get(target.id)!,
+        value: decision.baseline,
         display: extraction.display,
-        textHash: hash,
+        text_hash: hash,
+        seen_links: [],
+        updated_at: at,
+        pending_value: null,
+        pending_since: null,
       });
       if (decision.outcome !== 'changed') continue;
       const changeId = randomUUID();
       changeIds.push(changeId);
-      rows.changes.push([
-        changeId,
-        monitor.id,
-        target.id,
-        target.kind,
-        JSON.stringify(decision.ruleMatches),
-        decision.ruleMatches === null || decision.ruleMatches.length > 0,
-        JSON.stringify(decision.before),
-        stored?.display ?? null,
-        JSON.stringify(decision.after),
-        extraction.display,
-        stored?.textHash ?? null,
-        hash,
-      ]);
+      rows.changes.push({
+        id: changeId,
+        account_id: accountId,
+        monitor_id: monitor.id,
+        target_id: target.id,
+        kind: target.kind,
+        detected_at: at,
+        rule_matches: decision.ruleMatches,
+        matched: decision.ruleMatches === null || decision.ruleMatches.length > 0,
+        before_value: decision.before,
+        before_display: stored?.display ?? null,
+        after_value: decision.after,
+        after_display: extraction.display,
+        before_text_hash: stored?.textHash ?? null,
+        after_text_hash: hash,
+      });
     }
     if (changeIds.length > 0) rows.changeIds.set(monitor.id, changeIds);
   }
   return rows;
 }
 
-async function writeSlot(
-  db: Queryable,
-  rows: SlotRows,
-  options: { accountId: string; at: Date; fingerprints: Map<string, string> },
-): Promise<void> {
-  const { accountId, at } = options;
-  await inBatches([...rows.texts], (batch) =>
-    db
-      .query(
-        `INSERT INTO texts (hash, content, last_used_at) SELECT h, c, $3::timestamptz FROM unnest($1::text[], $2::text[]) AS t(h, c)
-       ON CONFLICT (hash) DO UPDATE SET last_used_at = EXCLUDED.last_used_at`,
-        [batch.map(([hash]) => hash), batch.map(([, content]) => content), at],
-      )
-      .then(() => undefined),
-  );
-  await inBatches(rows.baselines, (batch) =>
-    db
-      .query(
-        `INSERT INTO baselines (monitor_id, target_id, fingerprint, value, display, text_hash, seen_links, updated_at)
-       SELECT m, t, f, v::jsonb, d, h, '[]'::jsonb, $7::timestamptz FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS b(m, t, f, v, d, h)
-       ON CONFLICT (monitor_id, target_id) DO UPDATE SET
-         value = EXCLUDED.value, display = EXCLUDED.display, text_hash = EXCLUDED.text_hash, updated_at = EXCLUDED.updated_at`,
-        [
-          batch.map((b) => b.monitorId),
-          batch.map((b) => b.targetId),
-          batch.map((b) => options.fingerprints.get(b.targetId)),
-          batch.map((b) => b.value),
-          batch.map((b) => b.display),
-          batch.map((b) => b.textHash),
-          at,
-        ],
-      )
-      .then(() => undefined),
-  );
-  await inBatches(rows.changes, (batch) => {
-    const column = (i: number) => batch.map((row) => row[i]);
-    return db
-      .query(
-        `INSERT INTO changes (id, account_id, monitor_id, target_id, kind, detected_at, rule_matches, matched,
-         before_value, before_display, after_value, after_display, before_text_hash, after_text_hash)
-       SELECT id, $13, m, t, k, $14::timestamptz, r::jsonb, ok, bv::jsonb, bd, av::jsonb, ad, bh, ah
-       FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
-         AS c(id, m, t, k, r, ok, bv, bd, av, ad, bh, ah)`,
-        [...Array.from({ length: 12 }, (_, i) => column(i)), accountId, at],
-      )
-      .then(() => undefined);
-  });
+/** A slot's texts, baselines and changes, with the statements the engine's commit writes them with. */
+async function writeSlot(db: Queryable, rows: SlotRows): Promise<void> {
+  await inBatches(rows.texts, saveTexts, db);
+  await inBatches(rows.baselines, writeBaselines, db);
+  await inBatches(rows.changes, insertChanges, db);
 }
 
 /**
@@ -192,12 +159,12 @@ export async function simulateHistory(
   const served = new Map<string, number>();
   for (let slot = 1; slot <= options.slots; slot++) {
     const at = new Date(options.from.getTime() + slot * options.intervalMinutes * 60_000);
-    const rows = decideSlot(options.monitors, options.targets, baselines, served, { ...options, at });
-    await writeSlot(db, rows, { ...options, at, fingerprints });
+    const rows = decideSlot(options.monitors, options.targets, baselines, served, { ...options, at, fingerprints });
+    await writeSlot(db, rows);
     await recordChecksInBulk(
       db,
       options.monitors.map((m) => ({ id: m.id, accountId: options.accountId, host: m.host })),
-      { at, intervalMinutes: options.intervalMinutes, plan: options.plan, durationMs: SIMULATED_DURATION_MS, changes: rows.changeIds },
+      { at, intervalMinutes: options.intervalMinutes, plan: options.plan, changes: rows.changeIds },
     );
   }
 }

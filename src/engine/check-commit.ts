@@ -5,7 +5,7 @@ import { CONFIRM_RECHECK_SECONDS } from '../domain/noise.ts';
 import { nextDueAt, stableOffsetSeconds } from '../domain/schedule.ts';
 import { storeProcedure, type Queryable } from '../store/database.ts';
 import { deleteOtherBaselines, readBaselinesOf, setPendingValue, writeBaselines, type BaselineRow } from '../store/baselines-store.ts';
-import { insertChange } from '../store/changes-store.ts';
+import { insertChanges, type ChangeRow } from '../store/changes-store.ts';
 import { deleteLease, lockHeldChecks, type HeldCheck } from '../store/check-leases-store.ts';
 import { finishManualCheck } from '../store/manual-checks-store.ts';
 import { recordChecks, type CheckRecord } from '../store/monitor-checks-store.ts';
@@ -159,6 +159,7 @@ async function commitOne(
   if (backoff) issues.push(backoff);
 
   const changes: string[] = [];
+  const changeRows: ChangeRow[] = [];
   const notifying: string[] = [];
   let awaitingConfirmation = false;
   for (const [index, target] of item.targets.entries()) {
@@ -169,10 +170,11 @@ async function commitOne(
     if (decided.pending) await setPendingValue(tx, item.monitorId, target.id, decided.pending);
     const { change } = decided;
     if (change === null) continue;
-    await insertChange(tx, change.row);
+    changeRows.push(change.row);
     changes.push(change.id);
     if (change.notify) notifying.push(change.id);
   }
+  await insertChanges(tx, changeRows);
   // Webhooks: one event per change, carrying the check's id so receivers can group; email: one message per check.
   const checkId = randomUUID();
   if (monitor.webhook_enabled) {

@@ -30,26 +30,34 @@ export interface ChangeFilters {
   before?: { detectedAt: Date; id: string };
 }
 
-export async function insertChange(db: Queryable, row: ChangeRow): Promise<void> {
+/** Inserts several changes in one statement (a check's changed targets; the store-size benchmarks' bulk). */
+export async function insertChanges(db: Queryable, rows: ChangeRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const column = <T>(pick: (r: ChangeRow) => T) => rows.map(pick);
   await db.query(
     `INSERT INTO changes (id, account_id, monitor_id, target_id, kind, detected_at, rule_matches, matched,
        before_value, before_display, after_value, after_display, before_text_hash, after_text_hash)
-     VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $7::jsonb, $8, $9::jsonb, $10, $11::jsonb, $12, $13, $14)`,
+     SELECT id, account_id, monitor_id, target_id, kind, detected_at, rule_matches::jsonb, matched,
+       before_value::jsonb, before_display, after_value::jsonb, after_display, before_text_hash, after_text_hash
+     FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::timestamptz[], $7::text[], $8::boolean[],
+       $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[])
+       AS c(id, account_id, monitor_id, target_id, kind, detected_at, rule_matches, matched,
+         before_value, before_display, after_value, after_display, before_text_hash, after_text_hash)`,
     [
-      row.id,
-      row.account_id,
-      row.monitor_id,
-      row.target_id,
-      row.kind,
-      row.detected_at,
-      row.rule_matches === null ? null : JSON.stringify(row.rule_matches),
-      row.matched,
-      JSON.stringify(row.before_value),
-      row.before_display,
-      JSON.stringify(row.after_value),
-      row.after_display,
-      row.before_text_hash,
-      row.after_text_hash,
+      column((r) => r.id),
+      column((r) => r.account_id),
+      column((r) => r.monitor_id),
+      column((r) => r.target_id),
+      column((r) => r.kind),
+      column((r) => r.detected_at),
+      column((r) => (r.rule_matches === null ? null : JSON.stringify(r.rule_matches))),
+      column((r) => r.matched),
+      column((r) => JSON.stringify(r.before_value)),
+      column((r) => r.before_display),
+      column((r) => JSON.stringify(r.after_value)),
+      column((r) => r.after_display),
+      column((r) => r.before_text_hash),
+      column((r) => r.after_text_hash),
     ],
   );
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import type { Target } from '../../src/domain/targets.ts';
 import { createDispatcher, type Dispatcher, type DispatcherOptions } from '../../src/notify/dispatcher.ts';
-import { insertChange } from '../../src/store/changes-store.ts';
+import { insertChanges } from '../../src/store/changes-store.ts';
 import { enqueueNotification, type NotificationChannel } from '../../src/store/outbox-store.ts';
 import { insertMonitorRow } from './monitor-rows.ts';
 import type { TestApp } from './test-app.ts';
@@ -59,22 +59,24 @@ export async function insertNotifiedChange(t: TestApp, input: ChangeInput): Prom
   const at = t.clock.now();
   const targetId = input.targetId ?? 'price';
   await t.db.transaction(async (tx) => {
-    await insertChange(tx, {
-      id: changeId,
-      account_id: input.accountId,
-      monitor_id: input.monitorId,
-      target_id: targetId,
-      kind: input.kind ?? 'price',
-      detected_at: at,
-      rule_matches: input.ruleMatches === undefined ? [{ target_id: targetId, rule: 'dropped' }] : input.ruleMatches,
-      matched: true,
-      before_value: input.before?.value ?? 2400,
-      before_display: input.before === undefined ? '24.00 EUR' : input.before.display,
-      after_value: input.after?.value ?? 1990,
-      after_display: input.after === undefined ? '19.90 EUR' : input.after.display,
-      before_text_hash: null,
-      after_text_hash: null,
-    });
+    await insertChanges(tx, [
+      {
+        id: changeId,
+        account_id: input.accountId,
+        monitor_id: input.monitorId,
+        target_id: targetId,
+        kind: input.kind ?? 'price',
+        detected_at: at,
+        rule_matches: input.ruleMatches === undefined ? [{ target_id: targetId, rule: 'dropped' }] : input.ruleMatches,
+        matched: true,
+        before_value: input.before?.value ?? 2400,
+        before_display: input.before === undefined ? '24.00 EUR' : input.before.display,
+        after_value: input.after?.value ?? 1990,
+        after_display: input.after === undefined ? '19.90 EUR' : input.after.display,
+        before_text_hash: null,
+        after_text_hash: null,
+      },
+    ]);
     for (const channel of input.channels) await enqueueNotification(tx, { changeId, accountId: input.accountId, channel, at });
   });
   const rows = await t.db.query<{ id: string; channel: string }>('SELECT id, channel FROM notification_outbox WHERE change_id = $1', [

@@ -6,7 +6,7 @@ import type { FixtureServer } from '../../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../../helpers/monitoring-world.ts';
 import { startTestEngine } from '../../helpers/test-engine.ts';
 import { watchTransactions } from '../../helpers/watched-transactions.ts';
-import { TITLE, watchPage } from '../../helpers/watched-page.ts';
+import { PRICE, TITLE, watchPage } from '../../helpers/watched-page.ts';
 
 // A batch of checks commits in steady state (baselines seeded, pages unchanged)
 // in three statements whatever its size: on the embedded store each statement
@@ -44,6 +44,29 @@ test('an unchanged check commits in three statements: lock leases, monitors and 
     assert.match(commit[2]!, /^WITH b AS \(.*DELETE FROM check_leases .*\) UPDATE check_state /);
     const lease = await t.db.query('SELECT 1 FROM check_leases WHERE monitor_id = $1', [page.monitorId]);
     assert.equal(lease.length, 0, 'the lease was released');
+  } finally {
+    await engine.stop();
+  }
+});
+
+test('a check whose targets change together inserts all of its changes in one statement', async () => {
+  const { accountId } = await createAccountWithToken(t.app);
+  const store = recording(t.db);
+  const engine = startTestEngine(t, { db: store.db });
+  try {
+    const page = await watchPage(t, site, engine, { accountId, targets: [TITLE, PRICE] });
+    await page.check();
+    store.transactions.length = 0;
+    await page.check({ title: 'Espresso Trio', price: '€24.00' });
+    const inserts = store.transactions.flat().filter((sql) => sql.startsWith('INSERT INTO changes'));
+    assert.equal(inserts.length, 1, inserts.join('\n'));
+    const changes = await t.db.query<{ target_id: string }>('SELECT target_id FROM changes WHERE monitor_id = $1 ORDER BY target_id', [
+      page.monitorId,
+    ]);
+    assert.deepEqual(
+      changes.map((c) => c.target_id),
+      ['price', 'title'],
+    );
   } finally {
     await engine.stop();
   }

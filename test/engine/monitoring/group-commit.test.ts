@@ -26,7 +26,7 @@ function instrumented(db: Database, failing: Set<string>): { db: Database; batch
     query: (sql, params) => {
       if (/JOIN check_leases l/.test(sql) && /FOR UPDATE OF l, m, s/.test(sql)) batches.push((params![0] as string[]).length);
       // A real database error inside the transaction, as a broken row of this check would raise.
-      if (sql.includes('INSERT INTO changes') && failing.has(params![2] as string)) return tx.query('SELECT 1 / 0');
+      if (sql.includes('INSERT INTO changes') && (params![2] as string[]).some((id) => failing.has(id))) return tx.query('SELECT 1 / 0');
       return tx.query(sql, params);
     },
     exec: (sql) => tx.exec(sql),
