@@ -9,15 +9,20 @@ import type { Queryable } from './database.ts';
 const CLAIM_LOCK_KEY = 7_426_105;
 
 /**
- * Takes the claim lock, and keeps the join order of the claim's statements as
- * written for the rest of its transaction: the candidate query joins six
- * relations, and searching their orders was most of a claim's cost on PGlite
- * (planning ~5 ms, running ~2 ms at 100,000 monitors); written order plans in
- * half the time, to the same plan.
+ * Takes the claim lock, and fixes how the claim's statements are planned for
+ * the rest of its transaction. Join order as written: the candidate query
+ * joins six relations, and searching their orders was most of a claim's cost
+ * on PGlite (planning ~5 ms, running ~2 ms at 100,000 monitors). Nested loops
+ * only: a claim's candidates are always few (at most its limit, plus queued
+ * manual checks and expired leases), but the planner cannot know that of the
+ * expired leases, and with `check_leases` full of dead rows between vacuums it
+ * expected thousands and hash-joined them with a scan of every monitor
+ * (11 ms a claim at 100,000 monitors on PGlite instead of 3; bench/findings.md).
  */
 export async function lockClaims(db: Queryable): Promise<void> {
   await db.query(
-    `SELECT pg_advisory_xact_lock($1), set_config('join_collapse_limit', '1', true), set_config('from_collapse_limit', '1', true)`,
+    `SELECT pg_advisory_xact_lock($1), set_config('join_collapse_limit', '1', true), set_config('from_collapse_limit', '1', true),
+       set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)`,
     [CLAIM_LOCK_KEY],
   );
 }
