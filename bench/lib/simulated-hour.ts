@@ -6,7 +6,7 @@ import { targetFingerprint } from '../../src/domain/target-fingerprint.ts';
 import type { Target } from '../../src/domain/targets.ts';
 import type { Plan } from '../../src/domain/plans.ts';
 import type { Database, Queryable } from '../../src/store/database.ts';
-import { writeBaselines, type BaselineRow } from '../../src/store/baselines-store.ts';
+import { readBaselinesOf, writeBaselines, type BaselineRow } from '../../src/store/baselines-store.ts';
 import { insertChanges, type ChangeRow } from '../../src/store/changes-store.ts';
 import { saveTexts, textHash, type TextRow } from '../../src/store/texts-store.ts';
 import { recordChecksInBulk } from './bulk-checks.ts';
@@ -30,18 +30,10 @@ export interface SimulatedMonitor {
   host: string;
 }
 
-interface Baseline {
-  value: ObservedValue;
-  display: string | null;
-  textHash: string | null;
-}
-
 interface SlotRows {
   texts: TextRow[];
   baselines: BaselineRow[];
   changes: ChangeRow[];
-  /** the ids of the changes each monitor's check found */
-  changeIds: Map<string, string[]>;
 }
 
 /** Rows per statement: a slot of 100,000 monitors writes tens of thousands of each. */
@@ -51,48 +43,33 @@ async function inBatches<T>(rows: T[], write: (db: Queryable, batch: T[]) => Pro
   for (let i = 0; i < rows.length; i += BATCH) await write(db, rows.slice(i, i + BATCH));
 }
 
-async function readStoredBaselines(db: Queryable, accountId: string): Promise<Map<string, Baseline>> {
-  const rows = await db.query<{
-    monitor_id: string;
-    target_id: string;
-    value: ObservedValue;
-    display: string | null;
-    text_hash: string | null;
-  }>(
-    'SELECT b.monitor_id, b.target_id, b.value, b.display, b.text_hash FROM baselines b JOIN monitors m ON m.id = b.monitor_id WHERE m.account_id = $1',
-    [accountId],
-  );
-  return new Map(rows.map((r) => [`${r.monitor_id}/${r.target_id}`, { value: r.value, display: r.display, textHash: r.text_hash }]));
-}
-
 /** What one slot's checks of every monitor would record, decided by the domain code. */
 function decideSlot(
   monitors: SimulatedMonitor[],
   targets: Target[],
-  baselines: Map<string, Baseline>,
+  /** by monitor and target, as the store holds them; updated with what each slot writes */
+  baselines: Map<string, Map<string, BaselineRow>>,
   served: Map<string, number>,
   options: { accountId: string; at: Date; changeSeconds: number; fingerprints: Map<string, string> },
 ): SlotRows {
   const { accountId, at } = options;
-  const rows: SlotRows = { texts: [], baselines: [], changes: [], changeIds: new Map() };
+  const rows: SlotRows = { texts: [], baselines: [], changes: [] };
   for (const monitor of monitors) {
     const version = smallPageVersion(monitor.n, at.getTime(), options.changeSeconds);
     // The same page as last time: every value is unchanged, the check writes only its claim and commit (bulk-checks.ts).
     if (served.get(monitor.id) === version) continue;
     served.set(monitor.id, version);
     const page = parsePage(smallPage(monitor.n, version), monitor.url);
-    const changeIds: string[] = [];
+    const stored = baselines.get(monitor.id)!;
     for (const target of targets) {
       const extraction = extractTarget(page, target);
       if (!extraction.ok) continue;
-      const key = `${monitor.id}/${target.id}`;
-      const stored = baselines.get(key) ?? null;
-      const decision = detectChange(target, stored?.value ?? null, extraction.value);
+      const before = stored.get(target.id);
+      const decision = detectChange(target, (before?.value as ObservedValue | undefined) ?? null, extraction.value);
       if (decision.outcome !== 'seeded' && decision.outcome !== 'changed') continue;
       const hash = extraction.text === null ? null : textHash(extraction.text);
       if (hash !== null && extraction.text !== null) rows.texts.push({ hash, content: extraction.text, used_at: at });
-      baselines.set(key, { value: decision.baseline, display: extraction.display, textHash: hash });
-      rows.baselines.push({
+      const baseline: BaselineRow = {
         monitor_id: monitor.id,
         target_id: target.id,
         fingerprint: options.fingerprints.get(target.id)!,
@@ -103,12 +80,12 @@ function decideSlot(
         updated_at: at,
         pending_value: null,
         pending_since: null,
-      });
+      };
+      stored.set(target.id, baseline);
+      rows.baselines.push(baseline);
       if (decision.outcome !== 'changed') continue;
-      const changeId = randomUUID();
-      changeIds.push(changeId);
       rows.changes.push({
-        id: changeId,
+        id: randomUUID(),
         account_id: accountId,
         monitor_id: monitor.id,
         target_id: target.id,
@@ -117,16 +94,22 @@ function decideSlot(
         rule_matches: decision.ruleMatches,
         matched: decision.ruleMatches === null || decision.ruleMatches.length > 0,
         before_value: decision.before,
-        before_display: stored?.display ?? null,
+        before_display: before?.display ?? null,
         after_value: decision.after,
         after_display: extraction.display,
-        before_text_hash: stored?.textHash ?? null,
+        before_text_hash: before?.text_hash ?? null,
         after_text_hash: hash,
       });
     }
-    if (changeIds.length > 0) rows.changeIds.set(monitor.id, changeIds);
   }
   return rows;
+}
+
+/** The ids of the changes each monitor's check found. */
+function changeIdsByMonitor(changes: ChangeRow[]): Map<string, string[]> {
+  const byMonitor = new Map<string, string[]>();
+  for (const change of changes) byMonitor.set(change.monitor_id, [...(byMonitor.get(change.monitor_id) ?? []), change.id]);
+  return byMonitor;
 }
 
 /** A slot's texts, baselines and changes, with the statements the engine's commit writes them with. */
@@ -154,7 +137,10 @@ export async function simulateHistory(
     slots: number;
   },
 ): Promise<void> {
-  const baselines = await readStoredBaselines(db, options.accountId);
+  const baselines = await readBaselinesOf(
+    db,
+    options.monitors.map((m) => m.id),
+  );
   const fingerprints = new Map(options.targets.map((t) => [t.id, targetFingerprint(t, 'html')]));
   const served = new Map<string, number>();
   for (let slot = 1; slot <= options.slots; slot++) {
@@ -164,7 +150,7 @@ export async function simulateHistory(
     await recordChecksInBulk(
       db,
       options.monitors.map((m) => ({ id: m.id, accountId: options.accountId, host: m.host })),
-      { at, intervalMinutes: options.intervalMinutes, plan: options.plan, changes: rows.changeIds },
+      { at, intervalMinutes: options.intervalMinutes, plan: options.plan, changes: changeIdsByMonitor(rows.changes) },
     );
   }
 }
