@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { DataDirLockedError } from '../store/data-dir-lock.ts';
 import { openDatabase } from '../store/open-database.ts';
-import { migrate } from '../store/migrate.ts';
+import { MigrationMismatchError, migrate } from '../store/migrate.ts';
 import { serveUntilSignalled } from '../server.ts';
 import { workUntilSignalled } from '../worker.ts';
 import { adminCommand } from './admin-command.ts';
@@ -38,9 +38,8 @@ export async function main(args: string[]): Promise<number> {
       }
       case 'migrate': {
         const config = loadConfig(process.env);
-        const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-        const applied = await migrate(db);
-        await db.close();
+        const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, migrate: false });
+        const applied = await migrate(db).finally(() => db.close());
         console.log(applied.length ? `applied: ${applied.join(', ')}` : 'schema is up to date');
         return 0;
       }
@@ -61,7 +60,7 @@ export async function main(args: string[]): Promise<number> {
     }
   } catch (err) {
     if (err instanceof ConfigError) console.error(`pagewatch: configuration error: ${err.message}`);
-    else if (err instanceof DataDirLockedError) console.error(`pagewatch: ${err.message}`);
+    else if (err instanceof DataDirLockedError || err instanceof MigrationMismatchError) console.error(`pagewatch: ${err.message}`);
     else console.error(err);
     return 1;
   }

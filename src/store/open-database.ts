@@ -13,15 +13,18 @@ export interface StoreLocation {
   schema?: string;
   /** PGlite in a worker thread (default) rather than on the caller's event loop */
   embeddedThread?: boolean;
+  /** bring the schema up to date on opening (default true); `pagewatch migrate` opens without, to report what it applies */
+  migrate?: boolean;
 }
 
-/** Opens the configured store and brings its schema up to date. */
+/** Opens the configured store and, unless told not to, brings its schema up to date. */
 export async function openDatabase(location: StoreLocation): Promise<Database> {
   const db = location.databaseUrl
     ? await openPostgresDatabase({ connectionString: location.databaseUrl, schema: location.schema })
     : location.embeddedThread === false
       ? await openPgliteDatabase(location.dataDir)
       : await openPgliteThreadDatabase(location.dataDir);
+  if (location.migrate === false) return db;
   try {
     await migrate(db);
   } catch (err) {

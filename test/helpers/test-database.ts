@@ -8,14 +8,15 @@ import { openDatabase } from '../../src/store/open-database.ts';
 
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL || null;
 
-export async function openTestDatabase(): Promise<Database> {
-  if (!testDatabaseUrl) return openDatabase({ databaseUrl: null, dataDir: null });
+/** `migrate: false` opens the store with no schema at all (migration tests). */
+export async function openTestDatabase(options: { migrate?: boolean } = {}): Promise<Database> {
+  if (!testDatabaseUrl) return openDatabase({ databaseUrl: null, dataDir: null, migrate: options.migrate });
   const schema = `test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: testDatabaseUrl });
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
-  const db = await openDatabase({ databaseUrl: testDatabaseUrl, dataDir: null, schema });
+  const db = await openDatabase({ databaseUrl: testDatabaseUrl, dataDir: null, schema, migrate: options.migrate });
   return {
     ...db,
     async close() {

@@ -1,0 +1,11 @@
+import { PGlite } from '@electric-sql/pglite';
+let t=Date.now();
+const a = await PGlite.create();
+console.log('fresh', Date.now()-t);
+await a.exec('create table x(id int); insert into x values (1)');
+t=Date.now();
+const dump = await a.dumpDataDir('none');
+console.log('dump', Date.now()-t, dump.size);
+t=Date.now();
+const b = await PGlite.create({ loadDataDir: dump });
+console.log('load', Date.now()-t, (await b.query('select * from x')).rows);
