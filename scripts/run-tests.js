@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Runs every test/**/*.test.ts file with node's own test runner through tsx.
 // Extra arguments narrow the run to files whose path contains one of them.
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
@@ -21,7 +22,21 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
+// On the embedded store, one store is created and migrated for the whole run;
+// each file's in-memory stores start from its snapshot.
+const env = { ...process.env };
+let snapshotDir = null;
+if (!env.TEST_DATABASE_URL) {
+  snapshotDir = mkdtempSync(join(tmpdir(), 'pw-test-snapshot-'));
+  env.PAGEWATCH_TEST_PGLITE_SNAPSHOT = join(snapshotDir, 'migrated.tar');
+  const made = spawnSync(process.execPath, ['--import', 'tsx', 'test/helpers/pglite-snapshot.ts', env.PAGEWATCH_TEST_PGLITE_SNAPSHOT], {
+    stdio: 'inherit',
+  });
+  if (made.status !== 0) process.exit(made.status ?? 1);
+}
 const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000', ...files], {
   stdio: 'inherit',
+  env,
 });
+if (snapshotDir) rmSync(snapshotDir, { recursive: true, force: true });
 process.exit(result.status ?? 1);

@@ -11,6 +11,12 @@ export interface StoreLocation {
   dataDir: string | null;
   /** PostgreSQL schema (tests) */
   schema?: string;
+  /**
+   * the in-memory embedded store's starting data directory (PGlite's
+   * dumpDataDir output) instead of a new one: the test suite migrates one
+   * store per run and starts every file from its snapshot
+   */
+  snapshot?: Uint8Array<ArrayBuffer>;
   /** PGlite in a worker thread (default) rather than on the caller's event loop */
   embeddedThread?: boolean;
   /** bring the schema up to date on opening (default true); `pagewatch migrate` opens without, to report what it applies */
@@ -23,7 +29,7 @@ export async function openDatabase(location: StoreLocation): Promise<Database> {
     ? await openPostgresDatabase({ connectionString: location.databaseUrl, schema: location.schema })
     : location.embeddedThread === false
       ? await openPgliteDatabase(location.dataDir)
-      : await openPgliteThreadDatabase(location.dataDir);
+      : await openPgliteThreadDatabase(location.dataDir, location.snapshot ?? null);
   if (location.migrate === false) return db;
   try {
     await migrate(db);

@@ -29,14 +29,14 @@ function bootstrap(): string {
     .then((thread) => thread.runPgliteThread());`;
 }
 
-let compiled: Promise<Omit<ThreadData, 'dataDir'>> | null = null;
+let compiled: Promise<Omit<ThreadData, 'dataDir' | 'snapshot'>> | null = null;
 
 /**
  * PGlite's WebAssembly, compiled once per process and handed to every thread:
  * in-process PGlite caches its compiled module, a fresh thread would compile
  * 9 MB of WebAssembly again on every open.
  */
-function pgliteArtifacts(): Promise<Omit<ThreadData, 'dataDir'>> {
+function pgliteArtifacts(): Promise<Omit<ThreadData, 'dataDir' | 'snapshot'>> {
   compiled ??= (async () => {
     const dist = import.meta.resolve('@electric-sql/pglite');
     const [pglite, initdb, fsBundle] = await Promise.all(
@@ -48,19 +48,24 @@ function pgliteArtifacts(): Promise<Omit<ThreadData, 'dataDir'>> {
   return compiled;
 }
 
-/** Embedded PGlite in a worker thread: in memory when dataDir is null, else in that directory (locked). */
-export async function openPgliteThreadDatabase(dataDir: string | null): Promise<Database> {
+/**
+ * Embedded PGlite in a worker thread: in memory when dataDir is null (started
+ * from `snapshot` when given, a data directory as PGlite's dumpDataDir writes
+ * it), else in that directory (locked).
+ */
+export async function openPgliteThreadDatabase(dataDir: string | null, snapshot: Uint8Array<ArrayBuffer> | null = null): Promise<Database> {
+  if (dataDir !== null && snapshot !== null) throw new Error('a snapshot starts an in-memory store only');
   // Creating a data directory (initdb) leaves ~400 MB of WebAssembly memory
   // behind in its thread for as long as that thread lives: a new directory is
   // created by a thread of its own, which then ends, and is opened afresh.
   if (dataDir !== null && !existsSync(join(dataDir, 'PG_VERSION'))) await (await openThread(dataDir)).close();
-  return openThread(dataDir);
+  return openThread(dataDir, snapshot);
 }
 
-async function openThread(dataDir: string | null): Promise<Database> {
+async function openThread(dataDir: string | null, snapshot: Uint8Array<ArrayBuffer> | null = null): Promise<Database> {
   const artifacts = await pgliteArtifacts();
   const lock = lockEmbeddedDataDir(dataDir);
-  const worker = new Worker(bootstrap(), { eval: true, workerData: { dataDir, ...artifacts } satisfies ThreadData });
+  const worker = new Worker(bootstrap(), { eval: true, workerData: { dataDir, snapshot, ...artifacts } satisfies ThreadData });
   const pending = new Map<number, Pending>();
   const listeners = new Map<number, (payload: string) => void>();
   let nextId = 0;

@@ -37,6 +37,8 @@ export type ThreadReply =
 export interface ThreadData {
   /** null keeps PGlite in memory */
   dataDir: string | null;
+  /** an in-memory store's starting data directory, as PGlite's dumpDataDir writes it; null creates a new one */
+  snapshot: Uint8Array<ArrayBuffer> | null;
   /** PGlite's WebAssembly and file-system bundle, compiled and read once by the main thread */
   pgliteWasmModule: WebAssembly.Module;
   initdbWasmModule: WebAssembly.Module;
@@ -82,10 +84,16 @@ function procedureAt(module: string, name: string): Promise<StoreProcedure<unkno
 /** The thread's entry point: opens PGlite and answers the main thread until told to close. */
 export async function runPgliteThread(): Promise<void> {
   const port = parentPort as MessagePort;
-  const { dataDir, pgliteWasmModule, initdbWasmModule, fsBundle } = workerData as ThreadData;
+  const { dataDir, snapshot, pgliteWasmModule, initdbWasmModule, fsBundle } = workerData as ThreadData;
   let db: PGlite;
   try {
-    db = new PGlite({ dataDir: dataDir ?? undefined, pgliteWasmModule, initdbWasmModule, fsBundle: new Blob([fsBundle]) });
+    db = new PGlite({
+      dataDir: dataDir ?? undefined,
+      loadDataDir: snapshot ? new Blob([snapshot]) : undefined,
+      pgliteWasmModule,
+      initdbWasmModule,
+      fsBundle: new Blob([fsBundle]),
+    });
     await db.waitReady;
   } catch (err) {
     port.postMessage({ failed: describe(err) } satisfies ThreadReply);
