@@ -7,7 +7,8 @@ import { sendError, sendFrameworkError } from './error-handler.ts';
 import { nulError, nulField, validatorCompiler } from './validation.ts';
 import { apiGate } from '../api/plugins/api-gate.ts';
 import { API_PREFIX, buildOpenApiDocument } from './openapi.ts';
-import { ErrorEnvelopeSchema } from '../schemas/common.ts';
+import { ErrorEnvelopeSchema, NoQuery } from '../schemas/common.ts';
+import { requireQueryDeclaration } from './query-declaration.ts';
 import { usageRoutes } from '../api/routes/usage.ts';
 import { previewRoutes } from '../api/routes/previews.ts';
 import { monitorRoutes } from '../api/routes/monitors.ts';
@@ -27,6 +28,7 @@ import { createRequestLimiter } from '../services/request-limiter.ts';
 import { createMonitorReads } from '../services/monitor-reads.ts';
 
 export const BODY_LIMIT_BYTES = 16 * 1024;
+const ADMIN_PREFIX = '/admin/v1';
 
 export interface BuildAppOptions {
   /** a pino logger; default: one at config.logLevel */
@@ -80,6 +82,7 @@ export async function buildApp(core: CoreDeps, options: BuildAppOptions = {}): P
     deps.metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
   });
 
+  app.addHook('onRoute', requireQueryDeclaration([API_PREFIX, ADMIN_PREFIX]));
   const apiRoutes: RouteOptions[] = [];
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith(API_PREFIX)) apiRoutes.push(route);
@@ -98,7 +101,11 @@ export async function buildApp(core: CoreDeps, options: BuildAppOptions = {}): P
       await api.register(checkRoutes, deps);
       await api.register(checkHistoryRoutes, deps);
       let document: object | null = null;
-      api.get('/openapi.json', async () => (document ??= buildOpenApiDocument(apiRoutes, ErrorEnvelopeSchema)));
+      api.get(
+        '/openapi.json',
+        { schema: { querystring: NoQuery } },
+        async () => (document ??= buildOpenApiDocument(apiRoutes, ErrorEnvelopeSchema)),
+      );
     },
     { prefix: API_PREFIX },
   );
@@ -109,7 +116,7 @@ export async function buildApp(core: CoreDeps, options: BuildAppOptions = {}): P
   await app.register(dashboard, deps);
 
   // The operator API exists only when the operator set a secret for it.
-  if (deps.config.adminToken) await app.register(adminRoutes, { ...deps, prefix: '/admin/v1' });
+  if (deps.config.adminToken) await app.register(adminRoutes, { ...deps, prefix: ADMIN_PREFIX });
   return app;
 }
 

@@ -159,7 +159,8 @@ export function buildOpenApiDocument(routes: RouteOptions[], errorSchema: object
       description:
         'Web-page change monitoring. Every endpoint needs `Authorization: Bearer <token>` with the scope shown, on the Pro plan. ' +
         'Unknown body fields (400 unknown_field) and query parameters (400 unknown_parameter) are rejected. ' +
-        'Every response carries X-Request-Id, X-RateLimit-* and X-Read-Bytes-Day-* headers.',
+        "Every response carries X-Request-Id; every response to a valid token (errors and the closed API's 503 included) carries the " +
+        'X-RateLimit-* and X-Read-Bytes-Day-* headers, which answers identifying no account (401) lack.',
     },
     servers: [{ url: API_PREFIX }],
     paths: sortedPaths,

@@ -29,6 +29,9 @@ export function ListOf<T extends TSchema>(schema: T) {
   });
 }
 
+/** The query declaration of an operation that takes no query parameters: any one is 400 unknown_parameter. */
+export const NoQuery = Type.Object({}, { additionalProperties: false });
+
 /** Cursors are short; a longer one cannot be ours. */
 export const MAX_CURSOR_LENGTH = 512;
 

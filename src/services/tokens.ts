@@ -15,6 +15,7 @@ import {
   touchToken,
   TOUCH_INTERVAL_SECONDS,
   type TokenRow,
+  type TokenWithAccount,
 } from '../store/tokens-store.ts';
 import type { ApiAccess } from './api-access.ts';
 import { generateTokenSecret, hashTokenSecret, looksLikeToken, sameHash } from './token-secrets.ts';
@@ -109,22 +110,38 @@ const UNAUTHORIZED = 'missing, invalid, expired or revoked bearer token';
  * Resolves the Authorization header to a principal, in the order the API
  * answers: 503 while the API is closed, whatever the token; then the same 401
  * for every token failure, so callers cannot tell a revoked token from a
- * made-up one.
+ * made-up one. A closed API's error names the principal when the token is
+ * valid, so that its answer still carries the account's limit headers.
  */
 export async function authenticate(deps: TokenDeps, authorization: string | undefined): Promise<Principal> {
   const secret = /^Bearer ([^\s]+)$/i.exec(authorization?.trim() ?? '')?.[1];
   const hash = secret !== undefined && looksLikeToken(secret) ? hashTokenSecret(secret) : null;
   const { status, token: row } = await deps.access.lookup(hash);
-  if (!status.open) throw new AppError('unavailable', 'the API is closed for maintenance', { retryAfter: status.retry_after_seconds });
   const now = deps.clock.now();
-  if (!hash || !row || !sameHash(row.token_hash, hash) || row.revoked_at || row.expires_at <= now || !isPlanName(row.plan)) {
-    throw new AppError('unauthorized', UNAUTHORIZED);
-  }
-  // Expiry above is judged on the cached expires_at with the app clock; last_used_at is written at most once a
+  const principal = hash !== null && row !== null ? principalOf(deps, row, hash, now) : null;
+  if (!status.open) throw new ApiClosed(status.retry_after_seconds, principal);
+  if (!principal || !row || !hash) throw new AppError('unauthorized', UNAUTHORIZED);
+  // Expiry is judged on the cached expires_at with the app clock; last_used_at is written at most once a
   // minute per token and process, so most requests skip the round trip, not just the write.
   if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > TOUCH_INTERVAL_SECONDS * 1000) {
     await touchToken(deps.db, row.id, now);
     deps.access.noteUsed(hash, now);
   }
+  return principal;
+}
+
+/** The caller a stored token names, or null when the token may not be used now. */
+function principalOf(deps: TokenDeps, row: TokenWithAccount, hash: string, now: Date): Principal | null {
+  if (!sameHash(row.token_hash, hash) || row.revoked_at || row.expires_at <= now || !isPlanName(row.plan)) return null;
   return { accountId: row.account_id, tokenId: row.id, scopes: row.scopes, planName: row.plan, plan: deps.config.plans[row.plan] };
+}
+
+/** 503 while the API is closed; `principal` is the caller when its token is valid (null: none identified). */
+export class ApiClosed extends AppError {
+  constructor(
+    retryAfter: number,
+    readonly principal: Principal | null,
+  ) {
+    super('unavailable', 'the API is closed for maintenance', { retryAfter });
+  }
 }

@@ -24,10 +24,11 @@ export async function listCheckRuns(
   query: { monitorId: string; retainedAfter: Date; beforeSeq: string | null; limit: number },
 ): Promise<CheckRunRow[]> {
   return db.query<CheckRunRow>(
-    `SELECT seq::text AS seq, monitor_id, checked_at, duration_ms, outcome, http_status, manual_check_id, issues, changes
-     FROM check_runs
-     WHERE monitor_id = $1 AND checked_at > $2::timestamptz AND ($3::bigint IS NULL OR seq < $3::bigint)
-     ORDER BY seq DESC LIMIT $4`,
+    // Ordered by the column, not by the text alias (which ORDER BY would pick): "9" sorts after "10" as text.
+    `SELECT r.seq::text AS seq, r.monitor_id, r.checked_at, r.duration_ms, r.outcome, r.http_status, r.manual_check_id, r.issues, r.changes
+     FROM check_runs r
+     WHERE r.monitor_id = $1 AND r.checked_at > $2::timestamptz AND ($3::bigint IS NULL OR r.seq < $3::bigint)
+     ORDER BY r.seq DESC LIMIT $4`,
     [query.monitorId, query.retainedAfter, query.beforeSeq, query.limit],
   );
 }

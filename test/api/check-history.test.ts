@@ -63,6 +63,30 @@ test('every recorded check is listed newest first with its outcome, issues and t
   );
 });
 
+test('the history is newest first and paging with any page size from 1 to 11 lists every check once', async () => {
+  const { accountId, token } = await createAccountWithToken(t.app);
+  const page = await watchPage(t, site, engine, { accountId });
+  // The checks' sequence numbers cross from one digit to two (or more), where text order and number order part.
+  const [seq] = await t.db.query<{ last: string }>(
+    "SELECT last_value::text AS last FROM pg_sequences WHERE sequencename = 'check_runs_seq_seq' AND schemaname = current_schema()",
+  );
+  const digits = String(BigInt(seq?.last ?? '0') + 1n).length;
+  await t.db.query("SELECT setval(pg_get_serial_sequence('check_runs', 'seq'), $1::bigint)", [10n ** BigInt(digits) - 5n]);
+  const checkedAt: string[] = [];
+  for (let i = 0; i < 12; i++) {
+    await page.check();
+    checkedAt.unshift(t.clock.now().toISOString());
+  }
+  for (let limit = 1; limit <= 11; limit++) {
+    const runs = await allRuns(token, page.monitorId, limit);
+    assert.deepEqual(
+      runs.map((r) => r.checked_at),
+      checkedAt,
+      `limit=${limit}`,
+    );
+  }
+});
+
 test('a check whose page did not load is a failed check', async () => {
   const { accountId, token } = await createAccountWithToken(t.app);
   const page = await watchPage(t, site, engine, { accountId });

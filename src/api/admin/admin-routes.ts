@@ -9,7 +9,7 @@ import { sameSecret } from '../../services/token-secrets.ts';
 import { getApiStatus, setApiStatus } from '../../services/api-status.ts';
 import type { AppDeps } from '../../http/app-deps.ts';
 import { requireJsonContentType } from '../plugins/api-gate.ts';
-import { Data, ListOf } from '../../schemas/common.ts';
+import { Data, ListOf, NoQuery } from '../../schemas/common.ts';
 import {
   AccountSchema,
   ApiStatusSchema,
@@ -37,18 +37,26 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps)
     throw new AppError('not_found', 'resource not found');
   });
 
-  app.post('/accounts', { schema: { body: CreateAccountBody, response: { 201: Data(AccountSchema) } } }, async (request, reply) => {
-    reply.status(201);
-    return { data: await createAccount(deps, request.body) };
-  });
+  app.post(
+    '/accounts',
+    { schema: { querystring: NoQuery, body: CreateAccountBody, response: { 201: Data(AccountSchema) } } },
+    async (request, reply) => {
+      reply.status(201);
+      return { data: await createAccount(deps, request.body) };
+    },
+  );
 
-  app.get('/accounts/:id', { schema: { params: IdParams, response: { 200: Data(AccountSchema) } } }, async (request) => ({
-    data: await getAccount(deps, request.params.id),
-  }));
+  app.get(
+    '/accounts/:id',
+    { schema: { querystring: NoQuery, params: IdParams, response: { 200: Data(AccountSchema) } } },
+    async (request) => ({
+      data: await getAccount(deps, request.params.id),
+    }),
+  );
 
   app.patch(
     '/accounts/:id',
-    { schema: { params: IdParams, body: PatchAccountBody, response: { 200: Data(AccountSchema) } } },
+    { schema: { querystring: NoQuery, params: IdParams, body: PatchAccountBody, response: { 200: Data(AccountSchema) } } },
     async (request) => {
       if (typeof request.body.webhook_url === 'string') assertWebhookUrlAllowed(request.body.webhook_url, deps.loaders.policy);
       const changed = await changeAccount(deps, request.params.id, request.body);
@@ -62,7 +70,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps)
   // The body is {} because every operator POST is JSON.
   app.post(
     '/accounts/:id/password-link',
-    { schema: { params: IdParams, body: EmptyBody, response: { 201: Data(PasswordLinkSchema) } } },
+    { schema: { querystring: NoQuery, params: IdParams, body: EmptyBody, response: { 201: Data(PasswordLinkSchema) } } },
     async (request, reply) => {
       reply.status(201);
       return { data: await createPasswordLink(deps, request.params.id) };
@@ -71,31 +79,43 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps)
 
   app.post(
     '/accounts/:id/tokens',
-    { schema: { params: IdParams, body: CreateTokenBody, response: { 201: Data(CreatedTokenSchema) } } },
+    { schema: { querystring: NoQuery, params: IdParams, body: CreateTokenBody, response: { 201: Data(CreatedTokenSchema) } } },
     async (request, reply) => {
       reply.status(201);
       return { data: await createToken(deps, request.params.id, request.body) };
     },
   );
 
-  app.get('/accounts/:id/tokens', { schema: { params: IdParams, response: { 200: ListOf(TokenViewSchema) } } }, async (request) => {
-    const account = await getAccount(deps, request.params.id);
-    if (!isPlanName(account.plan)) throw new AppError('internal_error', `account has unknown plan ${account.plan}`);
-    return { data: await listAccountTokens(deps, account.id, account.plan), meta: { next_cursor: null } };
-  });
+  app.get(
+    '/accounts/:id/tokens',
+    { schema: { querystring: NoQuery, params: IdParams, response: { 200: ListOf(TokenViewSchema) } } },
+    async (request) => {
+      const account = await getAccount(deps, request.params.id);
+      if (!isPlanName(account.plan)) throw new AppError('internal_error', `account has unknown plan ${account.plan}`);
+      return { data: await listAccountTokens(deps, account.id, account.plan), meta: { next_cursor: null } };
+    },
+  );
 
-  app.delete('/tokens/:id', { schema: { params: IdParams } }, async (request, reply) => {
+  app.delete('/tokens/:id', { schema: { querystring: NoQuery, params: IdParams } }, async (request, reply) => {
     if (!(await revokeTokenById(deps, request.params.id))) throw new AppError('not_found', 'token not found');
     return reply.status(204).send();
   });
 
-  app.get('/api-status', { schema: { response: { 200: Data(ApiStatusSchema) } } }, async () => ({ data: await getApiStatus(deps.db) }));
+  app.get('/api-status', { schema: { querystring: NoQuery, response: { 200: Data(ApiStatusSchema) } } }, async () => ({
+    data: await getApiStatus(deps.db),
+  }));
 
-  app.put('/api-status', { schema: { body: PutApiStatusBody, response: { 200: Data(ApiStatusSchema) } } }, async (request) => {
-    const next = await setApiStatus(deps.db, request.body);
-    deps.access.invalidateStatus();
-    return { data: next };
-  });
+  app.put(
+    '/api-status',
+    { schema: { querystring: NoQuery, body: PutApiStatusBody, response: { 200: Data(ApiStatusSchema) } } },
+    async (request) => {
+      const next = await setApiStatus(deps.db, request.body);
+      deps.access.invalidateStatus();
+      return { data: next };
+    },
+  );
 
-  app.get('/health', { schema: { response: { 200: Data(Type.Object({ ok: Type.Boolean() })) } } }, async () => ({ data: { ok: true } }));
+  app.get('/health', { schema: { querystring: NoQuery, response: { 200: Data(Type.Object({ ok: Type.Boolean() })) } } }, async () => ({
+    data: { ok: true },
+  }));
 };

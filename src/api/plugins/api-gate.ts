@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../errors.ts';
 import type { LimitState } from '../../services/request-limits.ts';
-import { authenticate } from '../../services/tokens.ts';
+import { ApiClosed, authenticate } from '../../services/tokens.ts';
 import type { AppDeps } from '../../http/app-deps.ts';
 
 // The /api/v1 request pipeline, before any handler runs: API open, bearer
@@ -42,7 +42,11 @@ async function gate(app: FastifyInstance, deps: AppDeps) {
     const isPublic = request.routeOptions.url !== undefined && scope === undefined;
     if (isPublic) return;
     // Also refuses every request while the API is closed; both from this process's cache, normally without a query.
-    const principal = await authenticate(deps, request.headers.authorization);
+    const principal = await authenticate(deps, request.headers.authorization).catch(async (err: unknown) => {
+      // A closed API's 503 to a valid token is still an answer to that account.
+      if (err instanceof ApiClosed && err.principal) setLimitHeaders(reply, (await deps.limiter.peek(err.principal)).state);
+      throw err;
+    });
     request.principal = principal;
     if (!principal.plan.api_access) {
       setLimitHeaders(reply, (await deps.limiter.peek(principal)).state);

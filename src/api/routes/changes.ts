@@ -4,7 +4,7 @@ import { AppError } from '../../errors.ts';
 import { getChangeDetail, listChangePage } from '../../services/changes.ts';
 import type { AppDeps } from '../../http/app-deps.ts';
 import type { Cursors } from '../../http/cursor.ts';
-import { Data, ListOf } from '../../schemas/common.ts';
+import { Data, ListOf, NoQuery } from '../../schemas/common.ts';
 import { ChangeDetailSchema, ChangeParams, ChangeSchema, ListChangesQuery } from '../../schemas/changes.ts';
 
 const read = { scope: 'changes:read' } as const;
@@ -73,6 +73,7 @@ export const changeRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps
           'before_text and after_text are the captured plain text of the target on both sides (untrusted; never render as HTML), null when the ' +
           'snapshot is unavailable; diff is their unified diff. A change of another account or past retention is 404.',
         tags: ['changes'],
+        querystring: NoQuery,
         params: ChangeParams,
         response: { 200: Data(ChangeDetailSchema) },
       },

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { getReceipt, POLL_SECONDS, requestManualCheck } from '../../services/manual-checks.ts';
 import { API_PREFIX } from '../../http/openapi.ts';
 import type { AppDeps } from '../../http/app-deps.ts';
-import { Data } from '../../schemas/common.ts';
+import { Data, NoQuery } from '../../schemas/common.ts';
 import { CheckParams, ReceiptSchema, RequestCheckBody } from '../../schemas/checks.ts';
 import { IdempotencyHeaders, MonitorParams } from '../../schemas/monitors.ts';
 
@@ -23,6 +23,7 @@ export const checkRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps)
           'without a new charge; a paused monitor is 409 check_not_allowed. Poll Location no more than once every 60 seconds. ' +
           'A replay with the same Idempotency-Key returns the original acceptance with Idempotency-Replayed: true.',
         tags: ['checks'],
+        querystring: NoQuery,
         headers: IdempotencyHeaders,
         params: MonitorParams,
         body: RequestCheckBody,
@@ -53,6 +54,7 @@ export const checkRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps)
         summary: 'Read a manual-check receipt',
         description: 'Receipts are kept for seven days. While the check is queued or running the response carries Retry-After: 60.',
         tags: ['checks'],
+        querystring: NoQuery,
         params: CheckParams,
         response: { 200: Data(ReceiptSchema) },
       },

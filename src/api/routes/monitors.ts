@@ -5,7 +5,7 @@ import { changeMonitor, createMonitor, getMonitorDetail, listMonitorPage, remove
 import { API_PREFIX } from '../../http/openapi.ts';
 import type { AppDeps } from '../../http/app-deps.ts';
 import type { Cursors } from '../../http/cursor.ts';
-import { Data, ListOf } from '../../schemas/common.ts';
+import { Data, ListOf, NoQuery } from '../../schemas/common.ts';
 import {
   CreateMonitorBody,
   IdempotencyHeaders,
@@ -67,6 +67,7 @@ export const monitorRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
           "The URL and load mode are the preview's; one monitor per URL (409 monitor_exists); the plan's monitor slots (409 allowance_exhausted). " +
           'The first capture seeds the baseline and sends no alert. Same Idempotency-Key and body replays the result with Idempotency-Replayed: true.',
         tags: ['monitors'],
+        querystring: NoQuery,
         headers: IdempotencyHeaders,
         body: CreateMonitorBody,
         response: { 201: Data(Type.Object({ id: Type.String({ format: 'uuid' }) })) },
@@ -90,6 +91,7 @@ export const monitorRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
         description:
           "observations: per target, the value the next capture is compared with, since when it holds, and the latest check's issues.",
         tags: ['monitors'],
+        querystring: NoQuery,
         params: MonitorParams,
         response: { 200: Data(MonitorDetailSchema) },
       },
@@ -109,6 +111,7 @@ export const monitorRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
           'preview_id of the same URL and expected_version equal to config_version (stale: 409 version_conflict); success increments config_version. ' +
           'Pausing cancels pending manual checks and keeps the slot and history.',
         tags: ['monitors'],
+        querystring: NoQuery,
         params: MonitorParams,
         body: UpdateMonitorBody,
         response: { 200: Data(MonitorSchema) },
@@ -125,6 +128,7 @@ export const monitorRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
         operationId: 'deleteMonitor',
         summary: 'Delete a monitor and its history',
         tags: ['monitors'],
+        querystring: NoQuery,
         params: MonitorParams,
         response: { 204: Type.Null({ description: 'deleted' }) },
       },

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { createPreview, evaluatePreview } from '../../services/previews.ts';
 import type { AppDeps } from '../../http/app-deps.ts';
-import { Data } from '../../schemas/common.ts';
+import { Data, NoQuery } from '../../schemas/common.ts';
 import { CreatePreviewBody, EvaluateBody, EvaluateResultSchema, PreviewParams, PreviewSchema } from '../../schemas/previews.ts';
 
 export const previewRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps) => {
@@ -18,6 +18,7 @@ export const previewRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
           'A URL refused by the SSRF guard is 422 and costs no credit; a page that cannot be loaded is 422 validation_failed. ' +
           'The preview is valid for 15 minutes and only the 3 most recent are kept.',
         tags: ['previews'],
+        querystring: NoQuery,
         body: CreatePreviewBody,
         response: { 201: Data(PreviewSchema) },
       },
@@ -39,6 +40,7 @@ export const previewRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
           'Loads no page and uses no preview credit. Missing, ambiguous, blocked or unknown content is reported as issues of each target. ' +
           'Strings are capped at 1,500 characters and links at 10. An unknown, expired, discarded or foreign preview is 404.',
         tags: ['previews'],
+        querystring: NoQuery,
         params: PreviewParams,
         body: EvaluateBody,
         response: { 200: Data(EvaluateResultSchema) },

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { getUsage } from '../../services/usage.ts';
 import type { AppDeps } from '../../http/app-deps.ts';
-import { Data } from '../../schemas/common.ts';
+import { Data, NoQuery } from '../../schemas/common.ts';
 import { UsageSchema } from '../../schemas/usage.ts';
 
 export const usageRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps) => {
@@ -14,7 +14,7 @@ export const usageRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps)
         summary: 'Account allowances and current usage',
         description: 'Monthly monitoring, notification and preview allowances and the API counters, with their UTC period boundaries.',
         tags: ['usage'],
-        querystring: { type: 'object', additionalProperties: false, properties: {} },
+        querystring: NoQuery,
         response: { 200: Data(UsageSchema) },
       },
     },
