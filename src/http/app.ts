@@ -5,6 +5,7 @@ import { AppError } from '../errors.ts';
 import type { AppDeps, CoreDeps } from './app-deps.ts';
 import { sendError, sendFrameworkError } from './error-handler.ts';
 import { nulError, nulField, validatorCompiler } from './validation.ts';
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from './json-depth.ts';
 import { apiGate } from '../api/plugins/api-gate.ts';
 import { API_PREFIX, buildOpenApiDocument } from './openapi.ts';
 import { ErrorEnvelopeSchema, NoQuery } from '../schemas/common.ts';
@@ -50,6 +51,16 @@ export async function buildApp(core: CoreDeps, options: BuildAppOptions = {}): P
   const deps = await hotPath(app, core);
 
   app.setValidatorCompiler(validatorCompiler);
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (jsonNestsDeeperThan(body as string, MAX_JSON_DEPTH)) {
+      return done(
+        new AppError('malformed_json', `the request body nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels`),
+        undefined,
+      );
+    }
+    return parseJson(request, body as string, done);
+  });
   app.setErrorHandler(sendError);
   app.setNotFoundHandler((request, reply) => {
     // Outside the APIs every path is the dashboard's, which answers in HTML.

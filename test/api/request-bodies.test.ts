@@ -1,6 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ADMIN_TOKEN, bearer, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { MAX_JSON_DEPTH } from '../../src/http/json-depth.ts';
 
 // Body handling is shared by every route; these requests use the operator API's
 // account creation as a body-carrying endpoint.
@@ -38,6 +39,33 @@ test('malformed JSON is 400 malformed_json', async () => {
     assert.equal(res.statusCode, 400, body);
     assert.equal(res.json().error.code, 'malformed_json');
   }
+});
+
+test(`JSON nested deeper than ${MAX_JSON_DEPTH} levels is 400 malformed_json on every body-carrying route, even within 16 KiB`, async () => {
+  const { token } = await createAccountWithToken(t.app);
+  const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
+  for (const body of [
+    `{"email": ${deep(8000)}}`,
+    deep(8000),
+    `{"a": {"b": ${'{"c":'.repeat(MAX_JSON_DEPTH)}1${'}'.repeat(MAX_JSON_DEPTH)}}}`,
+  ]) {
+    for (const [url, auth] of [
+      ['/admin/v1/accounts', `Bearer ${ADMIN_TOKEN}`],
+      ['/api/v1/monitors', bearer(token).authorization],
+      ['/api/v1/previews', bearer(token).authorization],
+    ] as const) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        payload: body,
+      });
+      assert.equal(res.statusCode, 400, `${url} ${body.slice(0, 20)}`);
+      assert.equal(res.json().error.code, 'malformed_json');
+    }
+  }
+  const bracketsInAString = await post(JSON.stringify({ email: '['.repeat(2000), plan: 'pro' }));
+  assert.equal(bracketsInAString.statusCode, 422, 'brackets inside strings do not count');
 });
 
 test('an unknown body field is 400 unknown_field naming the field', async () => {

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { buildApp } from '../../src/http/app.ts';
-import { createLogger, redactUrl } from '../../src/http/logger.ts';
+import { createLogger } from '../../src/http/logger.ts';
+import { redactUrl } from '../../src/http/redact-url.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLoaders } from '../../src/fetch/loaders.ts';
 import { createMetrics } from '../../src/process-metrics.ts';
@@ -57,4 +58,51 @@ test('credential-like query parameters are logged as [redacted]', async () => {
 test('a URL without secrets is logged as it is', () => {
   assert.equal(redactUrl('/api/v1/changes?monitor_id=1&limit=20&keyword=x'), '/api/v1/changes?monitor_id=1&limit=20&keyword=x');
   assert.equal(redactUrl('/healthz'), '/healthz');
+  const withIds = '/api/v1/monitors/0b6f9a3e-9d0c-4b9e-8f57-3c1f1c2a7d10/checks?limit=5&label=keyword&status=active';
+  assert.equal(redactUrl(withIds), withIds);
+});
+
+const TOKEN = `pwk_${'A1b2-C3d4_'.repeat(4)}xyz`;
+const LINK_SECRET = Buffer.from('32 random bytes, as links use...').toString('base64url');
+
+test('a credential-named query parameter is redacted however its name is written: brackets, percent-encoding, NULs, case, camelCase', () => {
+  for (const name of [
+    'token[]',
+    'token%5B%5D',
+    'password%00',
+    'pass%77ord',
+    'PASSWORD',
+    'apiKey',
+    'user[password]',
+    'accesstoken',
+    'tok%2565n',
+    'x.signature',
+  ]) {
+    assert.equal(redactUrl(`/api/v1/monitors?limit=5&${name}=hunter2`), `/api/v1/monitors?limit=5&${name}=[redacted]`, name);
+  }
+});
+
+test('a value shaped like a pagewatch secret is redacted anywhere in the URL: bare, under any name, in the path or a path parameter', () => {
+  assert.equal(redactUrl(`/api/v1/monitors?${TOKEN}`), '/api/v1/monitors?[redacted]');
+  assert.equal(redactUrl(`/api/v1/monitors?q=${TOKEN}&limit=5`), '/api/v1/monitors?q=[redacted]&limit=5');
+  assert.equal(redactUrl(`/api/v1/monitors?q=${encodeURIComponent(TOKEN).replace('_', '%5F')}`), '/api/v1/monitors?q=[redacted]');
+  assert.equal(redactUrl(`/set-password?t=${LINK_SECRET}`), '/set-password?t=[redacted]');
+  assert.equal(redactUrl(`/feeds/${LINK_SECRET}/atom`), '/feeds/[redacted]/atom');
+  assert.equal(redactUrl(`/api/v1/monitors;token=abc/x`), '/api/v1/monitors;token=[redacted]/x');
+  assert.equal(redactUrl(`/api/v1/monitors;v=${TOKEN}`), '/api/v1/monitors;v=[redacted]');
+});
+
+test('the attacks that once reached the log verbatim are logged redacted by the real server', async () => {
+  const logged = await requestLogs('info', [
+    '/api/v1/monitors?token[]=s3cret',
+    '/api/v1/monitors?password%00=s3cret',
+    `/api/v1/monitors?${TOKEN}`,
+    '/api/v1/monitors;token=s3cret',
+  ]);
+  assert.deepEqual(logged, [
+    '/api/v1/monitors?token[]=[redacted]',
+    '/api/v1/monitors?password%00=[redacted]',
+    '/api/v1/monitors?[redacted]',
+    '/api/v1/monitors;token=[redacted]',
+  ]);
 });

@@ -220,6 +220,18 @@ test('after sign-in the owner lands on the page they asked for, never on another
   }
 });
 
+test('a next with a CR, LF, TAB or other non-printable character is dropped for "/", never a 500 or a Location browsers read as another site', async () => {
+  const { email } = await createOwner(t.app);
+  for (const next of ['/\t/evil.example', '/\r\nSet-Cookie: a=b', '/usage\n', '/a b', '/\u0085x', '/\u00e9', '/\u007f']) {
+    const client = new DashboardClient(t.app);
+    const page = await client.get(`/sign-in?next=${encodeURIComponent(next)}`);
+    assert.equal(page.statusCode, 200, JSON.stringify(next));
+    const res = await client.post('/sign-in', { email, password: OWNER_PASSWORD, next });
+    assert.equal(res.statusCode, 303, JSON.stringify(next));
+    assert.equal(res.headers.location, '/', JSON.stringify(next));
+  }
+});
+
 test('sign-out ends the session on the server; a replayed cookie no longer works', async () => {
   const { email } = await createOwner(t.app);
   const client = await signedIn(t.app, email);

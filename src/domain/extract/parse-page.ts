@@ -2,6 +2,7 @@ import { parseDocument } from 'htmlparser2';
 import { findAll, textContent } from 'domutils';
 import type { Document, Element } from 'domhandler';
 import { normaliseText } from '../observed-value.ts';
+import { capDepth } from './cap-depth.ts';
 
 // A loaded page, parsed once and shared by every target and the preview.
 
@@ -25,6 +26,7 @@ function resolveBase(document: Document, finalUrl: string): string {
 
 export function parsePage(html: string, finalUrl: string): ParsedPage {
   const document = parseDocument(html);
+  capDepth(document);
   return { document, finalUrl, baseUrl: resolveBase(document, finalUrl) };
 }
 

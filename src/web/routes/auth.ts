@@ -10,9 +10,14 @@ import { csrfField, layout, pageContext, seeOther, sendPage } from '../views/lay
 
 // Sign-in, sign-out and setting a password from the operator's one-time link.
 
+// A plain same-site path of printable ASCII: browsers strip a TAB, CR or LF
+// from a Location ("/\t/host" becomes "//host", another site), and a CR or LF
+// cannot be sent in a header at all.
+const SAME_SITE_PATH = /^\/(?![/\\])[\x21-\x7e]*$/;
+
 /** Only a local path is followed after sign-in, never another site. */
 function safeNext(next: unknown): string {
-  return typeof next === 'string' && /^\/(?![/\\])/.test(next) ? next : '/';
+  return typeof next === 'string' && SAME_SITE_PATH.test(next) ? next : '/';
 }
 
 function signInPage(request: FastifyRequest, reply: FastifyReply, options: { status?: number; error?: string; email?: string } = {}) {
