@@ -661,12 +661,12 @@ export interface operations {
                                 threshold?: string;
                                 /** @description links targets: substring a link URL must contain */
                                 match?: string;
-                                /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused */
+                                /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), with punctuation that only framed them, or links dropped; backreferences and lookaround are refused */
                                 ignore?: ({
                                     /** @description literal text, matched case-sensitively */
                                     text: string;
                                 } | {
-                                    /** @description a JavaScript regular expression, matched case-insensitively */
+                                    /** @description a regular expression in RE2 syntax (JavaScript syntax without backreferences and lookaround), matched case-insensitively in linear time */
                                     regex: string;
                                 })[];
                                 /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
@@ -796,12 +796,12 @@ export interface operations {
                         threshold?: string;
                         /** @description links targets: substring a link URL must contain */
                         match?: string;
-                        /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused */
+                        /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), with punctuation that only framed them, or links dropped; backreferences and lookaround are refused */
                         ignore?: ({
                             /** @description literal text, matched case-sensitively */
                             text: string;
                         } | {
-                            /** @description a JavaScript regular expression, matched case-insensitively */
+                            /** @description a regular expression in RE2 syntax (JavaScript syntax without backreferences and lookaround), matched case-insensitively in linear time */
                             regex: string;
                         })[];
                         /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
@@ -978,12 +978,12 @@ export interface operations {
                                 threshold?: string;
                                 /** @description links targets: substring a link URL must contain */
                                 match?: string;
-                                /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused */
+                                /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), with punctuation that only framed them, or links dropped; backreferences and lookaround are refused */
                                 ignore?: ({
                                     /** @description literal text, matched case-sensitively */
                                     text: string;
                                 } | {
-                                    /** @description a JavaScript regular expression, matched case-insensitively */
+                                    /** @description a regular expression in RE2 syntax (JavaScript syntax without backreferences and lookaround), matched case-insensitively in linear time */
                                     regex: string;
                                 })[];
                                 /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
@@ -1208,12 +1208,12 @@ export interface operations {
                         threshold?: string;
                         /** @description links targets: substring a link URL must contain */
                         match?: string;
-                        /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused */
+                        /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), with punctuation that only framed them, or links dropped; backreferences and lookaround are refused */
                         ignore?: ({
                             /** @description literal text, matched case-sensitively */
                             text: string;
                         } | {
-                            /** @description a JavaScript regular expression, matched case-insensitively */
+                            /** @description a regular expression in RE2 syntax (JavaScript syntax without backreferences and lookaround), matched case-insensitively in linear time */
                             regex: string;
                         })[];
                         /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
@@ -1286,12 +1286,12 @@ export interface operations {
                                 threshold?: string;
                                 /** @description links targets: substring a link URL must contain */
                                 match?: string;
-                                /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused */
+                                /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), with punctuation that only framed them, or links dropped; backreferences and lookaround are refused */
                                 ignore?: ({
                                     /** @description literal text, matched case-sensitively */
                                     text: string;
                                 } | {
-                                    /** @description a JavaScript regular expression, matched case-insensitively */
+                                    /** @description a regular expression in RE2 syntax (JavaScript syntax without backreferences and lookaround), matched case-insensitively in linear time */
                                     regex: string;
                                 })[];
                                 /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
@@ -1822,12 +1822,12 @@ export interface operations {
                         threshold?: string;
                         /** @description links targets: substring a link URL must contain */
                         match?: string;
-                        /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused */
+                        /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), with punctuation that only framed them, or links dropped; backreferences and lookaround are refused */
                         ignore?: ({
                             /** @description literal text, matched case-sensitively */
                             text: string;
                         } | {
-                            /** @description a JavaScript regular expression, matched case-insensitively */
+                            /** @description a regular expression in RE2 syntax (JavaScript syntax without backreferences and lookaround), matched case-insensitively in linear time */
                             regex: string;
                         })[];
                         /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
