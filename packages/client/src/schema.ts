@@ -910,7 +910,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed or no capacity; respect Retry-After: unavailable */
+            /** @description API closed or no capacity; respect Retry-After: unavailable, busy */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1405,7 +1405,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed or no capacity; respect Retry-After: unavailable */
+            /** @description API closed or no capacity; respect Retry-After: unavailable, busy */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1770,7 +1770,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed or no capacity; respect Retry-After: unavailable, renderer_busy */
+            /** @description API closed or no capacity; respect Retry-After: unavailable, renderer_busy, busy */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1936,7 +1936,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed or no capacity; respect Retry-After: unavailable */
+            /** @description API closed or no capacity; respect Retry-After: unavailable, busy */
             503: {
                 headers: {
                     [name: string]: unknown;
