@@ -32,6 +32,7 @@ export const ERROR_STATUS = {
   internal_error: 500,
   unavailable: 503,
   renderer_busy: 503,
+  busy: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

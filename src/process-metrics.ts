@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { QueueObserver } from './domain/fair-queue.ts';
 
 // Prometheus metrics of one process, served at /metrics. A registry per
 // process (not the library's global one) so tests and several apps in one
@@ -12,6 +13,16 @@ export interface Metrics {
   queueLagSeconds: Gauge;
   leaseExpiries: Counter;
   notificationDeliveries: Counter<'channel' | 'outcome'>;
+  workQueueDepth: Gauge<'queue' | 'kind' | 'lane'>;
+  workQueueWait: Histogram<'queue' | 'kind' | 'lane'>;
+}
+
+/** The observer of one work queue (`extraction`, `browser`), reporting into these metrics. */
+export function queueObserver(metrics: Metrics, queue: string): QueueObserver {
+  return {
+    depth: (kind, lane, waiting) => metrics.workQueueDepth.set({ queue, kind, lane }, waiting),
+    waited: (kind, lane, seconds) => metrics.workQueueWait.observe({ queue, kind, lane }, seconds),
+  };
 }
 
 export function createMetrics(options: { processMetrics?: boolean } = {}): Metrics {
@@ -52,6 +63,19 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
       name: 'pagewatch_notification_deliveries_total',
       help: 'notification delivery attempts by channel and outcome',
       labelNames: ['channel', 'outcome'],
+      registers: [registry],
+    }),
+    workQueueDepth: new Gauge({
+      name: 'pagewatch_work_queue_depth',
+      help: 'jobs waiting for an extraction thread or a browser page, by queue, job kind and lane (check or interactive)',
+      labelNames: ['queue', 'kind', 'lane'],
+      registers: [registry],
+    }),
+    workQueueWait: new Histogram({
+      name: 'pagewatch_work_queue_wait_seconds',
+      help: 'how long a job waited for an extraction thread or a browser page, by queue, job kind and lane',
+      labelNames: ['queue', 'kind', 'lane'],
+      buckets: [0.001, 0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60],
       registers: [registry],
     }),
   };

@@ -40,8 +40,8 @@ export interface ServerRoles {
 
 export async function startServer(config: Config, roles: ServerRoles = { engine: true }): Promise<RunningServer> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const loaders = createLoaders(config);
   const metrics = createMetrics({ processMetrics: true });
+  const loaders = createLoaders(config, {}, metrics);
   const app = await buildApp({ config, db, clock: systemClock, loaders, metrics });
   await app.listen({ port: config.port, host: config.host });
   const store = config.databaseUrl ? 'PostgreSQL' : `embedded store in ${config.dataDir}`;

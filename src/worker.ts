@@ -58,8 +58,8 @@ export interface RunningWorker {
 
 export async function startWorker(config: Config): Promise<RunningWorker> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const loaders = createLoaders(config);
   const metrics = createMetrics({ processMetrics: true });
+  const loaders = createLoaders(config, {}, metrics);
   const app = Fastify({
     loggerInstance: createLogger(config.logLevel),
     return503OnClosing: true,

@@ -1,12 +1,15 @@
-import safeRegex from 'safe-regex2';
+import { RE2JS } from 're2js';
 import type { FieldDetail } from '../errors.ts';
+import { joinAcrossRemoval } from './ignore-seams.ts';
 
 // Noise suppression of a target: `ignore` patterns are removed from what a
 // text target observes (and drop the links a links target would report)
 // before any comparison, so a rotating token, a timestamp or "12 people are
 // viewing this" never becomes a change. A pattern is literal text or a
-// regular expression; expressions are refused when their matching could
-// backtrack catastrophically (nested quantifiers, backreferences, lookaround).
+// regular expression. Expressions run on RE2 (re2js): its matching takes time
+// linear in the text whatever the pattern, so no pattern can stall a thread
+// and none needs to be judged for its cost; the price is RE2's syntax, which
+// has no backreferences and no lookaround.
 
 export type IgnorePattern = { text: string } | { regex: string };
 
@@ -15,14 +18,17 @@ export const MAX_IGNORE_PATTERNS = 10;
 export const CONFIRM_RECHECK_SECONDS = 120;
 export const MAX_PATTERN_CHARS = 200;
 
-// Constructs whose cost the star-height check cannot bound: backreferences,
-// lookaround, and a repeated group of alternatives (which may overlap).
-const UNBOUNDED_CONSTRUCTS = [/\\[1-9]|\\k</, /\(\?<?[=!]/, /\([^()]*\|[^()]*\)(?:[*+?]|\{\d)/];
+// JavaScript syntax RE2 has no equivalent for, named so the refusal says why.
+const UNSUPPORTED = [
+  { construct: /\\[1-9]|\\k</, name: 'backreferences' },
+  { construct: /\(\?<?[=!]/, name: 'lookahead and lookbehind' },
+];
 
-/** Literal text matches as written; an expression matches case-insensitively. */
-function compile(pattern: IgnorePattern, flags = 'g'): RegExp {
-  if ('text' in pattern) return new RegExp(pattern.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), `${flags}u`);
-  return new RegExp(pattern.regex, `${flags}iu`);
+/** The pattern compiled for RE2: literal text matches as written; an expression matches case-insensitively. */
+export function ignoreExpression(pattern: IgnorePattern): RE2JS {
+  if ('text' in pattern) return RE2JS.compile(RE2JS.quote(pattern.text));
+  // JavaScript spellings RE2 writes otherwise ((?<name>…), \u{…}) are translated first.
+  return RE2JS.compile(RE2JS.translateRegExp(pattern.regex), RE2JS.CASE_INSENSITIVE);
 }
 
 /** Why each pattern is refused, as field details of `at` (e.g. "targets[0].ignore"). */
@@ -31,33 +37,48 @@ export function ignorePatternProblems(patterns: readonly IgnorePattern[], at: st
   patterns.forEach((pattern, i) => {
     if (!('regex' in pattern)) return;
     const field = `${at}[${i}].regex`;
-    try {
-      compile(pattern);
-    } catch (err) {
-      details.push({ field, message: `is not a valid regular expression: ${(err as Error).message}` });
+    const unsupported = UNSUPPORTED.find(({ construct }) => construct.test(pattern.regex));
+    if (unsupported) {
+      details.push({ field, message: `uses ${unsupported.name}, which ignore expressions do not support (RE2 syntax)` });
       return;
     }
-    if (UNBOUNDED_CONSTRUCTS.some((construct) => construct.test(pattern.regex)) || !safeRegex(pattern.regex)) {
-      details.push({
-        field,
-        message: 'could take exponential time on some pages (nested quantifiers, backreferences or lookaround); simplify it',
-      });
+    try {
+      ignoreExpression(pattern);
+    } catch (err) {
+      details.push({ field, message: `is not a valid regular expression (RE2 syntax): ${(err as Error).message}` });
     }
   });
   return details;
 }
 
-/** The text with every ignored part removed (lines kept; values are normalised afterwards). */
+/** The text with every ignored part removed, and the punctuation that only framed a removed part with it (lines kept; values are normalised afterwards). */
 export function withoutIgnored(text: string, patterns: readonly IgnorePattern[] | undefined): string {
   if (!patterns?.length) return text;
   let out = text;
-  for (const pattern of patterns) out = out.replace(compile(pattern), '');
+  for (const pattern of patterns) out = removeMatches(out, ignoreExpression(pattern));
   return out;
+}
+
+function removeMatches(text: string, expression: RE2JS): string {
+  const matcher = expression.matcher(text);
+  // What stays, cut at each removal; adjacent matches are one removal.
+  const kept: string[] = [];
+  let from = 0;
+  while (matcher.find()) {
+    const start = matcher.start();
+    const end = matcher.end();
+    if (end === start) continue;
+    if (start > from || kept.length === 0) kept.push(text.slice(from, start));
+    from = end;
+  }
+  if (kept.length === 0) return text;
+  kept.push(text.slice(from));
+  return kept.reduce((left, right) => joinAcrossRemoval(left, right));
 }
 
 /** The links no ignore pattern matches. */
 export function linksNotIgnored(links: readonly string[], patterns: readonly IgnorePattern[] | undefined): string[] {
   if (!patterns?.length) return [...links];
-  const compiled = patterns.map((pattern) => compile(pattern, ''));
+  const compiled = patterns.map(ignoreExpression);
   return links.filter((link) => compiled.every((re) => !re.test(link)));
 }

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { MAX_IGNORE_PATTERNS, MAX_PATTERN_CHARS } from './noise.ts';
 
 // The one definition of a target: it validates API requests, types the domain
 // code and appears in the OpenAPI document. Per-kind rules are checked by
@@ -71,25 +72,26 @@ export const TargetSchema = Type.Object(
       Type.Array(
         Type.Union([
           Type.Object(
-            { text: Type.String({ minLength: 1, maxLength: 200, description: 'literal text, matched case-sensitively' }) },
+            { text: Type.String({ minLength: 1, maxLength: MAX_PATTERN_CHARS, description: 'literal text, matched case-sensitively' }) },
             { additionalProperties: false },
           ),
           Type.Object(
             {
               regex: Type.String({
                 minLength: 1,
-                maxLength: 200,
-                description: 'a JavaScript regular expression, matched case-insensitively',
+                maxLength: MAX_PATTERN_CHARS,
+                description:
+                  'a regular expression in RE2 syntax (JavaScript syntax without backreferences and lookaround), matched case-insensitively in linear time',
               }),
             },
             { additionalProperties: false },
           ),
         ]),
         {
-          maxItems: 10,
+          maxItems: MAX_IGNORE_PATTERNS,
           description:
-            'text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; ' +
-            'expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused',
+            'text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), with punctuation ' +
+            'that only framed them, or links dropped; backreferences and lookaround are refused',
         },
       ),
     ),

@@ -57,6 +57,11 @@ export async function runCheck(deps: RunnerDeps, item: WorkItem, signal?: AbortS
   // check is handed back for the next cycle of any worker instead of recorded.
   if (result === 'deferred' || signal?.aborted) return handBack(deps, item);
   const extractions =
-    result.html === null ? null : await extractWithin(deps.loaders.extraction, result.html, result.finalUrl, item.targets);
+    result.html === null
+      ? null
+      : await extractWithin(deps.loaders.extraction, result.html, result.finalUrl, item.targets, {
+          account: item.accountId,
+          lane: 'check',
+        });
   return deps.commit({ item, observation: { startedAt, load: summarizeLoad(result), extractions }, at: deps.clock.now() });
 }

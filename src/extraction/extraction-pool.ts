@@ -1,8 +1,10 @@
 import { Worker } from 'node:worker_threads';
 import type { TargetExtraction } from '../domain/extract/index.ts';
+import { FairQueue, type JobTicket, type Lane, type QueueObserver } from '../domain/fair-queue.ts';
 import type { PageSource } from '../domain/page-source.ts';
 import type { Target } from '../domain/targets.ts';
-import type { ExtractionJob, PreviewOutline } from './extraction-jobs.ts';
+import type { ExtractionJob, JobResult, PreviewOutline } from './extraction-jobs.ts';
+import { JobCancelled, QueueFull } from './queue-errors.ts';
 
 // Page parsing and extraction run in a few worker threads, so a huge page or
 // a costly selector never blocks the HTTP event loop, and each job has a time
@@ -11,6 +13,11 @@ import type { ExtractionJob, PreviewOutline } from './extraction-jobs.ts';
 // A thread is sent its next job before it has finished the current one, so it
 // goes on at once instead of idling while its result travels to the event loop
 // and the next job comes back (on a busy loop, longer than a job itself).
+// Jobs wait in a fair queue (domain/fair-queue.ts): checks and interactive
+// requests take turns, accounts take turns within each, and interactive jobs
+// never hold every thread, so monitoring keeps a thread of its own. An
+// account's interactive jobs, and all waiting ones, are bounded (past it:
+// QueueFull); a job whose requester went away is dropped, or stopped if running.
 
 export interface ExtractionPoolOptions {
   /** threads; default 2 (PAGEWATCH_EXTRACT_WORKERS) */
@@ -19,6 +26,12 @@ export interface ExtractionPoolOptions {
   budgetMs?: number;
   /** the threads' entry module; default the extraction thread (tests give one whose jobs take a set time) */
   workerUrl?: URL;
+  /** interactive jobs one account may have waiting or running; default 4 */
+  maxPerAccount?: number;
+  /** interactive jobs waiting overall; default 32 */
+  maxWaiting?: number;
+  /** where queue depth and waits are reported */
+  observer?: QueueObserver;
 }
 
 /** Every target of a job that ran out of time: an issue each, never a value. */
@@ -42,9 +55,10 @@ export async function extractWithin(
   html: PageSource,
   finalUrl: string,
   targets: Target[],
+  ticket: JobTicket,
 ): Promise<TargetExtraction[]> {
   try {
-    return await pool.targets(html, finalUrl, targets);
+    return await pool.targets(html, finalUrl, targets, ticket);
   } catch (error) {
     if (error instanceof ExtractionTimeout) return timedOut(targets, error);
     throw error;
@@ -60,6 +74,10 @@ export class ExtractionTimeout extends Error {
 
 interface Pending {
   job: ExtractionJob;
+  ticket: JobTicket;
+  queuedAt: number;
+  /** set once the job's promise is settled: a dropped job's late result is ignored */
+  settled: boolean;
   resolve(value: unknown): void;
   reject(error: Error): void;
 }
@@ -87,8 +105,13 @@ export class ExtractionPool {
   readonly #size: number;
   readonly #budgetMs: number;
   readonly #workerUrl: URL;
+  readonly #maxPerAccount: number;
+  readonly #maxWaiting: number;
+  readonly #observer: QueueObserver | undefined;
   readonly #slots: Slot[] = [];
-  readonly #queue: Pending[] = [];
+  readonly #queue = new FairQueue<Pending>();
+  /** interactive jobs per account, waiting or in a thread */
+  readonly #interactive = new Map<string, number>();
   #nextId = 0;
   #closed = false;
 
@@ -96,16 +119,43 @@ export class ExtractionPool {
     this.#size = options.size ?? 2;
     this.#budgetMs = options.budgetMs ?? 10_000;
     this.#workerUrl = options.workerUrl ?? WORKER_URL;
+    this.#maxPerAccount = options.maxPerAccount ?? 4;
+    this.#maxWaiting = options.maxWaiting ?? 32;
+    this.#observer = options.observer;
   }
 
   /** The title and element list of a preview. */
-  preview(html: PageSource, finalUrl: string): Promise<PreviewOutline> {
-    return this.#run({ kind: 'preview', html, finalUrl }) as Promise<PreviewOutline>;
+  preview(html: PageSource, finalUrl: string, ticket: JobTicket): Promise<PreviewOutline> {
+    return this.run({ kind: 'preview', html, finalUrl }, ticket);
   }
 
   /** Every target read from the page, in order. */
-  targets(html: PageSource, finalUrl: string, targets: Target[]): Promise<TargetExtraction[]> {
-    return this.#run({ kind: 'targets', html, finalUrl, targets }) as Promise<TargetExtraction[]>;
+  targets(html: PageSource, finalUrl: string, targets: Target[], ticket: JobTicket): Promise<TargetExtraction[]> {
+    return this.run({ kind: 'targets', html, finalUrl, targets }, ticket);
+  }
+
+  /** Runs any job kind of extraction-jobs.ts in a thread, in its ticket's turn. */
+  run<J extends ExtractionJob>(job: J, ticket: JobTicket): Promise<JobResult<J>> {
+    if (this.#closed) return Promise.reject(new Error('the extraction pool is closed'));
+    if (ticket.signal?.aborted) return Promise.reject(new JobCancelled());
+    if (ticket.lane === 'interactive') {
+      const refusal = this.#admit(ticket.account);
+      if (refusal) return Promise.reject(refusal);
+    }
+    return new Promise<JobResult<J>>((resolve, reject) => {
+      const pending: Pending = {
+        job,
+        ticket,
+        queuedAt: performance.now(),
+        settled: false,
+        resolve: (value) => this.#settle(pending, () => resolve(value as JobResult<J>)),
+        reject: (error) => this.#settle(pending, () => reject(error)),
+      };
+      ticket.signal?.addEventListener('abort', () => this.#cancel(pending), { once: true });
+      this.#queue.push(ticket.lane, ticket.account, pending);
+      this.#reportDepth(job.kind, ticket.lane);
+      this.#dispatch();
+    });
   }
 
   /** Threads alive now (for tests that no thread outlives close()). */
@@ -115,26 +165,76 @@ export class ExtractionPool {
 
   async close(): Promise<void> {
     this.#closed = true;
-    for (const pending of this.#queue.splice(0)) pending.reject(new Error('the extraction pool is closed'));
+    for (const pending of this.#queue.drain()) pending.reject(new Error('the extraction pool is closed'));
     await Promise.all(this.#slots.splice(0).map((slot) => this.#stop(slot, new Error('the extraction pool is closed'))));
   }
 
-  #run(job: ExtractionJob): Promise<unknown> {
-    if (this.#closed) return Promise.reject(new Error('the extraction pool is closed'));
-    return new Promise((resolve, reject) => {
-      this.#queue.push({ job, resolve, reject });
-      this.#dispatch();
-    });
+  /** Counts an interactive job in, or says why there is no room for it (past its account's bound or the overall one). */
+  #admit(account: string): QueueFull | null {
+    // A thread frees at the latest when its job's budget runs out.
+    const retryAfter = Math.ceil(this.#budgetMs / 1000);
+    const held = this.#interactive.get(account) ?? 0;
+    if (held >= this.#maxPerAccount)
+      return new QueueFull(`this account already has ${this.#maxPerAccount} extractions waiting or running; try again later`, retryAfter);
+    if (this.#queue.size('interactive') >= this.#maxWaiting)
+      return new QueueFull('the extraction threads are busy; try again later', retryAfter);
+    this.#interactive.set(account, held + 1);
+    return null;
+  }
+
+  #settle(pending: Pending, settle: () => void): void {
+    if (pending.settled) return;
+    pending.settled = true;
+    if (pending.ticket.lane === 'interactive') {
+      const left = (this.#interactive.get(pending.ticket.account) ?? 1) - 1;
+      if (left > 0) this.#interactive.set(pending.ticket.account, left);
+      else this.#interactive.delete(pending.ticket.account);
+    }
+    settle();
+  }
+
+  /** A waiting job leaves the queue; a running one takes its thread down with it, freeing the thread for others. */
+  #cancel(pending: Pending): void {
+    if (pending.settled) return;
+    if (this.#queue.remove(pending.ticket.lane, pending.ticket.account, pending)) {
+      this.#reportDepth(pending.job.kind, pending.ticket.lane);
+      pending.reject(new JobCancelled());
+      return;
+    }
+    const slot = this.#slots.find((s) => s.sent[0]?.pending === pending);
+    if (slot) void this.#replace(slot, new JobCancelled());
+    // A job sent behind another runs when the thread gets to it; its result is ignored.
+    else pending.reject(new JobCancelled());
+  }
+
+  /** A ready thread that may take a job of this lane: an idle one, or one whose queued work is of the same lane. */
+  #slotFor(lane: Lane): Slot | undefined {
+    const ready = this.#slots.filter((s) => s.ready);
+    // Interactive jobs never occupy every thread, so a check always has one.
+    if (lane === 'interactive' && this.#size > 1) {
+      const holding = ready.filter((s) => s.sent.some((sent) => sent.pending.ticket.lane === 'interactive')).length;
+      const idle = ready.find((s) => s.sent.length === 0);
+      if (idle && holding < this.#size - 1) return idle;
+    } else {
+      const idle = ready.find((s) => s.sent.length === 0);
+      if (idle) return idle;
+    }
+    return ready.find(
+      (s) => s.sent.length > 0 && s.sent.length < JOBS_PER_THREAD && s.sent.every((sent) => sent.pending.ticket.lane === lane),
+    );
   }
 
   #dispatch(): void {
-    while (this.#queue.length > 0) {
-      const idle = this.#slots.find((s) => s.ready && s.sent.length === 0);
+    while (this.#queue.size() > 0) {
+      const idle = this.#slots.some((s) => s.ready && s.sent.length === 0);
       // Start a thread if there is room and none is starting already; it dispatches once ready.
       if (!idle && this.#slots.length < this.#size && this.#slots.every((s) => s.ready)) this.#spawn();
-      const slot = idle ?? this.#slots.find((s) => s.ready && s.sent.length < JOBS_PER_THREAD);
-      if (!slot) return;
-      const pending = this.#queue.shift()!;
+      const taken = this.#queue.next((lane) => this.#slotFor(lane) !== undefined);
+      if (!taken) return;
+      const { item: pending, lane } = taken;
+      const slot = this.#slotFor(lane)!;
+      this.#reportDepth(pending.job.kind, lane);
+      this.#observer?.waited(pending.job.kind, lane, (performance.now() - pending.queuedAt) / 1000);
       const sent: Sent = { id: ++this.#nextId, pending, timer: null };
       slot.sent.push(sent);
       // The budget of a job sent behind another starts when that one's result arrives, about when the thread begins it.
@@ -143,6 +243,16 @@ export class ExtractionPool {
       slot.worker.ref();
       slot.worker.postMessage({ id: sent.id, job: pending.job });
     }
+  }
+
+  #reportDepth(kind: string, lane: Lane): void {
+    if (!this.#observer) return;
+    // Few jobs wait at a time (interactive ones are bounded), so counting them is cheap.
+    this.#observer.depth(
+      kind,
+      lane,
+      this.#queue.count(lane, (pending) => pending.job.kind === kind),
+    );
   }
 
   #startBudget(slot: Slot): void {
@@ -170,7 +280,7 @@ export class ExtractionPool {
     });
     worker.on('error', (error) => {
       // A thread that cannot even start would be restarted forever: the jobs waiting for it fail instead.
-      if (!slot.ready) for (const pending of this.#queue.splice(0)) pending.reject(error);
+      if (!slot.ready) for (const pending of this.#queue.drain()) pending.reject(error);
       void this.#replace(slot, error);
     });
     this.#slots.push(slot);
@@ -180,13 +290,14 @@ export class ExtractionPool {
     await this.#replace(slot, new ExtractionTimeout(this.#budgetMs));
   }
 
-  /** The thread's current job fails with `error`; the job it would have taken next goes back to the front of the queue. */
+  /** The thread's current job fails with `error`; the job it would have taken next goes back to the front of its line. */
   async #replace(slot: Slot, error: Error): Promise<void> {
     const index = this.#slots.indexOf(slot);
     if (index === -1) return;
     this.#slots.splice(index, 1);
     const [current, ...next] = slot.sent.splice(0);
-    this.#queue.unshift(...next.map((sent) => sent.pending));
+    for (const { pending } of next.reverse())
+      if (!pending.settled) this.#queue.putBack(pending.ticket.lane, pending.ticket.account, pending);
     if (current) {
       clearTimeout(current.timer ?? undefined);
       current.pending.reject(error);

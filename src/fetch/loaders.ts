@@ -5,6 +5,7 @@ import { createBrowserLoader } from './loader/browser-loader.ts';
 import type { LoadMode } from '../domain/load-mode.ts';
 import type { PageLoader } from './loader/types.ts';
 import { ExtractionPool } from '../extraction/extraction-pool.ts';
+import { queueObserver, type Metrics } from '../process-metrics.ts';
 
 /** The two page loaders behind one SSRF policy, and the threads that read the pages they load, built once at start. */
 export interface Loaders {
@@ -21,9 +22,16 @@ export interface LoaderSettings {
   timeoutMs?: number;
   /** time budget of parsing and extracting one page; default 10000 ms */
   extractionBudgetMs?: number;
+  /** interactive extractions one account may have waiting or running; default 4 */
+  extractionsPerAccount?: number;
+  /** interactive extractions waiting overall; default 32 */
+  extractionsWaiting?: number;
+  /** the extraction threads' entry module (tests give one whose jobs take a set time) */
+  extractionWorkerUrl?: URL;
 }
 
-export function createLoaders(config: Config, settings: LoaderSettings = {}): Loaders {
+/** `metrics`, when given, receives the depth of the work queues and each job's wait. */
+export function createLoaders(config: Config, settings: LoaderSettings = {}, metrics?: Metrics): Loaders {
   const policy = guardPolicy({ allowPorts: config.allowPorts, trustedCidrs: config.allowPrivateNetworks });
   const html = createHtmlLoader({ policy, timeoutMs: settings.timeoutMs });
   const browser = createBrowserLoader({
@@ -33,7 +41,14 @@ export function createLoaders(config: Config, settings: LoaderSettings = {}): Lo
     maxPages: settings.maxBrowserPages,
     timeoutMs: settings.timeoutMs,
   });
-  const extraction = new ExtractionPool({ size: config.extractWorkers, budgetMs: settings.extractionBudgetMs });
+  const extraction = new ExtractionPool({
+    size: config.extractWorkers,
+    budgetMs: settings.extractionBudgetMs,
+    maxPerAccount: settings.extractionsPerAccount,
+    maxWaiting: settings.extractionsWaiting,
+    workerUrl: settings.extractionWorkerUrl,
+    observer: metrics && queueObserver(metrics, 'extraction'),
+  });
   return {
     policy,
     byMode: { html, browser },

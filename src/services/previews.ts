@@ -9,6 +9,7 @@ import { validateTargetList } from '../domain/target-rules.ts';
 import type { Plan } from '../domain/plans.ts';
 import type { PreviewElement, TargetExtraction } from '../domain/extract/index.ts';
 import { ExtractionTimeout, extractWithin } from '../extraction/extraction-pool.ts';
+import { JobCancelled, QueueFull } from '../extraction/queue-errors.ts';
 import type { Loaders } from '../fetch/loaders.ts';
 import { vetUrl } from '../fetch/ssrf/guard.ts';
 import type { LoadMode } from '../domain/load-mode.ts';
@@ -63,6 +64,7 @@ export async function createPreview(
   deps: PreviewDeps,
   principal: Principal,
   input: { url: string; load_mode: LoadMode },
+  signal?: AbortSignal,
 ): Promise<PreviewView> {
   const vetted = vetUrl(input.url, deps.loaders.policy);
   if (!vetted.ok) {
@@ -88,10 +90,11 @@ export async function createPreview(
   if (result.html === null || result.issues.length > 0) throw loadFailure(result.issues);
   // Decoded here, once: the preview keeps the page's text for later evaluations.
   const html = pageText(result.html);
-  const outline = await deps.loaders.extraction.preview(html, result.finalUrl).catch((error: unknown) => {
+  const ticket = { account: principal.accountId, lane: 'interactive', signal } as const;
+  const outline = await deps.loaders.extraction.preview(html, result.finalUrl, ticket).catch((error: unknown) => {
     if (error instanceof ExtractionTimeout)
       throw loadFailure([{ target_id: null, code: 'extraction_timeout', message: `${error.message}; the page is too large to preview` }]);
-    throw error;
+    throw queueRefusal(error);
   });
   const now = deps.clock.now();
   const row: PreviewRow = {
@@ -122,9 +125,26 @@ export function assertTargetsConfigured(targets: Target[], plan: Plan): void {
   if (details.length > 0) throw new AppError('target_invalid', 'one or more targets are not configured correctly', { details });
 }
 
-/** Extracts every target from a preview's capture, without loading anything. */
-export function evaluateTargets(loaders: Loaders, preview: PreviewRow, targets: Target[]): Promise<TargetExtraction[]> {
-  return extractWithin(loaders.extraction, preview.html, preview.final_url, targets);
+/** A full extraction queue is 503 busy; a job dropped because its client left gets an answer nobody reads. */
+function queueRefusal(error: unknown): unknown {
+  if (error instanceof QueueFull) return new AppError('busy', error.message, { retryAfter: error.retryAfterSeconds });
+  if (error instanceof JobCancelled) return new AppError('unavailable', error.message);
+  return error;
+}
+
+/** Extracts every target from a preview's capture, without loading anything, in its account's turn; `signal` drops the work when the requester is gone. */
+export async function evaluateTargets(
+  loaders: Loaders,
+  preview: PreviewRow,
+  targets: Target[],
+  signal?: AbortSignal,
+): Promise<TargetExtraction[]> {
+  const ticket = { account: preview.account_id, lane: 'interactive', signal } as const;
+  try {
+    return await extractWithin(loaders.extraction, preview.html, preview.final_url, targets, ticket);
+  } catch (error) {
+    throw queueRefusal(error);
+  }
 }
 
 /** The account's preview with this id while it is valid, or null (unknown, expired, discarded or foreign). */
@@ -138,9 +158,10 @@ export async function evaluatePreview(
   principal: Principal,
   previewId: string,
   targets: Target[],
+  signal?: AbortSignal,
 ): Promise<TargetResult[]> {
   const preview = await findOwnPreview(deps, principal.accountId, previewId);
   if (!preview) throw new AppError('not_found', 'preview not found, expired or discarded');
   assertTargetsConfigured(targets, principal.plan);
-  return (await evaluateTargets(deps.loaders, preview, targets)).map(({ text: _text, ...result }) => result);
+  return (await evaluateTargets(deps.loaders, preview, targets, signal)).map(({ text: _text, ...result }) => result);
 }

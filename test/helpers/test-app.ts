@@ -41,8 +41,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   };
   const db = await openTestDatabase();
   const clock = new ManualClock();
-  const loaders = createLoaders(config, options.loaders);
   const metrics = createMetrics();
+  const loaders = createLoaders(config, options.loaders, metrics);
   const app = await buildApp({ config, db, clock, loaders, metrics });
   return {
     app,

@@ -661,12 +661,12 @@ export interface operations {
                                 threshold?: string;
                                 /** @description links targets: substring a link URL must contain */
                                 match?: string;
-                                /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused */
+                                /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), with punctuation that only framed them, or links dropped; backreferences and lookaround are refused */
                                 ignore?: ({
                                     /** @description literal text, matched case-sensitively */
                                     text: string;
                                 } | {
-                                    /** @description a JavaScript regular expression, matched case-insensitively */
+                                    /** @description a regular expression in RE2 syntax (JavaScript syntax without backreferences and lookaround), matched case-insensitively in linear time */
                                     regex: string;
                                 })[];
                                 /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
@@ -796,12 +796,12 @@ export interface operations {
                         threshold?: string;
                         /** @description links targets: substring a link URL must contain */
                         match?: string;
-                        /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused */
+                        /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), with punctuation that only framed them, or links dropped; backreferences and lookaround are refused */
                         ignore?: ({
                             /** @description literal text, matched case-sensitively */
                             text: string;
                         } | {
-                            /** @description a JavaScript regular expression, matched case-insensitively */
+                            /** @description a regular expression in RE2 syntax (JavaScript syntax without backreferences and lookaround), matched case-insensitively in linear time */
                             regex: string;
                         })[];
                         /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
@@ -910,7 +910,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed or no capacity; respect Retry-After: unavailable */
+            /** @description API closed or no capacity; respect Retry-After: unavailable, busy */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -978,12 +978,12 @@ export interface operations {
                                 threshold?: string;
                                 /** @description links targets: substring a link URL must contain */
                                 match?: string;
-                                /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused */
+                                /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), with punctuation that only framed them, or links dropped; backreferences and lookaround are refused */
                                 ignore?: ({
                                     /** @description literal text, matched case-sensitively */
                                     text: string;
                                 } | {
-                                    /** @description a JavaScript regular expression, matched case-insensitively */
+                                    /** @description a regular expression in RE2 syntax (JavaScript syntax without backreferences and lookaround), matched case-insensitively in linear time */
                                     regex: string;
                                 })[];
                                 /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
@@ -1208,12 +1208,12 @@ export interface operations {
                         threshold?: string;
                         /** @description links targets: substring a link URL must contain */
                         match?: string;
-                        /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused */
+                        /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), with punctuation that only framed them, or links dropped; backreferences and lookaround are refused */
                         ignore?: ({
                             /** @description literal text, matched case-sensitively */
                             text: string;
                         } | {
-                            /** @description a JavaScript regular expression, matched case-insensitively */
+                            /** @description a regular expression in RE2 syntax (JavaScript syntax without backreferences and lookaround), matched case-insensitively in linear time */
                             regex: string;
                         })[];
                         /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
@@ -1286,12 +1286,12 @@ export interface operations {
                                 threshold?: string;
                                 /** @description links targets: substring a link URL must contain */
                                 match?: string;
-                                /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused */
+                                /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), with punctuation that only framed them, or links dropped; backreferences and lookaround are refused */
                                 ignore?: ({
                                     /** @description literal text, matched case-sensitively */
                                     text: string;
                                 } | {
-                                    /** @description a JavaScript regular expression, matched case-insensitively */
+                                    /** @description a regular expression in RE2 syntax (JavaScript syntax without backreferences and lookaround), matched case-insensitively in linear time */
                                     regex: string;
                                 })[];
                                 /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
@@ -1405,7 +1405,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed or no capacity; respect Retry-After: unavailable */
+            /** @description API closed or no capacity; respect Retry-After: unavailable, busy */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1770,7 +1770,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed or no capacity; respect Retry-After: unavailable, renderer_busy */
+            /** @description API closed or no capacity; respect Retry-After: unavailable, renderer_busy, busy */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1822,12 +1822,12 @@ export interface operations {
                         threshold?: string;
                         /** @description links targets: substring a link URL must contain */
                         match?: string;
-                        /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused */
+                        /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), with punctuation that only framed them, or links dropped; backreferences and lookaround are refused */
                         ignore?: ({
                             /** @description literal text, matched case-sensitively */
                             text: string;
                         } | {
-                            /** @description a JavaScript regular expression, matched case-insensitively */
+                            /** @description a regular expression in RE2 syntax (JavaScript syntax without backreferences and lookaround), matched case-insensitively in linear time */
                             regex: string;
                         })[];
                         /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
@@ -1936,7 +1936,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed or no capacity; respect Retry-After: unavailable */
+            /** @description API closed or no capacity; respect Retry-After: unavailable, busy */
             503: {
                 headers: {
                     [name: string]: unknown;

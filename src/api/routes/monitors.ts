@@ -58,7 +58,7 @@ export const monitorRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
   app.post(
     '/monitors',
     {
-      config: { ...write, errors: ['preview_invalid', 'target_invalid', 'monitor_exists', 'allowance_exhausted'] },
+      config: { ...write, errors: ['preview_invalid', 'target_invalid', 'monitor_exists', 'allowance_exhausted', 'busy'] },
       schema: {
         operationId: 'createMonitor',
         summary: 'Create a monitor from a confirmed preview',
@@ -102,7 +102,7 @@ export const monitorRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
   app.patch(
     '/monitors/:monitor_id',
     {
-      config: { ...write, errors: ['version_conflict', 'preview_invalid', 'target_invalid'] },
+      config: { ...write, errors: ['version_conflict', 'preview_invalid', 'target_invalid', 'busy'] },
       schema: {
         operationId: 'updateMonitor',
         summary: 'Update, pause or resume a monitor',

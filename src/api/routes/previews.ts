@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { createPreview, evaluatePreview } from '../../services/previews.ts';
 import type { AppDeps } from '../../http/app-deps.ts';
+import { clientGoneSignal } from '../../http/client-gone.ts';
 import { Data, NoQuery } from '../../schemas/common.ts';
 import { CreatePreviewBody, EvaluateBody, EvaluateResultSchema, PreviewParams, PreviewSchema } from '../../schemas/previews.ts';
 
@@ -8,7 +9,7 @@ export const previewRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
   app.post(
     '/previews',
     {
-      config: { scope: 'monitors:write', errors: ['preview_limited', 'renderer_busy'] },
+      config: { scope: 'monitors:write', errors: ['preview_limited', 'renderer_busy', 'busy'] },
       schema: {
         operationId: 'createPreview',
         summary: 'Load a cloud text preview of a page',
@@ -25,14 +26,14 @@ export const previewRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
     },
     async (request, reply) => {
       reply.status(201);
-      return { data: await createPreview(deps, request.principal!, request.body) };
+      return { data: await createPreview(deps, request.principal!, request.body, clientGoneSignal(reply)) };
     },
   );
 
   app.post(
     '/previews/:preview_id/evaluate',
     {
-      config: { scope: 'monitors:write', errors: ['target_invalid'] },
+      config: { scope: 'monitors:write', errors: ['target_invalid', 'busy'] },
       schema: {
         operationId: 'evaluatePreview',
         summary: 'Extract targets from a saved preview',
@@ -46,8 +47,10 @@ export const previewRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
         response: { 200: Data(EvaluateResultSchema) },
       },
     },
-    async (request) => ({
-      data: { targets: await evaluatePreview(deps, request.principal!, request.params.preview_id, request.body.targets) },
+    async (request, reply) => ({
+      data: {
+        targets: await evaluatePreview(deps, request.principal!, request.params.preview_id, request.body.targets, clientGoneSignal(reply)),
+      },
     }),
   );
 };

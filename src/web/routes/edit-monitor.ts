@@ -95,7 +95,7 @@ export const editMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) 
       return seeOther(reply, `/monitors/new/${preview.id}?monitor=${monitor.id}`);
     } catch (err) {
       // Refusals (limits, a page that cannot be loaded now, a busy renderer) are shown on the edit page.
-      if (!(err instanceof AppError) || (err.status >= 500 && err.code !== 'renderer_busy')) throw err;
+      if (!(err instanceof AppError) || (err.status >= 500 && err.code !== 'renderer_busy' && err.code !== 'busy')) throw err;
       if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
       return editPage(request, reply, monitor, settingsInput(monitor), { error: problemText(err), status: err.status });
     }

@@ -136,7 +136,7 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
       return seeOther(reply, `/monitors/new/${preview.id}`);
     } catch (err) {
       // Refusals (limits, a page that cannot be loaded, a busy renderer) are shown on the form; anything else is an error page.
-      if (!(err instanceof AppError) || (err.status >= 500 && err.code !== 'renderer_busy')) throw err;
+      if (!(err instanceof AppError) || (err.status >= 500 && err.code !== 'renderer_busy' && err.code !== 'busy')) throw err;
       if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
       return urlForm(request, reply, { url: input.url, loadMode: input.load_mode }, problemText(err, []), err.status);
     }

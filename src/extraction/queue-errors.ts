@@ -1,0 +1,24 @@
+// Why a job never ran: the queue had no room for its account, or its
+// requester went away while it waited or ran.
+
+/** The account (or the server) has as much interactive work queued as it may: try again later. */
+export class QueueFull extends Error {
+  override readonly name = 'QueueFull';
+
+  constructor(
+    message: string,
+    /** seconds after which a new try may find room */
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The job's signal was aborted (its HTTP client disconnected). */
+export class JobCancelled extends Error {
+  override readonly name = 'JobCancelled';
+
+  constructor() {
+    super('the job was dropped: its requester is gone');
+  }
+}
