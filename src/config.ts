@@ -5,8 +5,12 @@ import { guardPolicy } from './domain/network/guard-policy.ts';
 // Configuration is read from the environment once, at start, and passed in.
 // A bad value stops the process with a message naming the variable.
 
-/** How long a claimed check stays with its worker unless PAGEWATCH_LEASE_SECONDS says otherwise. */
-export const DEFAULT_CHECK_LEASE_SECONDS = 300;
+/**
+ * How long a check or a notification stays with its worker after the worker's
+ * last heartbeat, unless PAGEWATCH_LEASE_SECONDS says otherwise: a worker that
+ * died is taken over this long after it stopped renewing its leases.
+ */
+export const DEFAULT_CHECK_LEASE_SECONDS = 30;
 
 export interface Config {
   /** PORT, default 8080 */
@@ -25,7 +29,7 @@ export interface Config {
   tickSeconds: number;
   /** PAGEWATCH_WORKER_CONCURRENCY, default 4: checks one process runs at once */
   workerConcurrency: number;
-  /** PAGEWATCH_LEASE_SECONDS, default 300: how long a claimed check stays with its worker before others take it over */
+  /** PAGEWATCH_LEASE_SECONDS, default 30: how long after its worker's last heartbeat a claimed check or notification is taken over by others */
   leaseSeconds: number;
   /** PAGEWATCH_SHUTDOWN_GRACE_SECONDS, default 25: on SIGTERM, how long checks under way may run before they are handed back */
   shutdownGraceSeconds: number;

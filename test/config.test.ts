@@ -24,15 +24,15 @@ test('defaults follow DESIGN §2', () => {
 test('settings beyond DESIGN §2 have documented defaults', () => {
   const config = loadConfig({});
   assert.equal(config.workerConcurrency, 4);
-  assert.equal(config.leaseSeconds, 300);
+  assert.equal(config.leaseSeconds, 30);
   assert.equal(config.shutdownGraceSeconds, 25);
   assert.equal(config.smtpFrom, 'pagewatch@127.0.0.1');
   const custom = loadConfig({
-    PAGEWATCH_LEASE_SECONDS: '30',
+    PAGEWATCH_LEASE_SECONDS: '90',
     PAGEWATCH_SHUTDOWN_GRACE_SECONDS: '0',
     PAGEWATCH_SMTP_FROM: 'alerts@example.com',
   });
-  assert.deepEqual([custom.leaseSeconds, custom.shutdownGraceSeconds, custom.smtpFrom], [30, 0, 'alerts@example.com']);
+  assert.deepEqual([custom.leaseSeconds, custom.shutdownGraceSeconds, custom.smtpFrom], [90, 0, 'alerts@example.com']);
 });
 
 test('a bad value stops start-up with a message naming the variable', () => {

@@ -48,6 +48,44 @@ export function nextDueAt(previousDueAt: Date, intervalMinutes: number, offsetSe
 }
 
 /**
+ * The monitor's next slot after a capture at `capturedAt`. A capture that
+ * served one of the monitor's own slots keeps its rhythm (nextDueAt from that
+ * slot). Any other capture (the seeding capture, a manual check, a capture
+ * after a resume or an interval change, a confirmation re-check) is followed
+ * by the first own slot at or after `capturedAt` plus the interval, so that
+ * the next scheduled capture is never sooner than the interval after it.
+ */
+export function nextDueAfterCapture(servedSlot: Date | null, capturedAt: Date, intervalMinutes: number, offsetSeconds: number): Date {
+  const periodMs = periodSeconds(intervalMinutes) * MS_PER_SECOND;
+  if (servedSlot !== null && isOwnSlot(servedSlot, periodMs, offsetSeconds)) {
+    return nextDueAt(servedSlot, intervalMinutes, offsetSeconds, capturedAt);
+  }
+  return slotAtOrAfter(new Date(capturedAt.getTime() + periodMs), intervalMinutes, offsetSeconds);
+}
+
+/**
+ * When a monitor that was resumed or given a new interval is next due: soon
+ * (initialDueAt), unless its last capture was less than an interval before;
+ * then its first own slot at or after that capture plus the interval.
+ */
+export function dueAfterReconfiguring(monitorId: string, now: Date, lastCapturedAt: Date | null, intervalMinutes: number): Date {
+  const soon = initialDueAt(monitorId, now);
+  if (lastCapturedAt === null) return soon;
+  const earliest = new Date(lastCapturedAt.getTime() + periodSeconds(intervalMinutes) * MS_PER_SECOND);
+  if (earliest <= soon) return soon;
+  return slotAtOrAfter(earliest, intervalMinutes, stableOffsetSeconds(monitorId, intervalMinutes));
+}
+
+function slotAtOrAfter(at: Date, intervalMinutes: number, offsetSeconds: number): Date {
+  return nextDueAt(new Date(at.getTime() - 1), intervalMinutes, offsetSeconds, new Date(at.getTime() - 1));
+}
+
+function isOwnSlot(at: Date, periodMs: number, offsetSeconds: number): boolean {
+  const phase = (at.getTime() - offsetSeconds * MS_PER_SECOND) % periodMs;
+  return phase === 0;
+}
+
+/**
  * A new monitor's first due time: soon (the spec's first capture seeds the
  * baseline), spread over the next INITIAL_SPREAD_SECONDS by the id's hash so
  * that monitors created together are not fetched together. Later checks

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TargetExtraction } from '../domain/extract/index.ts';
 import type { CheckIssue } from '../domain/issues.ts';
 import { CONFIRM_RECHECK_SECONDS } from '../domain/noise.ts';
-import { nextDueAt, stableOffsetSeconds } from '../domain/schedule.ts';
+import { nextDueAfterCapture, stableOffsetSeconds } from '../domain/schedule.ts';
 import { storeProcedure, type Queryable } from '../store/database.ts';
 import { deleteOtherBaselines, readBaselinesOf, setPendingValue, writeBaselines, type BaselineRow } from '../store/baselines-store.ts';
 import { insertChanges, type ChangeRow } from '../store/changes-store.ts';
@@ -194,9 +194,10 @@ async function commitOne(
   // Baselines are only written with the monitor row locked, so the ones read above are all there are.
   if ([...baselines.keys()].some((id) => !targetIds.includes(id))) await deleteOtherBaselines(tx, item.monitorId, targetIds);
 
-  const scheduledAt = item.scheduled
-    ? nextDueAt(item.dueAt ?? at, item.intervalMinutes, stableOffsetSeconds(item.monitorId, item.intervalMinutes), at)
-    : state.next_check_at;
+  // Any capture, a manual one too, serves the slot that is due and puts the next one at least an interval later.
+  const offset = stableOffsetSeconds(item.monitorId, item.intervalMinutes);
+  const followingSlot = nextDueAfterCapture(item.scheduled ? item.dueAt : null, at, item.intervalMinutes, offset);
+  const scheduledAt = item.scheduled || state.next_check_at === null ? followingSlot : latest(state.next_check_at, followingSlot);
   // A value seen once by a confirm target is looked at again soon, whatever the interval.
   const recheckAt = awaitingConfirmation ? new Date(at.getTime() + CONFIRM_RECHECK_SECONDS * 1000) : null;
   const nextCheckAt = earliest(scheduledAt, recheckAt);
@@ -244,6 +245,10 @@ async function commitOne(
     run,
   };
   return { outcome: { outcome: 'recorded', changes, issues }, record };
+}
+
+function latest(a: Date, b: Date): Date {
+  return a >= b ? a : b;
 }
 
 function earliest(a: Date | null, b: Date | null): Date | null {

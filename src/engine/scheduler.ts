@@ -10,6 +10,7 @@ import { DEFAULT_HOST_CONCURRENCY } from './host-politeness.ts';
 import { cleanupExpired, settleChecks } from './housekeeping.ts';
 import type { Loaders } from '../fetch/loaders.ts';
 import { analyzeChangedTables } from '../store/planner-statistics.ts';
+import { renewLeases } from '../store/check-leases-store.ts';
 import { vacuumBusyTables, VACUUM_SLICE_ROWS } from '../store/vacuum.ts';
 
 // The scheduler and its worker pool in one loop per process. Every cycle
@@ -22,7 +23,11 @@ import { vacuumBusyTables, VACUUM_SLICE_ROWS } from '../store/vacuum.ts';
 // not when the commit is done, so the batch's wait for others costs no load
 // throughput (at most 2 × `concurrency` + a batch of checks are unfinished).
 // Any number of processes may run this loop against one PostgreSQL: claims
-// are leased, so no check is done twice at once.
+// are leased, so no check is done twice at once. Leases are short
+// (PAGEWATCH_LEASE_SECONDS) and renewed by a heartbeat while this process
+// holds the check, claimed or running: a process that dies leaves its checks
+// to the others one lease after its last heartbeat, and one that stops hands
+// back what it has not started at once.
 //
 // Tests drive it one cycle at a time with runCycle() and a manual clock;
 // `pagewatch serve` and `pagewatch worker` call start() and stop().
@@ -40,7 +45,11 @@ export interface EngineOptions {
   logger: EngineLogger;
   /** checks run at once by this process (PAGEWATCH_WORKER_CONCURRENCY) */
   concurrency: number;
-  /** how long a claimed check stays with its worker before others presume it dead; default 300 s */
+  /**
+   * how long a claimed check stays with its worker after the worker's last
+   * heartbeat before others presume it dead; default DEFAULT_CHECK_LEASE_SECONDS.
+   * The loop renews the leases of every check it holds a few times per lease.
+   */
   leaseSeconds?: number;
   /** checks of one host at once across all workers; default DEFAULT_HOST_CONCURRENCY */
   hostConcurrency?: number;
@@ -68,9 +77,10 @@ export interface Engine {
   run(item: WorkItem): Promise<RunOutcome>;
   start(): void;
   /**
-   * Stops the loop and lets checks under way finish for up to `graceMs`
-   * (default 0); then aborts the loads still running, hands their checks back
-   * and waits for everything to end.
+   * Stops the loop, hands back at once the checks it claimed but has not
+   * started, lets checks under way finish for up to `graceMs` (default 0);
+   * then aborts the loads still running, hands their checks back and waits
+   * for everything to end.
    */
   stop(options?: { graceMs?: number }): Promise<void>;
   readonly running: boolean;
@@ -86,6 +96,8 @@ const TABLE_UPKEEP_EVERY_MS = 60_000;
 // A freed slot waits this long for others before it is claimed for, unless a
 // quarter of the slots are free: fewer, larger claims when much is due.
 const CLAIM_GATHER_MS = 20;
+// Leases are renewed this many times per lease, so that one late or failed heartbeat does not lose them.
+const HEARTBEATS_PER_LEASE = 3;
 
 export function createEngine(options: EngineOptions): Engine {
   const { db, clock, plans } = options;
@@ -96,6 +108,11 @@ export function createEngine(options: EngineOptions): Engine {
   const commit = createCommitBatcher(db, batch);
   // Claimed by the loop, waiting for a slot.
   const ready: WorkItem[] = [];
+  // Claimed and not yet recorded or handed back: the leases the heartbeat renews.
+  const held = new Set<WorkItem>();
+  const leaseSeconds = options.leaseSeconds ?? DEFAULT_CHECK_LEASE_SECONDS;
+  let heartbeat: NodeJS.Timeout | null = null;
+  let beating: Promise<void> | null = null;
   /** How many checks a claim may take: the free slots, and with `ahead` as many again. */
   const claimRoom = (ahead: boolean) =>
     Math.min(
@@ -117,17 +134,28 @@ export function createEngine(options: EngineOptions): Engine {
   // A check ended while the current claim ran, when it could not wake the loop.
   let freedDuringClaim = false;
 
-  const claimOnce = (capacity: number): Promise<Claim> =>
-    db.transact(claimWorkProcedure, {
+  const claimOnce = async (capacity: number): Promise<Claim> => {
+    const claimed = await db.transact(claimWorkProcedure, {
       settings: {
         plans,
         capacity,
-        leaseSeconds: options.leaseSeconds ?? DEFAULT_CHECK_LEASE_SECONDS,
+        leaseSeconds,
         hostConcurrency: options.hostConcurrency ?? DEFAULT_HOST_CONCURRENCY,
         tickSeconds: options.tickSeconds,
       },
       at: clock.now(),
     });
+    for (const item of claimed.items) held.add(item);
+    return claimed;
+  };
+
+  function renewHeld(): void {
+    if (beating !== null || held.size === 0) return;
+    const until = new Date(clock.now().getTime() + leaseSeconds * 1000);
+    beating = renewLeases(db, [...held], until)
+      .catch((err: unknown) => options.logger.error({ err }, 'lease heartbeat failed'))
+      .finally(() => (beating = null));
+  }
   const claim = async (): Promise<WorkItem[]> => (await claimOnce(claimRoom(false))).items;
 
   const run = (item: WorkItem): Promise<RunOutcome> => {
@@ -156,7 +184,10 @@ export function createEngine(options: EngineOptions): Engine {
         () => recordOutcome(metrics, item, 'error'),
       );
     inFlight.add(check);
-    const settled = check.finally(() => inFlight.delete(check));
+    const settled = check.finally(() => {
+      inFlight.delete(check);
+      held.delete(item);
+    });
     settled.then(freed, freed);
     return settled;
   };
@@ -244,24 +275,32 @@ export function createEngine(options: EngineOptions): Engine {
     start() {
       if (running) return;
       running = true;
+      heartbeat = setInterval(renewHeld, (leaseSeconds * 1000) / HEARTBEATS_PER_LEASE);
       schedule(0);
     },
     async stop({ graceMs = 0 } = {}) {
       running = false;
       if (timer) clearTimeout(timer);
       timer = null;
+      await cycle;
+      // Claimed but never started: handed back at once, for the next claim of any worker.
+      const deps = { db, clock, loaders: options.loaders, commit };
+      await Promise.allSettled(
+        ready.splice(0).map(async (item) => {
+          await handBack(deps, item);
+          held.delete(item);
+        }),
+      );
       if (graceMs > 0) {
-        await cycle;
         let grace: NodeJS.Timeout | undefined;
         await Promise.race([Promise.allSettled([...inFlight]), new Promise((resolve) => (grace = setTimeout(resolve, graceMs)))]);
         clearTimeout(grace);
       }
       abort.abort();
-      await cycle;
-      // Claimed but never started: handed back for the next cycle of any worker.
-      const deps = { db, clock, loaders: options.loaders, commit };
-      await Promise.allSettled(ready.splice(0).map((item) => handBack(deps, item)));
       await Promise.allSettled([...inFlight]);
+      if (heartbeat) clearInterval(heartbeat);
+      heartbeat = null;
+      await beating;
     },
     get running() {
       return running || cycle !== null || inFlight.size > 0 || ready.length > 0;

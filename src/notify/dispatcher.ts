@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Clock } from '../clock.ts';
-import type { Config } from '../config.ts';
+import { DEFAULT_CHECK_LEASE_SECONDS, type Config } from '../config.ts';
 import type { GuardPolicy, LookupFn } from '../fetch/ssrf/guard.ts';
 import type { Metrics } from '../process-metrics.ts';
 import type { Database } from '../store/database.ts';
@@ -8,6 +8,7 @@ import {
   claimDueDeliveries,
   insertAttempt,
   lockLeasedDelivery,
+  renewDeliveryLeases,
   settleDelivery,
   type ClaimedDelivery,
   type DeliverySubject,
@@ -22,8 +23,10 @@ import { sendWebhook } from './webhook-sender.ts';
 
 // The delivery loop over the durable outbox. Each round leases due rows in a
 // short transaction (FOR UPDATE SKIP LOCKED), so any number of processes can
-// run it against one PostgreSQL; a dispatcher that dies mid-send leaves a
-// lease that runs out, and the row is sent again by whoever claims it next.
+// run it against one PostgreSQL. Leases are short and renewed by a heartbeat
+// while the row is being sent, as the engine's are; a dispatcher that dies
+// mid-send leaves a lease that runs out one lease after its last heartbeat,
+// and the row is sent again by whoever claims it next.
 // Delivery is therefore at least once, and the outbox row id is the stable
 // webhook-id receivers de-duplicate on.
 //
@@ -42,7 +45,7 @@ export interface DispatcherOptions {
   logger: DispatcherLogger;
   /** DNS resolution for webhook endpoints; default the system resolver */
   lookup?: LookupFn;
-  /** how long a claimed row stays with this dispatcher; must outlast one send (15 s webhooks, SMTP timeouts) */
+  /** how long a claimed row stays with this dispatcher after its last heartbeat (PAGEWATCH_LEASE_SECONDS); default DEFAULT_DELIVERY_LEASE_SECONDS */
   leaseSeconds?: number;
   /** rows claimed per round */
   batchSize?: number;
@@ -71,7 +74,9 @@ export interface Dispatcher {
   stop(): Promise<void>;
 }
 
-export const DEFAULT_DELIVERY_LEASE_SECONDS = 120;
+export const DEFAULT_DELIVERY_LEASE_SECONDS = DEFAULT_CHECK_LEASE_SECONDS;
+// Leases are renewed this many times per lease while their rows are being sent.
+const HEARTBEATS_PER_LEASE = 3;
 const DEFAULT_BATCH = 20;
 const DEFAULT_POLL_MS = 5_000;
 
@@ -82,6 +87,18 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   let timer: NodeJS.Timeout | null = null;
   let round: Promise<unknown> | null = null;
   let running = false;
+  const leaseSeconds = options.leaseSeconds ?? DEFAULT_DELIVERY_LEASE_SECONDS;
+  // Claimed rows not yet settled: the leases the heartbeat renews.
+  const held = new Set<ClaimedDelivery>();
+  let heartbeat: NodeJS.Timeout | null = null;
+  let beating: Promise<void> | null = null;
+
+  function renewHeld(): void {
+    if (beating !== null || held.size === 0) return;
+    beating = renewDeliveryLeases(db, [...held], new Date(clock.now().getTime() + leaseSeconds * 1000))
+      .catch((err: unknown) => options.logger.error({ err }, 'delivery lease heartbeat failed'))
+      .finally(() => (beating = null));
+  }
 
   async function send(id: string, subject: DeliverySubject, destination: Destination): Promise<SendResult> {
     if (destination.channel === 'email') {
@@ -139,9 +156,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   }
 
   async function runOnce(): Promise<DeliveryReport[]> {
-    const claims = await db.transaction((tx) =>
-      claimDueDeliveries(tx, clock.now(), options.leaseSeconds ?? DEFAULT_DELIVERY_LEASE_SECONDS, batchSize),
-    );
+    const claims = await db.transaction((tx) => claimDueDeliveries(tx, clock.now(), leaseSeconds, batchSize));
+    for (const claim of claims) held.add(claim);
     // Rows are prepared (and charged) one after another in claim order, oldest
     // first, so an allowance that runs out leaves the newest notifications
     // unsent; each send starts as soon as its row is prepared.
@@ -151,7 +167,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         db.transaction((tx) => prepareDelivery(tx, claim, { plans: config.plans, smtpConfigured: mailer !== null }, clock.now())),
       );
       previous = prepared.catch(() => undefined);
-      return prepared.then((ready) => sendAndSettle(claim, ready));
+      return prepared.then((ready) => sendAndSettle(claim, ready)).finally(() => held.delete(claim));
     });
     const settled = await Promise.allSettled(deliveries);
     for (const s of settled) {
@@ -187,6 +203,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     start() {
       if (running) return;
       running = true;
+      heartbeat = setInterval(renewHeld, (leaseSeconds * 1000) / HEARTBEATS_PER_LEASE);
       schedule(0);
     },
     async stop() {
@@ -194,6 +211,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       if (timer) clearTimeout(timer);
       timer = null;
       await round;
+      if (heartbeat) clearInterval(heartbeat);
+      heartbeat = null;
+      await beating;
       mailer?.close();
     },
   };

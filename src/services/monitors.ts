@@ -3,7 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import type { CreateMonitorBody, MonitorSchema, UpdateMonitorBody } from '../schemas/monitors.ts';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
-import { initialDueAt } from '../domain/schedule.ts';
+import { dueAfterReconfiguring, initialDueAt } from '../domain/schedule.ts';
 import type { Loaders } from '../fetch/loaders.ts';
 import type { Database } from '../store/database.ts';
 import {
@@ -178,7 +178,8 @@ export async function changeMonitor(deps: MonitorDeps, principal: Principal, id:
     };
     if (input.status !== undefined && input.status !== monitor.status) {
       changes.status = input.status;
-      if (input.status === 'active') changes.next_check_at = initialDueAt(monitor.id, now);
+      if (input.status === 'active')
+        changes.next_check_at = dueAfterReconfiguring(monitor.id, now, monitor.last_checked_at, monitor.interval_minutes);
       else await cancelPendingChecks(tx, monitor.id, now, 'paused');
     }
     if (changesConfig) {
@@ -202,7 +203,10 @@ export async function changeMonitor(deps: MonitorDeps, principal: Principal, id:
         interval_minutes: interval,
         load_mode: preview.load_mode,
         config_version: monitor.config_version + 1,
-        next_check_at: (changes.status ?? monitor.status) === 'active' ? initialDueAt(monitor.id, now) : monitor.next_check_at,
+        next_check_at:
+          (changes.status ?? monitor.status) === 'active'
+            ? dueAfterReconfiguring(monitor.id, now, monitor.last_checked_at, interval)
+            : monitor.next_check_at,
       });
     }
     return monitorView(await updateMonitor(tx, monitor.id, changes, now));

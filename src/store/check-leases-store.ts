@@ -221,12 +221,29 @@ export async function deleteLeaseOf(db: Queryable, monitorId: string): Promise<v
 }
 
 /**
+ * The heartbeat of a worker: the leases it still holds (same token) run until
+ * `until`, in one statement. A lease taken over or given back meanwhile has
+ * another token and is left alone.
+ */
+export async function renewLeases(db: Queryable, held: { monitorId: string; token: string }[], until: Date): Promise<void> {
+  if (held.length === 0) return;
+  await db.query(
+    `UPDATE check_leases l SET lease_expires_at = $3::timestamptz
+     FROM unnest($1::uuid[], $2::uuid[]) AS h(monitor_id, token)
+     WHERE l.monitor_id = h.monitor_id AND l.token = h.token`,
+    [held.map((h) => h.monitorId), held.map((h) => h.token), until],
+  );
+}
+
+/**
  * Gives a held lease back for a later attempt: it expires at once (the next
- * cycle takes it over) and carries no reservation any more (it was refunded).
+ * cycle takes it over), carries no reservation any more (it was refunded) and
+ * gets a token of its own, so that a late heartbeat of the worker that gave it
+ * back does not renew it.
  */
 export async function deferLease(db: Queryable, monitorId: string, token: string, at: Date): Promise<void> {
   await db.query(
-    `UPDATE check_leases SET lease_expires_at = $3::timestamptz, reserved_metric = NULL, reserved_period = NULL
+    `UPDATE check_leases SET lease_expires_at = $3::timestamptz, reserved_metric = NULL, reserved_period = NULL, token = gen_random_uuid()
      WHERE monitor_id = $1 AND token = $2`,
     [monitorId, token, at],
   );

@@ -36,6 +36,20 @@ export async function claimDueDeliveries(db: Queryable, at: Date, leaseSeconds: 
   return rows.map(({ id, channel, token }) => ({ id, channel, token }));
 }
 
+/**
+ * The dispatcher's heartbeat: the rows it still holds (same token, still
+ * pending) stay leased until `until`, in one statement.
+ */
+export async function renewDeliveryLeases(db: Queryable, held: ClaimedDelivery[], until: Date): Promise<void> {
+  if (held.length === 0) return;
+  await db.query(
+    `UPDATE notification_outbox o SET next_attempt_at = $3::timestamptz
+     FROM unnest($1::uuid[], $2::uuid[]) AS h(id, token)
+     WHERE o.id = h.id AND o.lease_token = h.token AND o.status = 'pending'`,
+    [held.map((h) => h.id), held.map((h) => h.token), until],
+  );
+}
+
 export interface LeasedDelivery {
   id: string;
   channel: NotificationChannel;
