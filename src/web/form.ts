@@ -26,8 +26,32 @@ export function field(request: FastifyRequest, name: string): string {
   return (Array.isArray(value) ? value[0] : value) ?? '';
 }
 
+/** Every field but the CSRF token, in order: what a page carries over to the next form. */
+export function formEntries(request: FastifyRequest): [string, string][] {
+  return Object.entries(formOf(request))
+    .filter(([name]) => name !== '_csrf')
+    .flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v): [string, string] => [name, v]));
+}
+
 /** Every value of a repeated field. */
 export function fields(request: FastifyRequest, name: string): string[] {
   const value = formOf(request)[name];
   return value === undefined ? [] : Array.isArray(value) ? value : [value];
+}
+
+/** "shop, kitchen ,shop" → ["shop", "kitchen"]: a comma list as the API's labels. */
+export function labelList(text: string): string[] {
+  return [
+    ...new Set(
+      text
+        .split(',')
+        .map((l) => l.trim())
+        .filter((l) => l !== ''),
+    ),
+  ];
+}
+
+/** A typed count as the API's integer; anything but digits becomes -1, which the API's schema refuses with its own message. */
+export function countValue(text: string): number {
+  return /^\d+$/.test(text) ? Number(text) : -1;
 }

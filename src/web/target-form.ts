@@ -12,6 +12,8 @@ export interface TargetInput {
   id: string;
   /** "" = not used, "page" = the whole page, "sel:<selector>" = one element of the preview */
   element: string;
+  /** the owner's own CSS selector; when given it is used instead of `element` */
+  selector: string;
   label: string;
   kind: string;
   rule: string;
@@ -29,6 +31,11 @@ export interface MonitorInput {
   name: string;
   interval: string;
   email: boolean;
+  /** comma-separated, as typed */
+  labels: string;
+  webhook: boolean;
+  /** "" = the default */
+  failingAfter: string;
   targets: TargetInput[];
 }
 
@@ -36,6 +43,7 @@ export function emptyTarget(element: string): TargetInput {
   return {
     id: '',
     element,
+    selector: '',
     label: '',
     kind: 'text',
     rule: 'changed',
@@ -54,6 +62,7 @@ export function targetInput(t: Target): TargetInput {
   return {
     id: t.id,
     element: t.selection.scope === 'page' ? 'page' : `sel:${t.selection.selector}`,
+    selector: '',
     label: t.label ?? '',
     kind: t.kind,
     rule: t.rule ?? '',
@@ -97,6 +106,7 @@ export function readMonitorInput(request: FastifyRequest, targetCount: number): 
     targets.push({
       id: get('id'),
       element: get('element'),
+      selector: get('selector'),
       label: get('label'),
       kind: get('kind'),
       rule: get('rule'),
@@ -113,6 +123,9 @@ export function readMonitorInput(request: FastifyRequest, targetCount: number): 
     name: field(request, 'name').trim(),
     interval: field(request, 'interval').trim(),
     email: field(request, 'email') === 'on',
+    labels: field(request, 'labels'),
+    webhook: field(request, 'webhook') === 'on',
+    failingAfter: field(request, 'failing_after').trim(),
     targets,
   };
 }
@@ -125,11 +138,12 @@ function isKind(kind: string): kind is TargetKind {
 export function toTargets(input: MonitorInput): Target[] {
   const targets: Record<string, unknown>[] = [];
   input.targets.forEach((t, i) => {
-    if (t.element === '') return;
+    if (t.element === '' && t.selector === '') return;
+    const selector = t.selector || t.element.replace(/^sel:/, '');
     const target: Record<string, unknown> = {
       id: t.id || `t${i + 1}`,
       kind: t.kind,
-      selection: t.element === 'page' ? { scope: 'page' } : { scope: 'selector', selector: t.element.replace(/^sel:/, '') },
+      selection: t.selector === '' && t.element === 'page' ? { scope: 'page' } : { scope: 'selector', selector },
     };
     if (t.label) target.label = t.label;
     if (t.rule) target.rule = t.rule;
@@ -151,12 +165,20 @@ export function toTargets(input: MonitorInput): Target[] {
   return targets as Target[];
 }
 
-/** "targets[1].rule" → "Target 2 rule": field names the owner can match to the form. */
+/** How the page names a target: its label, else "Target <n>" for the form's own ids ("t<n>"), else its id. */
+export function targetName(target: Pick<Target, 'id' | 'label'>): string {
+  if (target.label) return target.label;
+  const position = /^t(\d+)$/.exec(target.id)?.[1];
+  return position ? `Target ${position}` : target.id;
+}
+
+/** "targets[1].rule" → "Price rule": field names the owner can match to the form. */
 export function describeDetail(detail: FieldDetail, targets: Target[]): string {
   const match = /^targets\[(\d+)\]\.?(.*)$/.exec(detail.field);
   if (!match) return `${detail.field}: ${detail.message}`;
-  const position = targets[Number(match[1])]?.id.slice(1) ?? String(Number(match[1]) + 1);
-  return `Target ${position}${match[2] ? ` ${match[2]}` : ''}: ${detail.message}`;
+  const target = targets[Number(match[1])];
+  const name = target ? targetName(target) : `Target ${Number(match[1]) + 1}`;
+  return `${name}${match[2] ? ` ${match[2]}` : ''}: ${detail.message}`;
 }
 
 export const RULE_LABELS: Record<string, string> = {

@@ -69,7 +69,11 @@ test("configuration errors come from the API's validation and are shown per targ
   await client.get(location);
   const noCurrency = await client.post(location, { ...TARGETS, t2_currency: '', action: 'evaluate' });
   assert.equal(noCurrency.statusCode, 422);
-  assert.match(noCurrency.body, /Target 2 currency: currency \(an ISO 4217 code\) is required for price targets/);
+  assert.match(
+    noCurrency.body,
+    /Price currency: currency \(an ISO 4217 code\) is required for price targets/,
+    'the target named by its label',
+  );
   const tooOften = await client.post(location, { ...TARGETS, interval: '1', action: 'create', idempotency_key: 'dashboard-interval-test' });
   assert.equal(tooOften.statusCode, 422);
   assert.match(tooOften.body, /5/);

@@ -35,9 +35,35 @@ function syncRules(kindSelect) {
     if (first) first.selected = true;
   }
 }
+// ...and only the fields of that kind (fields with data-kinds naming other kinds are hidden).
+function syncFields(kindSelect) {
+  const row = document.getElementById(kindSelect.getAttribute('data-fields'));
+  const fieldset = kindSelect.closest('fieldset');
+  if (!row || !fieldset) return;
+  for (const field of fieldset.querySelectorAll('[data-kinds]')) {
+    field.hidden = !field.getAttribute('data-kinds').split(' ').includes(kindSelect.value);
+  }
+}
+function syncKind(kindSelect) {
+  syncRules(kindSelect);
+  syncFields(kindSelect);
+}
 for (const select of document.querySelectorAll('select[data-rules]')) {
-  syncRules(select);
-  select.addEventListener('change', () => syncRules(select));
+  syncKind(select);
+  select.addEventListener('change', () => syncKind(select));
+}
+
+// Choosing an element the preview marked as a price (or an availability) sets the target's kind to match.
+const KIND_OF_HINT = { price: 'price', availability: 'availability' };
+for (const select of document.querySelectorAll('select[data-kind-select]')) {
+  select.addEventListener('change', () => {
+    const kindSelect = document.getElementById(select.getAttribute('data-kind-select'));
+    const hints = (select.selectedOptions[0]?.getAttribute('data-hints') || '').split(' ');
+    const kind = hints.map((hint) => KIND_OF_HINT[hint]).find(Boolean);
+    if (!kindSelect || !kind || kindSelect.value === kind) return;
+    kindSelect.value = kind;
+    syncKind(kindSelect);
+  });
 }
 
 // Receipt progress: a page with data-refresh-seconds reloads itself while a check is pending.

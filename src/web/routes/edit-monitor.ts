@@ -5,7 +5,7 @@ import { AppError } from '../../errors.ts';
 import type { LoadMode } from '../../domain/load-mode.ts';
 import { changeMonitor, getMonitor, removeMonitor, type MonitorView, type UpdateMonitorInput } from '../../services/monitors.ts';
 import { createPreview } from '../../services/previews.ts';
-import { field } from '../form.ts';
+import { countValue, field, labelList } from '../form.ts';
 import { bodyValidator } from '../validate-body.ts';
 import { deleteMonitorBody, editMonitorBody, settingsInput, type SettingsInput } from '../views/edit-monitor.ts';
 import { layout, pageContext, seeOther, sendPage } from '../views/layout.ts';
@@ -26,18 +26,6 @@ function readSettings(request: FastifyRequest): SettingsInput {
     webhook: field(request, 'webhook') === 'on',
     failingAfter: field(request, 'failing_after').trim(),
   };
-}
-
-/** "shop, kitchen ,shop" → ["shop", "kitchen"]: the form's comma list as the API's labels. */
-function labelList(text: string): string[] {
-  return [
-    ...new Set(
-      text
-        .split(',')
-        .map((l) => l.trim())
-        .filter((l) => l !== ''),
-    ),
-  ];
 }
 
 function problemText(err: AppError): string {
@@ -73,7 +61,7 @@ export const editMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) 
       notifications: {
         email_enabled: input.email,
         webhook_enabled: input.webhook,
-        ...(input.failingAfter === '' ? {} : { failing_after: /^\d+$/.test(input.failingAfter) ? Number(input.failingAfter) : -1 }),
+        ...(input.failingAfter === '' ? {} : { failing_after: countValue(input.failingAfter) }),
       },
     };
     try {

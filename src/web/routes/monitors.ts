@@ -11,19 +11,28 @@ import { field } from '../form.ts';
 import { PageError } from '../page-error.ts';
 import { layout, pageContext, seeOther, sendPage } from '../views/layout.ts';
 import { checkPanel } from '../views/checks.ts';
+import { checkHistory } from '../views/check-history.ts';
+import { listCheckHistory } from '../../services/check-history.ts';
 import { monitorBody, monitorListBody, monitorTitle } from '../views/monitors.ts';
 
 // The monitor list (home page), one monitor's page, pause and resume, "Check
 // now" — through the monitor and manual-check services the API uses.
 
 const PAGE_SIZE = 50;
+/** checks shown on a monitor's page; the API's check history has them all */
+const HISTORY_SIZE = 10;
 
 /** The list's filters from its query string; anything odd is simply no filter. */
 function listFilters(query: Record<string, unknown>): MonitorFilters {
   const text = (value: unknown) =>
     typeof value === 'string' && value.trim() !== '' && !value.includes('\0') ? value.trim().slice(0, 200) : null;
   const status = query.status === 'active' || query.status === 'paused' ? query.status : null;
-  return { status, label: text(query.label), search: text(query.q), failing: query.failing === 'true' ? true : null };
+  return {
+    status,
+    label: text(query.label),
+    search: text(query.q),
+    failing: query.failing === 'true' || query.failing === '1' ? true : null,
+  };
 }
 
 export function monitorIdParam(request: FastifyRequest<{ Params: { id: string } }>): string {
@@ -64,6 +73,7 @@ export const monitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
       if (receipt?.receipt.monitor_id !== monitor.id) receipt = null;
     }
     const manual = (await getUsage(deps, principal)).api.manual_checks;
+    const history = await listCheckHistory(deps, principal, id, { limit: HISTORY_SIZE, beforeSeq: null });
     const ctx = pageContext(request);
     // A fresh key per rendered form: a double click on "Check now" is one request.
     const minIntervalMinutes = principal.plan.min_interval_minutes[monitor.load_mode];
@@ -78,7 +88,9 @@ export const monitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
     });
     return sendPage(
       reply,
-      layout(ctx, monitorTitle(monitor), monitorBody(ctx, monitor, observations, panel), { error: extra.error }),
+      layout(ctx, monitorTitle(monitor), monitorBody(ctx, monitor, observations, panel, checkHistory(monitor.id, history.rows)), {
+        error: extra.error,
+      }),
       extra.status,
     );
   }

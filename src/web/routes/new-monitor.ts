@@ -18,11 +18,11 @@ import { createPreview, evaluatePreview, findOwnPreview, type PreviewRow, type T
 import { getUsage } from '../../services/usage.ts';
 import type { PreviewElement } from '../../domain/extract/index.ts';
 import type { Target } from '../../domain/targets.ts';
-import { field } from '../form.ts';
+import { countValue, field, formEntries, labelList } from '../form.ts';
 import { PageError } from '../page-error.ts';
 import { describeDetail, emptyTarget, readMonitorInput, targetInput, toTargets, type MonitorInput } from '../target-form.ts';
 import { layout, pageContext, seeOther, sendPage } from '../views/layout.ts';
-import { previewBody, urlFormBody } from '../views/new-monitor.ts';
+import { expiredPreviewBody, previewBody, urlFormBody } from '../views/new-monitor.ts';
 import { monitorTitle } from '../views/monitors.ts';
 import { isUuid } from '../../domain/ids.ts';
 
@@ -69,11 +69,23 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
     return sendPage(reply, layout(ctx, 'New monitor', urlFormBody(ctx, input, allowances), { error }), status);
   }
 
-  async function ownPreview(request: FastifyRequest<{ Params: { id: string } }>): Promise<PreviewRow> {
+  async function findPreview(request: FastifyRequest<{ Params: { id: string } }>): Promise<PreviewRow | null> {
     const id = request.params.id;
-    const preview = isUuid(id) ? await findOwnPreview(deps, request.owner!.accountId, id) : null;
+    return isUuid(id) ? await findOwnPreview(deps, request.owner!.accountId, id) : null;
+  }
+
+  async function ownPreview(request: FastifyRequest<{ Params: { id: string } }>): Promise<PreviewRow> {
+    const preview = await findPreview(request);
     if (!preview) throw previewGone();
     return preview;
+  }
+
+  /** A form posted to an expired preview: offered again on a fresh preview of the same page, as typed. */
+  function expiredPage(request: FastifyRequest, reply: FastifyReply) {
+    if (field(request, 'url') === '') throw previewGone();
+    const carried = formEntries(request).filter(([name]) => name !== 'action' && name !== 'idempotency_key' && name !== 'carry');
+    const ctx = pageContext(request);
+    return sendPage(reply, layout(ctx, 'Preview expired', expiredPreviewBody(ctx, carried)), 410);
   }
 
   /** The monitor a preview reconfigures (`?monitor=` on the page, `monitor_id` in its form), or null when it creates one. */
@@ -120,10 +132,11 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
       idempotencyKey: `dashboard-${randomUUID()}`,
       minInterval,
       results: extra.results ?? null,
+      targets: toTargets(input),
       editing: extra.editing ?? null,
     });
     const title = extra.editing ? 'Change targets and schedule' : 'Choose what to watch';
-    return sendPage(reply, layout(ctx, title, body, { error: extra.error }), extra.status);
+    return sendPage(reply, layout(ctx, title, body, { error: extra.error, current: extra.editing ? '/' : undefined }), extra.status);
   }
 
   app.get('/monitors/new', async (request, reply) => urlForm(request, reply));
@@ -133,7 +146,16 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
     try {
       validatePreviewBody(input);
       const preview = await createPreview(deps, request.owner!.principal, input as { url: string; load_mode: LoadMode });
-      return seeOther(reply, `/monitors/new/${preview.id}`);
+      if (field(request, 'carry') !== '1') return seeOther(reply, `/monitors/new/${preview.id}`);
+      const { principal, accountId } = request.owner!;
+      const row = (await findOwnPreview(deps, accountId, preview.id))!;
+      const editing = await editedMonitor(
+        request,
+        row,
+        field(request, 'monitor_id'),
+        Number(field(request, 'expected_version')) || undefined,
+      );
+      return previewPage(request, reply, row, readMonitorInput(request, principal.plan.targets_per_monitor), { editing });
     } catch (err) {
       // Refusals (limits, a page that cannot be loaded, a busy renderer) are shown on the form; anything else is an error page.
       if (!(err instanceof AppError) || (err.status >= 500 && err.code !== 'renderer_busy' && err.code !== 'busy')) throw err;
@@ -151,16 +173,26 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
       const targets = monitor.targets.map(targetInput);
       while (targets.length < request.owner!.principal.plan.targets_per_monitor) targets.push(emptyTarget(''));
       const interval = String(Math.max(minInterval, monitor.interval_minutes));
-      return previewPage(request, reply, preview, { name: '', interval, email: false, targets }, { editing });
+      const settings = { name: '', email: false, labels: '', webhook: false, failingAfter: '' };
+      return previewPage(request, reply, preview, { ...settings, interval, targets }, { editing });
     }
     const slots = request.owner!.principal.plan.targets_per_monitor;
     const targets = Array.from({ length: slots }, (_, i) => emptyTarget(i === 0 ? 'page' : ''));
-    const input: MonitorInput = { name: '', interval: String(minInterval), email: true, targets };
+    const input: MonitorInput = {
+      name: '',
+      interval: String(minInterval),
+      email: true,
+      labels: '',
+      webhook: false,
+      failingAfter: '',
+      targets,
+    };
     return previewPage(request, reply, preview, input);
   });
 
   app.post<{ Params: { id: string } }>('/monitors/new/:id', async (request, reply) => {
-    const preview = await ownPreview(request);
+    const preview = await findPreview(request);
+    if (!preview) return expiredPage(request, reply);
     const { principal } = request.owner!;
     const input = readMonitorInput(request, principal.plan.targets_per_monitor);
     const targets = toTargets(input);
@@ -192,7 +224,12 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
         preview_id: preview.id,
         targets,
         interval_minutes: Number(input.interval),
-        notifications: { email_enabled: input.email },
+        notifications: {
+          email_enabled: input.email,
+          webhook_enabled: input.webhook,
+          ...(input.failingAfter === '' ? {} : { failing_after: countValue(input.failingAfter) }),
+        },
+        labels: labelList(input.labels),
         ...(input.name ? { name: input.name } : {}),
       };
       validateCreateBody(body);
@@ -200,7 +237,7 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
       return seeOther(reply, `/monitors/${outcome.value.id}?notice=monitor-created`);
     } catch (err) {
       if (!(err instanceof AppError) || err.status >= 500) throw err;
-      if (err.code === 'preview_invalid') throw previewGone();
+      if (err.code === 'preview_invalid') return expiredPage(request, reply);
       const error =
         err.code === 'version_conflict'
           ? 'The monitor was changed elsewhere since this form was opened. Open its edit page again to start from its current settings.'

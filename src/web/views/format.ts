@@ -13,3 +13,9 @@ export function when(iso: string | null | undefined): SafeHtml {
 export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
+
+/** The monitored address as a link out; anything but http(s) stays text, so a stored address can never become a script link. */
+export function pageLink(url: string): SafeHtml {
+  if (!/^https?:\/\//i.test(url)) return html`${url}`;
+  return html`<a href="${url}" rel="noopener noreferrer" target="_blank">${url}</a>`;
+}

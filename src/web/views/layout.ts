@@ -52,12 +52,14 @@ const NAV = [
   { href: '/usage', label: 'Usage', match: (p: string) => p.startsWith('/usage') },
 ];
 
-function header(ctx: PageContext): SafeHtml {
+/** `current` names the nav entry a page belongs to when its path alone does not tell (editing goes through /monitors/new/…). */
+function header(ctx: PageContext, current: string | undefined): SafeHtml {
   if (!ctx.owner) return html`<header class="top"><a class="brand" href="/">pagewatch</a></header>`;
   return html`<header class="top">
   <a class="brand" href="/">pagewatch</a>
   <nav aria-label="Main"><ul>${NAV.map(
-    (item) => html`<li><a href="${item.href}"${item.match(ctx.path) ? html` aria-current="page"` : ''}>${item.label}</a></li>`,
+    (item) =>
+      html`<li><a href="${item.href}"${(current ? current === item.href : item.match(ctx.path)) ? html` aria-current="page"` : ''}>${item.label}</a></li>`,
   )}</ul></nav>
   <form class="sign-out" method="post" action="/sign-out">${csrfField(ctx)}<span class="who">${ctx.owner.email}</span> <button type="submit" class="link">Sign out</button></form>
 </header>`;
@@ -67,7 +69,7 @@ export function layout(
   ctx: PageContext,
   title: string,
   body: HtmlValue,
-  extra: { notice?: string | null; error?: string | null } = {},
+  extra: { notice?: string | null; error?: string | null; current?: string } = {},
 ): SafeHtml {
   const notice = extra.notice ?? ctx.notice;
   return html`<!doctype html>
@@ -82,7 +84,7 @@ export function layout(
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
-${header(ctx)}
+${header(ctx, extra.current)}
 <main id="main" tabindex="-1">
 ${notice && html`<p class="notice" role="status">${notice}</p>`}
 ${extra.error && html`<p class="error" role="alert">${extra.error}</p>`}

@@ -2,7 +2,7 @@ import type { MonitorFilters, MonitorView } from '../../services/monitors.ts';
 import type { Observation } from '../../services/observations.ts';
 import type { Target } from '../../domain/targets.ts';
 import { html, type SafeHtml } from '../html.ts';
-import { plural, when } from './format.ts';
+import { pageLink, plural, when } from './format.ts';
 import { csrfField, type PageContext } from './layout.ts';
 
 // The monitor list (the dashboard's home) and one monitor's page.
@@ -18,6 +18,15 @@ function failingBadge(m: MonitorView): SafeHtml | null {
 
 function statusBadge(status: string): SafeHtml {
   return html`<span class="state state-${status}">${status}</span>`;
+}
+
+/** Why an active monitor is not checked (the account's plan), if it is not. */
+function planStop(m: MonitorView): MonitorView['last_issues'][number] | undefined {
+  return m.last_issues.find((i) => i.code === 'not_in_plan');
+}
+
+function notCheckedBadge(m: MonitorView): SafeHtml | null {
+  return planStop(m) ? html` <span class="state state-failing">not checked</span>` : null;
 }
 
 function issueList(issues: MonitorView['last_issues']): SafeHtml {
@@ -80,7 +89,7 @@ ${
 <tbody>${monitors.map(
         (m) => html`<tr>
 <td class="url-cell"><a href="/monitors/${m.id}">${monitorTitle(m)}</a>${m.name ? html`<div class="muted url">${m.url}</div>` : ''}${labelTags(m.labels)}</td>
-<td data-label="Status">${statusBadge(m.status)}${failingBadge(m)}</td>
+<td data-label="Status">${statusBadge(m.status)}${notCheckedBadge(m)}${failingBadge(m)}</td>
 <td data-label="Interval">${plural(m.interval_minutes, 'minute')}</td>
 <td data-label="Last check">${when(m.last_checked_at)}</td>
 <td data-label="Last change">${when(m.last_change_at)}</td>
@@ -114,10 +123,16 @@ function currentValue(o: Observation | undefined): SafeHtml {
   return html`<div class="stale-value">${value}<div class="stale">stale — the latest check could not read it: ${o.issues.map((i) => i.code).join(', ')}</div></div>`;
 }
 
-export function monitorBody(ctx: PageContext, m: MonitorView, observations: Observation[], checkPanel: SafeHtml | null): SafeHtml {
+export function monitorBody(
+  ctx: PageContext,
+  m: MonitorView,
+  observations: Observation[],
+  checkPanel: SafeHtml | null,
+  history: SafeHtml,
+): SafeHtml {
   return html`<p class="crumbs"><a href="/">Monitors</a> /</p>
-<div class="title-row"><h1>${monitorTitle(m)}</h1>${statusBadge(m.status)}${failingBadge(m)}</div>
-<p class="url">${m.url}</p>
+<div class="title-row"><h1>${monitorTitle(m)}</h1>${statusBadge(m.status)}${notCheckedBadge(m)}${failingBadge(m)}</div>
+<p class="url">${pageLink(m.url)}</p>
 <div class="actions">${statusForm(ctx, m, `/monitors/${m.id}`)}<a class="button secondary" href="/monitors/${m.id}/changes">Changes</a>
 <a class="button secondary" href="/monitors/${m.id}/edit">Edit</a><a class="button secondary" href="/monitors/${m.id}/delete">Delete</a></div>
 ${checkPanel}
@@ -125,21 +140,23 @@ ${checkPanel}
 <dt>Load mode</dt><dd>${m.load_mode}</dd>
 <dt>Interval</dt><dd>every ${plural(m.interval_minutes, 'minute')}</dd>
 <dt>Last check</dt><dd>${when(m.last_checked_at)}</dd>
-<dt>Next check</dt><dd>${m.status === 'active' ? when(m.next_check_at) : html`<span class="muted">paused</span>`}</dd>
+<dt>Next check</dt><dd>${m.status !== 'active' ? html`<span class="muted">paused</span>` : planStop(m) ? html`<span class="stale">${planStop(m)!.message}</span>` : when(m.next_check_at)}</dd>
 <dt>Last change</dt><dd>${when(m.last_change_at)}</dd>
 <dt>Labels</dt><dd>${m.labels.length ? labelTags(m.labels) : html`<span class="muted">none</span>`}</dd>
 <dt>Notifications</dt><dd>email ${m.notifications.email_enabled ? 'on' : 'off'}, webhook ${m.notifications.webhook_enabled ? 'on' : 'off'}; failing alert after ${plural(m.notifications.failing_after, 'failed check')} in a row</dd>
 </dl>
 <h2>Targets</h2>
-<div class="table-wrap"><table>
+<div class="table-wrap"><table class="cards">
 <caption class="visually-hidden">Targets and their current values</caption>
 <thead><tr><th scope="col">Target</th><th scope="col">Kind</th><th scope="col">Selection</th><th scope="col">Rule</th><th scope="col">Current value</th></tr></thead>
 <tbody>${m.targets.map(
     (t) => html`<tr>
-<td>${t.label ?? t.id}</td><td>${t.kind}</td><td>${selectionText(t)}</td><td>${ruleText(t)}</td>
-<td>${currentValue(observations.find((o) => o.target_id === t.id))}</td>
+<td class="target-name">${t.label ?? t.id}</td><td data-label="Kind">${t.kind}</td><td data-label="Selection">${selectionText(t)}</td><td data-label="Rule">${ruleText(t)}</td>
+<td data-label="Current value" class="current">${currentValue(observations.find((o) => o.target_id === t.id))}</td>
 </tr>`,
   )}</tbody></table></div>
 <h2>Current issues</h2>
-${issueList(m.last_issues)}`;
+${issueList(m.last_issues)}
+<h2>Latest checks</h2>
+${history}`;
 }

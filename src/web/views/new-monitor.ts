@@ -1,8 +1,8 @@
 import type { PreviewElement } from '../../domain/extract/index.ts';
-import { RULES_BY_KIND, TARGET_KINDS } from '../../domain/targets.ts';
+import { RULES_BY_KIND, TARGET_KINDS, type Target, type TargetKind } from '../../domain/targets.ts';
 import type { TargetResult } from '../../services/previews.ts';
 import { html, type SafeHtml } from '../html.ts';
-import { RULE_LABELS, type MonitorInput, type TargetInput } from '../target-form.ts';
+import { RULE_LABELS, targetName, type MonitorInput, type TargetInput } from '../target-form.ts';
 import { plural, when } from './format.ts';
 import { csrfField, type PageContext } from './layout.ts';
 
@@ -30,8 +30,8 @@ ${csrfField(ctx)}
 }
 
 function elementOptions(elements: PreviewElement[], selected: string, optional: boolean): SafeHtml {
-  const option = (value: string, label: string) =>
-    html`<option value="${value}"${value === selected ? html` selected` : ''}>${label}</option>`;
+  const option = (value: string, label: string, hints: string[] = []) =>
+    html`<option value="${value}"${hints.length ? html` data-hints="${hints.join(' ')}"` : ''}${value === selected ? html` selected` : ''}>${label}</option>`;
   // An existing target's selector the new preview does not list is still offered, so editing never drops it silently.
   const known = selected === '' || selected === 'page' || elements.some((e) => `sel:${e.selector}` === selected);
   return html`${optional && option('', '— not used —')}${option('page', 'Whole page')}${!known && option(selected, `current selector — ${selected.slice(4)}`)}${elements.map(
@@ -39,23 +39,44 @@ function elementOptions(elements: PreviewElement[], selected: string, optional: 
       option(
         `sel:${e.selector}`,
         `<${e.tag}> ${e.text.slice(0, 60) || '(no text)'}${e.hints.length ? ` [${e.hints.join(', ')}]` : ''} — ${e.selector}`,
+        e.hints,
       ),
   )}`;
 }
 
+type FieldName = keyof Omit<TargetInput, 'confirm'>;
+
+/** The kinds each kind-specific field belongs to: the page's script shows only the chosen kind's fields. */
+const FIELD_KINDS: Partial<Record<FieldName, TargetKind[]>> = {
+  phrase: ['text'],
+  currency: ['price'],
+  decimal: ['price'],
+  threshold: ['price'],
+  match: ['links'],
+  ignore: ['text', 'links'],
+};
+
+function kindsOf(name: FieldName): SafeHtml | '' {
+  const kinds = FIELD_KINDS[name];
+  return kinds ? html` data-kinds="${kinds.join(' ')}"` : '';
+}
+
 function targetFieldset(n: number, t: TargetInput, elements: PreviewElement[]): SafeHtml {
   const id = (name: string) => `t${n}_${name}`;
-  const text = (name: keyof TargetInput, label: string, help: string, extra: SafeHtml | string = '') => html`<div>
+  const text = (name: FieldName, label: string, help: string, extra: SafeHtml | string = '') => html`<div${kindsOf(name)}>
 <label for="${id(name)}">${label}</label><input id="${id(name)}" name="${id(name)}" value="${t[name]}" aria-describedby="${id(name)}-help"${extra}>
 <span class="help" id="${id(name)}-help">${help}</span></div>`;
   return html`<fieldset>
-<legend>Target ${n}${n > 1 ? ' (optional)' : ''}</legend>
+<legend>${t.label || `Target ${n}`}${n > 1 ? ' (optional)' : ''}</legend>
 ${t.id && html`<input type="hidden" name="${id('id')}" value="${t.id}">`}
 <label for="${id('element')}">Element</label>
-<select id="${id('element')}" name="${id('element')}">${elementOptions(elements, t.element, n > 1)}</select>
+<select id="${id('element')}" name="${id('element')}" data-kind-select="${id('kind')}">${elementOptions(elements, t.element, n > 1)}</select>
+<label for="${id('selector')}">Or your own CSS selector</label>
+<input id="${id('selector')}" name="${id('selector')}" value="${t.selector}" maxlength="500" spellcheck="false" aria-describedby="${id('selector')}-help">
+<span class="help" id="${id('selector')}-help">used instead of the element above, e.g. <code>#price</code> or <code>.offer .amount</code>; any element of the page, listed or not</span>
 <div class="field-row">
 ${text('label', 'Label', 'shown in alerts, e.g. "Price"', html` maxlength="200"`)}
-<div><label for="${id('kind')}">Kind</label><select id="${id('kind')}" name="${id('kind')}" data-rules="${id('rule')}">${TARGET_KINDS.map(
+<div><label for="${id('kind')}">Kind</label><select id="${id('kind')}" name="${id('kind')}" data-rules="${id('rule')}" data-fields="${id('fields')}">${TARGET_KINDS.map(
     (k) => html`<option value="${k}"${k === t.kind ? html` selected` : ''}>${k}</option>`,
   )}</select></div>
 <div><label for="${id('rule')}">Alert when</label><select id="${id('rule')}" name="${id('rule')}">
@@ -67,10 +88,10 @@ ${TARGET_KINDS.map(
 )}
 </select></div>
 </div>
-<div class="field-row">
+<div class="field-row" id="${id('fields')}">
 ${text('phrase', 'Phrase', 'text: for "appears" / "disappears"')}
 ${text('currency', 'Currency', 'price: ISO code such as EUR', html` maxlength="3" autocapitalize="characters"`)}
-<div><label for="${id('decimal')}">Decimal separator</label><select id="${id('decimal')}" name="${id('decimal')}">
+<div${kindsOf('decimal')}><label for="${id('decimal')}">Decimal separator</label><select id="${id('decimal')}" name="${id('decimal')}">
 <option value=""${t.decimal !== '.' && t.decimal !== ',' ? html` selected` : ''}>automatic</option>
 <option value="."${t.decimal === '.' ? html` selected` : ''}>. (29.99)</option>
 <option value=","${t.decimal === ',' ? html` selected` : ''}>, (29,99)</option></select></div>
@@ -78,18 +99,19 @@ ${text('threshold', 'Threshold', 'price, "below": e.g. 30.00', html` inputmode="
 ${text('match', 'Link filter', 'links: a URL must contain this')}
 </div>
 <div class="field-row">
-<div><label for="${id('ignore')}">Ignore</label><textarea id="${id('ignore')}" name="${id('ignore')}" rows="2" aria-describedby="${id('ignore')}-help">${t.ignore}</textarea>
+<div${kindsOf('ignore')}><label for="${id('ignore')}">Ignore</label><textarea id="${id('ignore')}" name="${id('ignore')}" rows="2" aria-describedby="${id('ignore')}-help">${t.ignore}</textarea>
 <span class="help" id="${id('ignore')}-help">text and links: one per line, removed before comparing (a timestamp, "12 people viewing"); /…/ for a regular expression</span></div>
 <div class="check"><input type="checkbox" id="${id('confirm')}" name="${id('confirm')}"${t.confirm ? html` checked` : ''}><label for="${id('confirm')}">Confirm changes: alert only if a re-check two minutes later still sees the new value</label></div>
 </div>
 </fieldset>`;
 }
 
-function resultRows(results: TargetResult[]): SafeHtml {
+function resultRows(results: TargetResult[], targets: Target[]): SafeHtml {
+  const nameOf = (id: string) => targetName(targets.find((t) => t.id === id) ?? { id });
   return html`<section aria-labelledby="results-title" class="card" id="results"><h2 id="results-title">Evaluated values</h2>
 <div class="table-wrap"><table><thead><tr><th scope="col">Target</th><th scope="col">Value</th><th scope="col">Issues</th></tr></thead>
 <tbody>${results.map(
-    (r) => html`<tr><td>Target ${r.target_id.slice(1)}</td>
+    (r) => html`<tr><td>${nameOf(r.target_id)}</td>
 <td>${r.ok ? html`<span class="value">${r.display ?? ''}</span>${r.links && html`<ul>${r.links.map((l) => html`<li class="url">${l}</li>`)}</ul>`}` : html`<span class="muted">no value</span>`}</td>
 <td>${r.issues.length ? html`<ul class="issues">${r.issues.map((i) => html`<li><code>${i.code}</code>: ${i.message}</li>`)}</ul>` : html`<span class="muted">none</span>`}</td></tr>`,
   )}</tbody></table></div></section>`;
@@ -109,6 +131,8 @@ export interface PreviewPage {
   idempotencyKey: string;
   minInterval: number;
   results: TargetResult[] | null;
+  /** the targets as evaluated, which name the results */
+  targets: Target[];
   /** set when the preview reconfigures an existing monitor instead of creating one */
   editing: { monitorId: string; title: string; expectedVersion: number } | null;
 }
@@ -127,7 +151,16 @@ function monitorFieldset(page: PreviewPage): SafeHtml {
 <div><label for="name">Name (optional)</label><input id="name" name="name" maxlength="200" value="${input.name}"></div>
 ${interval}
 </div>
+<div class="field-row">
+<div><label for="labels">Labels (optional)</label>
+<input id="labels" name="labels" maxlength="1100" value="${input.labels}" aria-describedby="labels-help">
+<span class="help" id="labels-help">comma-separated, e.g. "shop, competitors"; the monitor list filters by them</span></div>
+<div><label for="failing_after">Alert when the checks fail this many times in a row</label>
+<input id="failing_after" name="failing_after" type="number" min="1" max="100" value="${input.failingAfter}" placeholder="3" aria-describedby="failing-help">
+<span class="help" id="failing-help">a check fails when the page does not load or a target cannot be read; empty: 3</span></div>
+</div>
 <div class="check"><input type="checkbox" id="email" name="email"${input.email ? html` checked` : ''}><label for="email">Email me when an alert rule matches</label></div>
+<div class="check"><input type="checkbox" id="webhook" name="webhook"${input.webhook ? html` checked` : ''}><label for="webhook">Post to the account\u2019s webhook (set up by the operator)</label></div>
 </fieldset>`;
 }
 
@@ -148,9 +181,10 @@ ${preview.final_url !== preview.url && html`<dt>After redirects</dt><dd class="u
 <dt>Load mode</dt><dd>${preview.load_mode}</dd>
 <dt>Preview valid until</dt><dd>${when(preview.expires_at)}</dd>
 </dl>
-${page.results && resultRows(page.results)}
+${page.results && resultRows(page.results, page.targets)}
 <form method="post" action="/monitors/new/${preview.id}" class="stack targets-form">
 ${csrfField(ctx)}<input type="hidden" name="idempotency_key" value="${page.idempotencyKey}">
+<input type="hidden" name="url" value="${preview.url}"><input type="hidden" name="load_mode" value="${preview.load_mode}">
 ${input.targets.map((t, i) => targetFieldset(i + 1, t, preview.elements))}
 ${monitorFieldset(page)}
 <div class="actions">
@@ -162,4 +196,20 @@ ${editing ? html`<button type="submit" name="action" value="save">Save targets a
 <div class="table-wrap"><table><thead><tr><th scope="col">Element</th><th scope="col">Text</th><th scope="col">Hints</th></tr></thead>
 <tbody>${preview.elements.map((e) => html`<tr><td><code>${e.selector}</code></td><td>${e.text}</td><td>${e.hints.join(', ')}</td></tr>`)}</tbody></table></div>
 </details>`;
+}
+
+/**
+ * An expired preview: one button loads a fresh preview of the same address,
+ * carrying everything the owner typed to the new preview's form.
+ */
+export function expiredPreviewBody(ctx: PageContext, carried: [string, string][]): SafeHtml {
+  return html`<h1>Preview expired</h1>
+<p>This preview is no longer valid: previews last 15 minutes and only the 3 most recent are kept.
+Load a fresh preview of the same page to continue; what you typed is kept.</p>
+<form method="post" action="/monitors/new" class="actions">
+${csrfField(ctx)}<input type="hidden" name="carry" value="1">
+${carried.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
+<button type="submit">Load a fresh preview</button>
+<a href="/monitors/new">Start over</a>
+</form>`;
 }

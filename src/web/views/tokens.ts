@@ -27,17 +27,17 @@ export const EMPTY_TOKEN_FORM: TokenForm = { name: '', scopes: [], days: 90 };
 
 function tokenTable(tokens: TokenView[]): SafeHtml {
   if (tokens.length === 0) return html`<p>No tokens yet.</p>`;
-  return html`<div class="table-wrap"><table>
+  return html`<div class="table-wrap"><table class="cards">
 <caption class="visually-hidden">API tokens</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col">Last used</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${tokens.map(
     (t) => html`<tr>
 <td>${t.name} <span class="muted">(${t.hint}…)</span></td>
-<td>${t.scopes.map((s) => html`<span class="tag">${s}</span> `)}</td>
-<td>${when(t.created_at)}</td>
-<td>${when(t.expires_at)}</td>
-<td>${when(t.last_used_at)}</td>
-<td><span class="state state-${t.state}">${t.state}</span></td>
+<td data-label="Scopes">${t.scopes.map((s) => html`<span class="tag">${s}</span> `)}</td>
+<td data-label="Created">${when(t.created_at)}</td>
+<td data-label="Expires">${when(t.expires_at)}</td>
+<td data-label="Last used">${when(t.last_used_at)}</td>
+<td data-label="State"><span class="state state-${t.state}">${t.state}</span></td>
 <td>${t.state === 'valid' || t.state === 'disabled' ? html`<a href="/api-access/tokens/${t.id}/revoke" aria-label="Revoke ${t.name}">Revoke</a>` : ''}</td>
 </tr>`,
   )}</tbody></table></div>`;

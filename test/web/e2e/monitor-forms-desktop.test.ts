@@ -1,0 +1,3 @@
+import { monitorFormScenarios } from './monitor-forms.scenarios.ts';
+
+monitorFormScenarios(1280);

@@ -1,0 +1,3 @@
+import { monitorPageScenarios } from './monitor-page.scenarios.ts';
+
+monitorPageScenarios(1280);

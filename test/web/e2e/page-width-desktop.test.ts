@@ -1,0 +1,3 @@
+import { pageWidthTour } from '../../helpers/page-width-tour.ts';
+
+pageWidthTour(1280);
