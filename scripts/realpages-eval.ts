@@ -11,6 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { currencyExponent, parseDotDecimal, toMinorUnits } from '../src/domain/extract/money.ts';
+import { evaluateLikeTheApi } from './corpus-eval.ts';
 import { startFixtureServer } from '../test/helpers/fixture-server.ts';
 import { bearer, createAccountWithToken, startTestApp } from '../test/helpers/test-app.ts';
 
@@ -63,7 +64,7 @@ export function loadRealPages(dir: string): RealPage[] {
 
 interface TargetAnswer {
   ok: boolean;
-  value: number | string | null;
+  value: number | string | string[] | null;
   display: string | null;
   issues: { code: string; message: string }[];
 }
@@ -76,8 +77,10 @@ export interface PageOutcome {
 
 /** Every page through preview + evaluate on the real application (embedded store) and a loopback fixture server. */
 export async function evaluateRealPages(pages: readonly RealPage[]): Promise<PageOutcome[]> {
-  // quotas and spacing of previews are not what is measured here
+  // quotas, spacing of previews and the extraction budget (a busy shared
+  // machine's speed) are not what is measured here
   const app = await startTestApp({
+    loaders: { extractionBudgetMs: 120_000 },
     plans: { pro: { previews_per_day: 10_000, previews_per_month: 10_000, preview_spacing_seconds: 0, requests_per_minute: 10_000 } },
   });
   const site = await startFixtureServer();
@@ -104,10 +107,7 @@ export async function evaluateRealPages(pages: readonly RealPage[]): Promise<Pag
         url: `/api/v1/previews/${created.json<{ data: { id: string } }>().data.id}/evaluate`,
         headers,
         payload: {
-          targets: [
-            { id: 'price', kind: 'price', selection: { scope: 'page' }, currency: page.currency },
-            { id: 'stock', kind: 'availability', selection: { scope: 'page' } },
-          ],
+          targets: targetsFor(page),
         },
       });
       assert.equal(evaluated.statusCode, 200, `${page.key}: ${evaluated.body}`);
@@ -120,6 +120,24 @@ export async function evaluateRealPages(pages: readonly RealPage[]): Promise<Pag
     await site.close();
     await app.close();
   }
+}
+
+const targetsFor = (page: RealPage) => [
+  { id: 'price', kind: 'price', selection: { scope: 'page' }, currency: page.currency },
+  { id: 'stock', kind: 'availability', selection: { scope: 'page' } },
+];
+
+/**
+ * The same targets through the function the extraction threads run for the
+ * evaluate route, body validated with the API's defaults (evaluateLikeTheApi),
+ * without HTTP and the store: what the tests check, in seconds.
+ */
+export function evaluateRealPagesDirectly(pages: readonly RealPage[]): PageOutcome[] {
+  return pages.map((page) => {
+    const [price, availability] = evaluateLikeTheApi(page.html.toString('utf8'), targetsFor(page));
+    assert.ok(price && availability);
+    return { page, price, availability };
+  });
 }
 
 export interface Score {

@@ -1,5 +1,5 @@
 import type { AnyNode } from 'domhandler';
-import { currencyExponent, decimalToString, makeDecimal, toMinorUnits, type DecimalAmount } from './money.ts';
+import { currencyExponent, decimalToString, formatMinorUnits, makeDecimal, toMinorUnits, type DecimalAmount } from './money.ts';
 import type { DecimalHint } from './number-text.ts';
 import { areasAroundTitle } from './main-offer.ts';
 import type { ParsedPage } from './parse-page.ts';
@@ -106,6 +106,31 @@ function textCandidates(
 }
 
 /**
+ * The page's structured data (JSON-LD, microdata, product meta tags): the
+ * first source naming one amount decides, unless another source names a
+ * different single amount (an auction's starting price in JSON-LD, its
+ * current bid in the meta tags): then the sources contradict each other and
+ * none decides.
+ */
+function structuredVerdict(page: ParsedPage, currency: string, exponent: number, decimal: DecimalHint | undefined): Verdict {
+  const verdicts = [
+    judge(jsonLdFacts(page).prices, currency, exponent),
+    judge(microdataFacts(page.document.children, decimal).prices, currency, exponent),
+    judge(metaFacts(page).prices, currency, exponent),
+  ];
+  const values = verdicts.filter((v) => v.kind === 'value');
+  const [first] = values;
+  if (first && values.every((v) => v.minor === first.minor)) return first;
+  if (first) return { kind: 'ambiguous', amounts: values.map((v) => formatMinorUnits(v.minor, currency).split(' ')[0]!) };
+  // the most telling failure, as extractPrice reports them
+  for (const kind of ['ambiguous', 'unfit', 'mismatch'] as const) {
+    const found = verdicts.find((v) => v.kind === kind);
+    if (found) return found;
+  }
+  return { kind: 'none' };
+}
+
+/**
  * The price shown nearest the product title: in the title's smallest ancestor
  * holding a price in the target's currency (microdata first, then its visible
  * text). Several different amounts there leave it ambiguous: going further
@@ -135,9 +160,7 @@ export function extractPrice(
   const sources: (() => Verdict)[] = roots
     ? [judged(() => microdataFacts(roots, decimal).prices), judged(() => textCandidates(roots, decimal, true, exponent))]
     : [
-        judged(() => jsonLdFacts(page).prices),
-        judged(() => microdataFacts(page.document.children, decimal).prices),
-        judged(() => metaFacts(page).prices),
+        () => structuredVerdict(page, currency, exponent, decimal),
         () => nearTitle(page, currency, exponent, decimal),
         judged(() => textCandidates(page.document.children, decimal, false, exponent)),
       ];
