@@ -1,5 +1,5 @@
-// Scores the extraction domain against the shared corpora (see
-// ../shared/corpora/prices.SOURCE.md and availability/SOURCE.md); used by
+// Scores the extraction domain against the corpora in test/corpora (see
+// prices.SOURCE.md and availability/SOURCE.md there); used by
 // scripts/eval-extraction.ts and test/domain/extract/corpus.test.ts.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -60,7 +60,7 @@ export function loadCorpora(dir: string): Corpora {
   const pricesFile = join(dir, 'prices.json');
   const casesFile = join(dir, 'availability', 'cases.json');
   for (const file of [pricesFile, casesFile]) {
-    if (!existsSync(file)) throw new Error(`corpus file ${file} is missing: the shared corpora must be checked out next to the repository`);
+    if (!existsSync(file)) throw new Error(`corpus file ${file} is missing: test/corpora is part of the repository`);
   }
   const prices = JSON.parse(readFileSync(pricesFile, 'utf8')) as PriceCase[];
   const cases = JSON.parse(readFileSync(casesFile, 'utf8')) as Omit<AvailabilityCase, 'html'>[];

@@ -1,6 +1,6 @@
-// Accuracy of the extraction domain against the shared corpora:
+// Accuracy of the extraction domain against the corpora in test/corpora:
 //   npm run eval:extraction [-- <corpora dir>] [--verbose]
-// The corpora directory defaults to ../shared/corpora next to the repository.
+// The corpora directory defaults to test/corpora.
 import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -15,7 +15,7 @@ import {
 const args = process.argv.slice(2);
 const verbose = args.includes('--verbose');
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const dir = resolve(args.find((a) => !a.startsWith('--')) ?? resolve(repoRoot, '../shared/corpora'));
+const dir = resolve(args.find((a) => !a.startsWith('--')) ?? resolve(repoRoot, 'test/corpora'));
 
 function print(name: string, report: CaseReport): void {
   const pct = report.total === 0 ? 100 : (100 * report.passed) / report.total;

@@ -33,6 +33,10 @@ test('currency must be a known ISO 4217 code', () => {
   assert.deepEqual(fields(validateTarget({ id: 'p', kind: 'price', selection: page, currency: 'XAU' }, 0)), ['targets[0].currency']);
 });
 
+test('a code withdrawn recently that pages still show (HRK) is a currency a target can name', () => {
+  assert.deepEqual(validateTarget({ id: 'p', kind: 'price', selection: page, currency: 'HRK' }, 0), []);
+});
+
 test('threshold is required for the below rule', () => {
   assert.deepEqual(fields(validateTarget({ id: 'p', kind: 'price', selection: page, rule: 'below', currency: 'USD' }, 0)), [
     'targets[0].threshold',

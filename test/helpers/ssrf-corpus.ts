@@ -1,15 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 
-// The shared SSRF corpus: one `URL<TAB>[category] note` per line; split on
-// the first tab only (a URL may itself contain odd characters).
+// The SSRF corpus (test/corpora/ssrf-urls.txt, see ssrf.SOURCE.md there): one
+// `URL<TAB>[category] note` per line; split on the first tab only (a URL may
+// itself contain odd characters).
 
-// shared/ sits beside the repository (as on the developers' machines and in CI).
-export const SSRF_CORPUS_PATH = new URL('../../../shared/corpora/ssrf-urls.txt', import.meta.url).pathname;
-
-/** Why the corpus tests cannot run here, or null when the corpus is beside the repository. */
-export function ssrfCorpusMissing(): string | null {
-  return existsSync(SSRF_CORPUS_PATH) ? null : `the SSRF corpus is not at ${SSRF_CORPUS_PATH} (shared/ beside the repository)`;
-}
+export const SSRF_CORPUS_PATH = new URL('../corpora/ssrf-urls.txt', import.meta.url).pathname;
 
 export interface CorpusCase {
   url: string;

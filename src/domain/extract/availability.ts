@@ -1,14 +1,33 @@
-import type { AnyNode } from 'domhandler';
+import type { AnyNode, Element } from 'domhandler';
 import type { ParsedPage } from './parse-page.ts';
 import type { Availability } from '../observed-value.ts';
 import { combineAvailability } from './schema-availability.ts';
-import { stockFromText } from './stock-text.ts';
+import { stockFromWording, stockWording } from './stock-text.ts';
+import { areasAroundTitle } from './main-offer.ts';
 import { jsonLdFacts, metaFacts, microdataFacts } from './structured-data.ts';
 import { visibleText } from './visible-text.ts';
 
 // An availability target's value: structured data first (page scope: JSON-LD,
 // microdata, product meta tags; selector scope: microdata inside the element),
-// then the wording of the visible text. Null when nothing states the stock.
+// then the wording of the visible text. On a whole page the wording nearest
+// the product title decides (main-offer.ts): the innermost of its ancestors
+// whose text says anything about stock, so a phrase of another product or of
+// the footer never outweighs the main product's. A link or button worded both
+// ways ("Add to cart" and "Unavailable" in one control) holds labels that the
+// page's style switches between: it says nothing. Null when nothing states
+// the stock.
+
+const CONTROLS = new Set(['a', 'button']);
+
+function switchedLabels(el: Element): boolean {
+  if (!CONTROLS.has(el.name)) return false;
+  const wording = stockWording(visibleText([el]));
+  return wording.out > 0 && wording.in > 0;
+}
+
+function wordingOf(nodes: readonly AnyNode[]) {
+  return stockWording(visibleText(nodes, { skip: switchedLabels }));
+}
 
 export function extractAvailability(page: ParsedPage, roots: readonly AnyNode[] | null): Availability | null {
   const structured: (() => Availability[])[] = roots
@@ -22,5 +41,10 @@ export function extractAvailability(page: ParsedPage, roots: readonly AnyNode[] 
     const value = combineAvailability(source());
     if (value) return value;
   }
-  return stockFromText(visibleText(roots ?? page.document.children));
+  if (roots) return stockFromWording(wordingOf(roots));
+  for (const area of areasAroundTitle(page)) {
+    const wording = wordingOf([area]);
+    if (wording.out > 0 || wording.in > 0) return stockFromWording(wording);
+  }
+  return stockFromWording(wordingOf(page.document.children));
 }

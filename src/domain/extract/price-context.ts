@@ -25,9 +25,9 @@ const UNITS = [
 ].join('|');
 const UNIT_AFTER = new RegExp(`^\\s?(?:${UNITS})(?![\\p{L}\\p{N}])`, 'u');
 
-// "$49+"; not "€6.56 + VAT"
-const THRESHOLD_AFTER = /^\+(?!\s*\p{L})/u;
-const THRESHOLD_WORDS = 'over|above|from orders|orders?(?: over| above| of)?|spend|min|minimum|мин|минимум|заказ|qty|quantity';
+// "$49+", "$590起" (from $590 up); not "€6.56 + VAT"
+const THRESHOLD_AFTER = /^(?:\+(?!\s*\p{L})|\s?起)/u;
+const THRESHOLD_WORDS = 'over|above|from orders|orders?(?: over| above| of)?|spend|min|minimum|мин|минимум|заказ|qty|quantity|滿|满';
 const THRESHOLD_BEFORE = new RegExp(`(?:^|[^\\p{L}])(?:${THRESHOLD_WORDS})\\.?:?\\s{0,2}\\p{Sc}?\\s{0,2}$`, 'iu');
 
 /**

@@ -78,3 +78,30 @@ export function currentPrices<T extends PlacedAmount>(text: string, items: reado
   }
   return { kept, note: notes.length > 0 ? `set aside: ${notes.join('; ')}` : null };
 }
+
+// Amounts that are never the item's price on a whole page, even when nothing
+// else is left: what shipping costs, one instalment of a payment plan, and a
+// price per unit of measure (a whole-page target reads the item's price; a
+// selector-scope target on such an element still reads it).
+const SHIPPING = [
+  'shipping|delivery|postage|p&p|versand|versandkosten|lieferung|livraison|frais de port|spedizione|envío|envio|frete',
+  'wysyłka|dostawa|doprava|poštovné|verzending|verzendkosten|frakt|toimitus|szállítás|kargo|доставка|משלוח|運費|送料|配送料|배송비',
+].join('|');
+const SHIPPING_BEFORE = new RegExp(`(?:^|[^\\p{L}])(?:${SHIPPING})(?:\\s+\\p{L}+)?[\\s:]*$`, 'iu');
+const INSTALMENT_BEFORE =
+  /(?:^|[^\p{L}])(?:每期|分期|月々|monthly|per month|mensualités?|cuotas? de|parcelas? de|raty?|rate da)[\s:]*$|\d\s?[x×]\s*$/iu;
+const PERIOD_AFTER =
+  /^\s*(?:\/\s*(?:mo|month|mese|monat|mois|mes|mês|miesiąc|m-c|měsíc|kk|月|월)\b|(?:per|a|al|pro|par) (?:month|mese|monat|mois|mes)\b|monatlich|miesięcznie|x\s*\d)/iu;
+const UNIT_AFTER =
+  /^\s*(?:\/|per\s|je\s|pro\s|za\s)\s*(?:\d+\s?)?(?:kg|g|l|ml|cl|m|m²|m2|m³|szt\.?|pc|pcs|st|stk|stück|unit|item|piece|lb|oz)(?![\p{L}\p{N}])/iu;
+
+function notPrice(text: string, item: PlacedAmount, previousEnd: number): boolean {
+  const before = text.slice(Math.max(previousEnd, item.start - LABEL_REACH), item.start);
+  const after = text.slice(item.end, item.end + LABEL_REACH);
+  return SHIPPING_BEFORE.test(before) || INSTALMENT_BEFORE.test(before) || PERIOD_AFTER.test(after) || UNIT_AFTER.test(after);
+}
+
+/** The amounts of a whole page's text that may be the item's price: without shipping costs, instalments and unit prices. */
+export function itemPrices<T extends PlacedAmount>(text: string, items: readonly T[]): T[] {
+  return items.filter((item, i) => !notPrice(text, item, items[i - 1]?.end ?? 0));
+}

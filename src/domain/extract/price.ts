@@ -1,16 +1,18 @@
 import type { AnyNode } from 'domhandler';
-import { currencyExponent, decimalToString, makeDecimal, toMinorUnits, type DecimalAmount } from './money.ts';
+import { currencyExponent, decimalToString, formatMinorUnits, makeDecimal, toMinorUnits, type DecimalAmount } from './money.ts';
 import type { DecimalHint } from './number-text.ts';
+import { areasAroundTitle } from './main-offer.ts';
 import type { ParsedPage } from './parse-page.ts';
-import { currentPrices } from './price-roles.ts';
+import { currentPrices, itemPrices } from './price-roles.ts';
 import { findAmounts, findPriceMentions, findPriceRange, isFreeText } from './price-text.ts';
 import { jsonLdFacts, metaFacts, microdataFacts, type StatedPrice } from './structured-data.ts';
 import { visibleText } from './visible-text.ts';
 
 // A price target's value. Sources are tried in order of reliability; the
 // first that names exactly one amount in the target's currency decides:
-//   page scope:     JSON-LD, microdata, product meta tags, then visible text
-//                   (amounts written next to a currency sign or code);
+//   page scope:     JSON-LD, microdata, product meta tags, then the price
+//                   nearest the product title (main-offer.ts), then the
+//                   visible text (amounts next to a currency sign or code);
 //   selector scope: microdata inside the element, then its visible text
 //                   (of a range, "£6.95 - £9.95", the lower bound);
 //                   a selected element without any currency sign may hold one
@@ -93,13 +95,55 @@ function textCandidates(
   // a selected element showing a price range: its "from" price
   const range = bareNumbers ? findPriceRange(text, decimal) : null;
   if (range) return [byConvention(range.amount, range.currency?.codes ?? null, range.autoGrouped, exponent)];
-  const mentions = currentPrices(text, findPriceMentions(text, decimal));
+  const found = findPriceMentions(text, decimal);
+  const mentions = currentPrices(text, bareNumbers ? found : itemPrices(text, found));
   if (mentions.kept.length > 0 || !bareNumbers) {
     return mentions.kept.map((m) => noted(byConvention(m.amount, m.currency.codes, m.autoGrouped, exponent), mentions.note));
   }
   const bare = currentPrices(text, findAmounts(text, decimal));
   if (bare.kept.length === 0 && isFreeText(text)) return [{ amount: makeDecimal('0', ''), codes: null }];
   return bare.kept.map(({ amount, autoGrouped }) => noted(byConvention(amount, null, autoGrouped, exponent), bare.note));
+}
+
+/**
+ * The page's structured data (JSON-LD, microdata, product meta tags): the
+ * first source naming one amount decides, unless another source names a
+ * different single amount (an auction's starting price in JSON-LD, its
+ * current bid in the meta tags): then the sources contradict each other and
+ * none decides.
+ */
+function structuredVerdict(page: ParsedPage, currency: string, exponent: number, decimal: DecimalHint | undefined): Verdict {
+  const verdicts = [
+    judge(jsonLdFacts(page).prices, currency, exponent),
+    judge(microdataFacts(page.document.children, decimal).prices, currency, exponent),
+    judge(metaFacts(page).prices, currency, exponent),
+  ];
+  const values = verdicts.filter((v) => v.kind === 'value');
+  const [first] = values;
+  if (first && values.every((v) => v.minor === first.minor)) return first;
+  if (first) return { kind: 'ambiguous', amounts: values.map((v) => formatMinorUnits(v.minor, currency).split(' ')[0]!) };
+  // the most telling failure, as extractPrice reports them
+  for (const kind of ['ambiguous', 'unfit', 'mismatch'] as const) {
+    const found = verdicts.find((v) => v.kind === kind);
+    if (found) return found;
+  }
+  return { kind: 'none' };
+}
+
+/**
+ * The price shown nearest the product title: in the title's smallest ancestor
+ * holding a price in the target's currency (microdata first, then its visible
+ * text). Several different amounts there leave it ambiguous: going further
+ * out would only add other products' prices.
+ */
+function nearTitle(page: ParsedPage, currency: string, exponent: number, decimal: DecimalHint | undefined): Verdict {
+  for (const area of areasAroundTitle(page)) {
+    for (const read of [() => microdataFacts([area], decimal).prices, () => textCandidates([area], decimal, false, exponent)]) {
+      const verdict = judge(read(), currency, exponent);
+      if (verdict.kind === 'value' || verdict.kind === 'ambiguous') return verdict;
+    }
+  }
+  return { kind: 'none' };
 }
 
 export function extractPrice(
@@ -112,17 +156,17 @@ export function extractPrice(
   if (currency === undefined || exponent === null) {
     return { ok: false, code: 'price_not_found', message: 'the target names no ISO 4217 currency to read prices in' };
   }
-  const sources: (() => StatedPrice[])[] = roots
-    ? [() => microdataFacts(roots, decimal).prices, () => textCandidates(roots, decimal, true, exponent)]
+  const judged = (read: () => StatedPrice[]) => (): Verdict => judge(read(), currency, exponent);
+  const sources: (() => Verdict)[] = roots
+    ? [judged(() => microdataFacts(roots, decimal).prices), judged(() => textCandidates(roots, decimal, true, exponent))]
     : [
-        () => jsonLdFacts(page).prices,
-        () => microdataFacts(page.document.children, decimal).prices,
-        () => metaFacts(page).prices,
-        () => textCandidates(page.document.children, decimal, false, exponent),
+        () => structuredVerdict(page, currency, exponent, decimal),
+        () => nearTitle(page, currency, exponent, decimal),
+        judged(() => textCandidates(page.document.children, decimal, false, exponent)),
       ];
   const verdicts: Verdict[] = [];
   for (const source of sources) {
-    const verdict = judge(source(), currency, exponent);
+    const verdict = source();
     if (verdict.kind === 'value') {
       return { ok: true, minor: verdict.minor, currency, reading: verdict.reading };
     }

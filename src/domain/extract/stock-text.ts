@@ -58,12 +58,26 @@ function strongest(found: readonly Found[]): number {
   return Math.max(0, ...found.map((f) => RANK[f.strength]));
 }
 
-/** The stock state the wording states, or null when it states none or contradicts itself. */
-export function stockFromText(text: string): Availability | null {
+/** How strongly the text's wording says out of stock and in stock (0: not at all). */
+export interface StockWording {
+  out: number;
+  in: number;
+}
+
+export function stockWording(text: string): StockWording {
   const normalised = normalise(text);
   const taken = new Uint8Array(normalised.length);
-  const outRank = strongest(findAndTake(normalised, taken, OUT));
-  const inRank = strongest(findAndTake(normalised, taken, IN));
-  if (outRank === inRank) return null;
-  return outRank > inRank ? 'out_of_stock' : 'in_stock';
+  const out = strongest(findAndTake(normalised, taken, OUT));
+  return { out, in: strongest(findAndTake(normalised, taken, IN)) };
+}
+
+/** The state the wording states, or null when it states none or contradicts itself. */
+export function stockFromWording(wording: StockWording): Availability | null {
+  if (wording.out === wording.in) return null;
+  return wording.out > wording.in ? 'out_of_stock' : 'in_stock';
+}
+
+/** The stock state the wording states, or null when it states none or contradicts itself. */
+export function stockFromText(text: string): Availability | null {
+  return stockFromWording(stockWording(text));
 }

@@ -134,6 +134,8 @@ function offerPrice(offer: JsonObject, aggregate: boolean): StatedPrice | null {
   return null;
 }
 
+const isZero = (amount: DecimalAmount): boolean => !/[1-9]/u.test(amount.whole + amount.fraction);
+
 function walkJsonLd(node: Json | undefined, asOffer: boolean, pricesCount: boolean, facts: StructuredFacts): void {
   if (Array.isArray(node)) {
     for (const item of node) walkJsonLd(item, asOffer, pricesCount, facts);
@@ -146,8 +148,12 @@ function walkJsonLd(node: Json | undefined, asOffer: boolean, pricesCount: boole
   // An AggregateOffer's lowPrice stands for its nested offers: their prices
   // are variants of it, not rival prices; their availability still counts.
   let nestedPricesCount = pricesCount;
-  if (isOffer) {
-    const price = pricesCount ? offerPrice(node, aggregate) : null;
+  const stated = isOffer ? offerPrice(node, aggregate) : null;
+  // An offer priced at zero is a placeholder (a template, an item not on
+  // sale): neither its price nor its availability states this page's offer.
+  const placeholder = stated !== null && isZero(stated.amount);
+  if (isOffer && !placeholder) {
+    const price = pricesCount ? stated : null;
     if (price) facts.prices.push(price);
     const availability = prop(node, 'availability');
     if (typeof availability === 'string') {

@@ -71,6 +71,8 @@ const SPACED = new Set(['td', 'th', 'button', 'label', 'input', 'select', 'texta
 export interface VisibleTextOptions {
   /** leave out struck-through text (<del>, <s>): an old price is not the price */
   skipStruck?: boolean;
+  /** leave out the elements this says to (with their contents) */
+  skip?: (el: Element) => boolean;
 }
 
 export function isHidden(el: Element): boolean {
@@ -86,7 +88,7 @@ function collect(node: AnyNode, out: string[], options: VisibleTextOptions): voi
   }
   if (!isElement(node)) return;
   const name = node.name;
-  if (SKIPPED.has(name) || isHidden(node) || (options.skipStruck && STRUCK.has(name))) return;
+  if (SKIPPED.has(name) || isHidden(node) || (options.skipStruck && STRUCK.has(name)) || options.skip?.(node)) return;
   if (name === 'br') {
     out.push('\n');
     return;

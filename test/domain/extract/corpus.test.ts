@@ -4,13 +4,13 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { evaluateAvailabilityCases, evaluateParserCases, evaluatePriceCases, loadCorpora } from '../../../scripts/corpus-eval.ts';
 
-// Accuracy on the shared corpora (../shared/corpora next to the repository;
-// loading throws when they are missing, so CI fails rather than skips).
+// Accuracy on the corpora in test/corpora (loading throws when they are
+// missing, so the tests fail rather than skip).
 // Price cases go through the path a user's request takes: a page holding the
 // text and a price target without `decimal` (automatic), validated by the
 // API's body validator with its defaults and read by the evaluate route's
 // extraction (evaluateLikeTheApi).
-const DIR = resolve(import.meta.dirname, '../../../../shared/corpora');
+const DIR = resolve(import.meta.dirname, '../../corpora');
 const corpora = loadCorpora(DIR);
 const prices = evaluatePriceCases(corpora.prices);
 

@@ -7,7 +7,7 @@ import { listElements, MAX_PREVIEW_ELEMENTS } from '../../../src/domain/extract/
 import { cssIdent } from '../../../src/domain/extract/unique-selector.ts';
 import { page } from './helpers.ts';
 
-const CORPUS = resolve(import.meta.dirname, '../../../../shared/corpora/availability');
+const CORPUS = resolve(import.meta.dirname, '../../corpora/availability');
 
 const PRODUCT = `<html><body>
   <header><nav><a href="/">Home</a> <a href="/shop">Shop</a> <a href="/help">Help</a></nav></header>
@@ -37,7 +37,7 @@ test('every listed selector matches exactly one element of the page', () => {
 test('every listed selector matches exactly one element on the corpus pages', () => {
   // CI checks the corpus pages: their absence fails, it is not skipped
   if (!existsSync(CORPUS)) {
-    throw new Error(`corpus pages not found at ${CORPUS}: the shared corpora must be checked out next to the repository`);
+    throw new Error(`corpus pages not found at ${CORPUS}: test/corpora is part of the repository`);
   }
   for (const file of readdirSync(CORPUS).filter((f) => f.endsWith('.html'))) {
     assertEverySelectorUnique(readFileSync(join(CORPUS, file), 'utf8'));

@@ -3,8 +3,10 @@
 // `null` marks codes that have no minor unit (precious metals, SDR, testing
 // and "no currency" codes); they are not currencies a price can be in.
 // Compiled from ISO 4217 list one (list-one.xml, published by SIX as the
-// maintenance agency) with the 2024-2025 amendments (ZWG, XCG); codes since
-// withdrawn (HRK, SLL, ZWL) are in HISTORIC_CODES of currency-signs.ts.
+// maintenance agency) with the 2024-2025 amendments (ZWG, XCG). Codes withdrawn
+// since 2023 that pages and archives still show (HRK, SLL, ZWL) stay here, so a
+// target can name them; older withdrawn codes are in HISTORIC_CODES of
+// currency-signs.ts.
 
 export const ISO_4217_EXPONENTS: Readonly<Record<string, number | null>> = {
   AED: 2,
@@ -68,6 +70,7 @@ export const ISO_4217_EXPONENTS: Readonly<Record<string, number | null>> = {
   GYD: 2,
   HKD: 2,
   HNL: 2,
+  HRK: 2,
   HTG: 2,
   HUF: 2,
   IDR: 2,
@@ -136,6 +139,7 @@ export const ISO_4217_EXPONENTS: Readonly<Record<string, number | null>> = {
   SGD: 2,
   SHP: 2,
   SLE: 2,
+  SLL: 2,
   SOS: 2,
   SRD: 2,
   SSP: 2,
@@ -187,4 +191,5 @@ export const ISO_4217_EXPONENTS: Readonly<Record<string, number | null>> = {
   ZAR: 2,
   ZMW: 2,
   ZWG: 2,
+  ZWL: 2,
 };

@@ -86,7 +86,22 @@ const WEAK_IN = [
   'lägg i varukorgen',
   'kosárba',
   'do košíku',
+  'do košíka',
   'sepete ekle',
+  'in winkelmand',
+  'legg i handlekurven',
+  'lisää ostoskoriin',
+  'добавить в корзину',
+  'הוסף לסל',
+  'הוספה לסל',
+  '加入購物車',
+  '放入購物車',
+  '立即購買',
+  '加入购物车',
+  '立即购买',
+  '장바구니 담기',
+  '바로구매',
+  '구매하기',
 ];
 
 function unique(phrases: readonly StockPhrase[]): StockPhrase[] {

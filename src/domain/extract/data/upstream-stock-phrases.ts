@@ -3,7 +3,7 @@
 // (https://github.com/dgtlmoon/changedetection.io, commit
 // fce24780e74199bf34c62a0d90188cc2fc12f061), verbatim and in order, lower case.
 // Copyright dgtlmoon, Apache License 2.0 (only this phrase list was taken; no
-// program code). Taken from shared/corpora/availability, see SOURCE.md there.
+// program code). Taken from test/corpora/availability, see SOURCE.md there.
 
 export const UPSTREAM_OUT_OF_STOCK_PHRASES: readonly string[] = [
   ' أخبرني عندما يتوفر',

@@ -1,0 +1,37 @@
+import { findAll } from 'domutils';
+import type { Element } from 'domhandler';
+import { isElement } from './dom.ts';
+import type { ParsedPage } from './parse-page.ts';
+import { isHidden, visibleText } from './visible-text.ts';
+
+// Where a product page shows its main offer: around the product's title, the
+// page's <h1>. A person reads the price and the stock state next to the title
+// before anything further away (recommendations, other sellers, the footer),
+// so whole-page targets look in the title's ancestors, innermost first.
+// A page whose <h1>s name different things (a list of deals, several
+// products) has no single title, and nothing is read by nearness.
+
+function shown(el: Element): boolean {
+  for (let node: Element | null = el; node; node = node.parent && isElement(node.parent) ? node.parent : null) {
+    if (isHidden(node)) return false;
+  }
+  return true;
+}
+
+/** The page's product title: its visible <h1>, or the first of several that say the same; null otherwise. */
+export function productTitle(page: ParsedPage): Element | null {
+  const titles = findAll((el) => el.name === 'h1' && shown(el), page.document.children)
+    .map((el) => ({ el, text: visibleText([el]) }))
+    .filter((t) => t.text !== '');
+  const [first] = titles;
+  if (!first || titles.some((t) => t.text !== first.text)) return null;
+  return first.el;
+}
+
+/** The ancestors of the product title, innermost first, up to the root element; empty without a title. */
+export function areasAroundTitle(page: ParsedPage): Element[] {
+  const areas: Element[] = [];
+  const title = productTitle(page);
+  for (let node = title?.parent ?? null; node && isElement(node); node = node.parent) areas.push(node);
+  return areas;
+}
