@@ -11,6 +11,7 @@ export type IssueCode =
   | 'availability_unknown'
   | 'phrase_missing'
   | 'links_missing'
+  | 'links_too_many'
   | 'blocked'
   | 'fetch_failed'
   | 'timeout'

@@ -20,6 +20,14 @@ export interface Plan {
   idempotency_keys_per_day: number;
 }
 
+/**
+ * Links a links target watches at most, on every plan: each link of its
+ * selection up to this many (past it the target reports links_too_many rather
+ * than watch an arbitrary part). The specification's ten is what an evaluate
+ * answer shows, not what a monitor watches.
+ */
+export const MAX_WATCHED_LINKS = 1000;
+
 export const PLAN_NAMES = ['pro', 'free'] as const;
 export type PlanName = (typeof PLAN_NAMES)[number];
 export type Plans = Record<PlanName, Plan>;

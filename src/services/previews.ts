@@ -7,7 +7,7 @@ import type { CheckIssue } from '../domain/issues.ts';
 import type { Target } from '../domain/targets.ts';
 import { validateTargetList } from '../domain/target-rules.ts';
 import type { Plan } from '../domain/plans.ts';
-import type { PreviewElement, TargetExtraction } from '../domain/extract/index.ts';
+import { evaluationAnswer, type PreviewElement, type TargetExtraction } from '../domain/extract/index.ts';
 import { ExtractionTimeout, extractWithin } from '../extraction/extraction-pool.ts';
 import { JobCancelled, QueueFull } from '../extraction/queue-errors.ts';
 import type { Loaders } from '../fetch/loaders.ts';
@@ -163,5 +163,5 @@ export async function evaluatePreview(
   const preview = await findOwnPreview(deps, principal.accountId, previewId);
   if (!preview) throw new AppError('not_found', 'preview not found, expired or discarded');
   assertTargetsConfigured(targets, principal.plan);
-  return (await evaluateTargets(deps.loaders, preview, targets, signal)).map(({ text: _text, ...result }) => result);
+  return (await evaluateTargets(deps.loaders, preview, targets, signal)).map(evaluationAnswer);
 }

@@ -2,6 +2,7 @@ import type { AnyNode } from 'domhandler';
 import type { CheckIssue, IssueCode } from '../issues.ts';
 import { linksNotIgnored, withoutIgnored } from '../noise.ts';
 import { normaliseText } from '../observed-value.ts';
+import { MAX_WATCHED_LINKS } from '../plans.ts';
 import type { Target } from '../targets.ts';
 import { extractAvailability } from './availability.ts';
 import { collectLinks } from './links.ts';
@@ -17,17 +18,17 @@ import { visibleText } from './visible-text.ts';
 
 /** Text values and displays are capped at this many characters (specification: "strings capped at 1,500"). */
 export const MAX_STRING_CHARS = 1500;
-/** At most this many links are returned (specification: "links at 10"). */
+/** An evaluate answer shows at most this many links (specification: "links at 10"); a monitor watches them all. */
 export const MAX_LINKS = 10;
 
 export interface TargetExtraction {
   target_id: string;
   /** false when an issue prevented a value */
   ok: boolean;
-  /** text: normalised text; price: integer minor units; availability: 'in_stock' | 'out_of_stock'; links: sorted absolute URLs */
+  /** text: normalised text; price: integer minor units; availability: 'in_stock' | 'out_of_stock'; links: every link, sorted absolute URLs */
   value: string | number | string[] | null;
   display: string | null;
-  /** links targets only */
+  /** links targets only: the first MAX_LINKS of the value */
   links: string[] | null;
   issues: CheckIssue[];
   /** the visible text of the selection, uncapped: the captured text that change diffs are made from */
@@ -126,8 +127,23 @@ export function extractTarget(page: ParsedPage, target: Target): TargetExtractio
         const matching = target.match === undefined ? '' : ` containing "${target.match}"`;
         return failed(target, 'links_missing', `no http(s) links${matching} found`, text);
       }
-      const links = all.slice(0, MAX_LINKS);
-      return succeeded(target, links, displayLinks(links), text, links);
+      if (all.length > MAX_WATCHED_LINKS) {
+        return failed(
+          target,
+          'links_too_many',
+          `the selection holds ${all.length} links, more than the ${MAX_WATCHED_LINKS} a links target watches: narrow the selector or set match`,
+          text,
+        );
+      }
+      return succeeded(target, all, displayLinks(all), text, all.slice(0, MAX_LINKS));
     }
   }
+}
+
+/** What an evaluate answer shows of an extraction: a links value cut to its first MAX_LINKS. */
+export function evaluationAnswer(extraction: TargetExtraction): Omit<TargetExtraction, 'text'> {
+  const { text: _text, ...answer } = extraction;
+  if (!Array.isArray(answer.value)) return answer;
+  const shown = answer.value.slice(0, MAX_LINKS);
+  return { ...answer, value: shown, display: displayLinks(shown), links: shown };
 }

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { extractTarget, MAX_LINKS } from '../../../src/domain/extract/extract-target.ts';
+import { evaluationAnswer, extractTarget, MAX_LINKS } from '../../../src/domain/extract/extract-target.ts';
+import { MAX_WATCHED_LINKS } from '../../../src/domain/plans.ts';
+import { detectChange } from '../../../src/domain/rules.ts';
 import type { Target } from '../../../src/domain/targets.ts';
 import { page, selector } from './helpers.ts';
 
@@ -33,11 +35,48 @@ test('match keeps only links containing the substring', () => {
   assert.deepEqual(extractTarget(page(html), links({ match: '/jobs/' })).value, ['https://shop.example/jobs/1']);
 });
 
-test('at most ten links are returned', () => {
-  const html = Array.from({ length: 15 }, (_, i) => `<a href="/p/${String(i).padStart(2, '0')}">x</a>`).join('');
-  const value = extractTarget(page(html), links()).value as string[];
-  assert.equal(value.length, MAX_LINKS);
-  assert.equal(value[0], 'https://shop.example/p/00');
+const numbered = (count: number, prefix = '/p/') =>
+  Array.from({ length: count }, (_, i) => `<a href="${prefix}${String(i).padStart(4, '0')}">x</a>`).join('');
+
+test('a links target watches every link of its selection, not only the first ten', () => {
+  const result = extractTarget(page(numbered(30)), links());
+  const value = result.value as string[];
+  assert.equal(value.length, 30);
+  assert.equal(value[29], 'https://shop.example/p/0029');
+  assert.deepEqual(result.links, value.slice(0, MAX_LINKS), 'links lists the first ten for people');
+});
+
+test(`a links target watches up to ${MAX_WATCHED_LINKS} links; past that it is a links_too_many issue, not a part of them`, () => {
+  assert.equal((extractTarget(page(numbered(MAX_WATCHED_LINKS)), links()).value as string[]).length, MAX_WATCHED_LINKS);
+  const over = extractTarget(page(numbered(MAX_WATCHED_LINKS + 1)), links());
+  assert.deepEqual([over.ok, over.value, over.issues[0]?.code], [false, null, 'links_too_many']);
+  assert.match(over.issues[0]!.message, /1001 links, more than the 1000/);
+});
+
+test('an evaluate answer shows at most ten links, in value, links and display', () => {
+  const answer = evaluationAnswer(extractTarget(page(numbered(30)), links()));
+  assert.equal((answer.value as string[]).length, MAX_LINKS);
+  assert.deepEqual(answer.links, answer.value);
+  assert.equal(answer.display?.split('\n').length, MAX_LINKS);
+  assert.equal('text' in answer, false);
+});
+
+test('a new link sorting after the tenth is a new link, and one sorting first pushes none out', () => {
+  const target = links({ rule: 'new_links' });
+  const before = extractTarget(page(numbered(30)), target).value as string[];
+  const late = extractTarget(page(numbered(30) + '<a href="/p/9999">x</a>'), target).value as string[];
+  const lateDecision = detectChange(target, before, late);
+  assert.equal(lateDecision.outcome, 'changed');
+  assert.deepEqual(lateDecision.newlySeenLinks, ['https://shop.example/p/9999']);
+  assert.deepEqual(lateDecision.outcome === 'changed' && lateDecision.ruleMatches, [{ target_id: 'l', rule: 'new_links' }]);
+
+  const early = extractTarget(page('<a href="/a/first">x</a>' + numbered(30)), target).value as string[];
+  assert.deepEqual(
+    before.filter((url) => !early.includes(url)),
+    [],
+    'no watched link is gone',
+  );
+  assert.deepEqual(detectChange(target, before, early).newlySeenLinks, ['https://shop.example/a/first']);
 });
 
 test('a links selector may match several elements; links are gathered from all', () => {
