@@ -98,7 +98,7 @@ interface Slot {
 }
 
 const WORKER_URL = new URL('./extraction-worker-entry.mjs', import.meta.url);
-// Jobs a thread holds at once: the one it runs and the next.
+// Checks a thread holds at once: the one it runs and the next.
 const JOBS_PER_THREAD = 2;
 
 export class ExtractionPool {
@@ -207,21 +207,20 @@ export class ExtractionPool {
     else pending.reject(new JobCancelled());
   }
 
-  /** A ready thread that may take a job of this lane: an idle one, or one whose queued work is of the same lane. */
+  /**
+   * A ready thread that may take a job of this lane. Interactive jobs go to an idle thread only, never sent ahead
+   * behind another job: a job sent early would hold its place even when another account's turn comes first. Checks
+   * may be sent behind a check, keeping their threads busy.
+   */
   #slotFor(lane: Lane): Slot | undefined {
     const ready = this.#slots.filter((s) => s.ready);
-    // Interactive jobs never occupy every thread, so a check always has one.
-    if (lane === 'interactive' && this.#size > 1) {
-      const holding = ready.filter((s) => s.sent.some((sent) => sent.pending.ticket.lane === 'interactive')).length;
-      const idle = ready.find((s) => s.sent.length === 0);
-      if (idle && holding < this.#size - 1) return idle;
-    } else {
-      const idle = ready.find((s) => s.sent.length === 0);
-      if (idle) return idle;
+    const idle = ready.find((s) => s.sent.length === 0);
+    if (lane === 'interactive') {
+      // Interactive jobs never occupy every thread, so a check always has one.
+      const holding = ready.filter((s) => s.sent.length > 0 && s.sent[0]!.pending.ticket.lane === 'interactive').length;
+      return this.#size === 1 || holding < this.#size - 1 ? idle : undefined;
     }
-    return ready.find(
-      (s) => s.sent.length > 0 && s.sent.length < JOBS_PER_THREAD && s.sent.every((sent) => sent.pending.ticket.lane === lane),
-    );
+    return idle ?? ready.find((s) => s.sent.length < JOBS_PER_THREAD && s.sent.every((sent) => sent.pending.ticket.lane === 'check'));
   }
 
   #dispatch(): void {

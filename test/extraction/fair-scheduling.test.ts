@@ -43,8 +43,9 @@ test('checks keep a thread of their own: a check never waits behind interactive 
   const pool = new ExtractionPool({ size: 2, workerUrl: SLOW_WORKER, maxPerAccount: 20 });
   const answered: string[] = [];
   try {
-    const first = job(pool, 'interactive0', 1000, ticket('flooder'), answered);
-    const rest = Array.from({ length: 3 }, (_, i) => job(pool, `interactive${i + 1}`, 1000, ticket('flooder'), answered));
+    // Long interactive jobs, so the check's thread has started long before the second one is answered.
+    const first = job(pool, 'interactive0', 5000, ticket('flooder'), answered);
+    const rest = Array.from({ length: 2 }, (_, i) => job(pool, `interactive${i + 1}`, 5000, ticket('flooder'), answered));
     await first;
     await job(pool, 'check', 1, ticket('monitor', 'check'), answered);
     assert.deepEqual(answered, ['interactive0', 'check'], 'the check was answered while interactive jobs still waited');
@@ -104,7 +105,7 @@ test('a waiting job whose requester is gone is dropped and never reaches a threa
   }
 });
 
-test("a running job whose requester is gone is stopped, and its thread's next job runs on a fresh thread", async () => {
+test('a running job whose requester is gone is stopped, and the next job runs on a fresh thread', async () => {
   let sent = 0;
   const observer: QueueObserver = { depth: () => undefined, waited: () => void (sent += 1) };
   const pool = new ExtractionPool({ size: 1, workerUrl: SLOW_WORKER, maxPerAccount: 10, observer });
@@ -114,11 +115,29 @@ test("a running job whose requester is gone is stopped, and its thread's next jo
     const stopped = job(pool, 'long', 120_000, ticket('a', 'interactive', gone.signal), answered);
     await waitFor(() => sent === 1);
     const next = job(pool, 'next', 1, ticket('a'), answered);
+    gone.abort();
+    await assert.rejects(stopped, JobCancelled);
+    await next;
+    assert.deepEqual(answered, ['next']);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a check sent to a thread behind one whose requester is gone is not lost: a fresh thread runs it', async () => {
+  let sent = 0;
+  const observer: QueueObserver = { depth: () => undefined, waited: () => void (sent += 1) };
+  const pool = new ExtractionPool({ size: 1, workerUrl: SLOW_WORKER, observer });
+  const answered: string[] = [];
+  try {
+    const gone = new AbortController();
+    const stopped = job(pool, 'long', 120_000, ticket('a', 'check', gone.signal), answered);
+    const next = job(pool, 'next', 1, ticket('b', 'check'), answered);
     await waitFor(() => sent === 2);
     gone.abort();
     await assert.rejects(stopped, JobCancelled);
     await next;
-    assert.deepEqual(answered, ['next'], 'the job sent behind the stopped one was answered, by a fresh thread');
+    assert.deepEqual(answered, ['next']);
   } finally {
     await pool.close();
   }
