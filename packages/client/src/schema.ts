@@ -536,7 +536,7 @@ export interface operations {
                             changes: string[];
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -689,7 +689,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -1006,7 +1006,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -1023,7 +1023,7 @@ export interface operations {
                                 /** @description the latest check's issues for this target; when any, value is the last one known */
                                 issues: {
                                     target_id: string | null;
-                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
+                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                     code: string;
                                     message: string;
                                 }[];
@@ -1314,7 +1314,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -1449,7 +1449,7 @@ export interface operations {
                             manual_check_id: string | null;
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -1558,7 +1558,7 @@ export interface operations {
                             changes: string[];
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -1855,7 +1855,7 @@ export interface operations {
                                 links: string[] | null;
                                 issues: {
                                     target_id: string | null;
-                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
+                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                     code: string;
                                     message: string;
                                 }[];
@@ -2278,7 +2278,7 @@ export interface operations {
                         /** @description the issues of the check that made it failing */
                         issues: {
                             target_id: string | null;
-                            /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout */
+                            /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                             code: string;
                             message: string;
                         }[];
