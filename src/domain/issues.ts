@@ -21,7 +21,8 @@ export type IssueCode =
   | 'allowance_exhausted'
   | 'site_backoff'
   | 'check_cancelled'
-  | 'monitor_changed';
+  | 'monitor_changed'
+  | 'not_in_plan';
 
 export interface CheckIssue {
   /** null for issues of the whole load (fetch failures), else the target's id */

@@ -37,7 +37,8 @@ export const CheckIssueSchema = Type.Object({
   code: Type.String({
     description:
       'e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, ' +
-      'currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout',
+      'currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout; ' +
+      "in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked)",
   }),
   message: Type.String(),
 });

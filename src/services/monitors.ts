@@ -4,6 +4,8 @@ import type { CreateMonitorBody, MonitorSchema, UpdateMonitorBody } from '../sch
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import { dueAfterReconfiguring, initialDueAt } from '../domain/schedule.ts';
+import { planStopIssue } from '../domain/plan-fit.ts';
+import type { Plan } from '../domain/plans.ts';
 import type { Loaders } from '../fetch/loaders.ts';
 import type { Database } from '../store/database.ts';
 import {
@@ -39,7 +41,9 @@ export type CreateMonitorInput = Static<typeof CreateMonitorBody>;
 export type UpdateMonitorInput = Static<typeof UpdateMonitorBody>;
 export type MonitorView = Static<typeof MonitorSchema>;
 
-export function monitorView(row: MonitorRow): MonitorView {
+/** The monitor as the API shows it; an active monitor the account's plan keeps from being checked says so in last_issues. */
+export function monitorView(row: MonitorRow, plan: Plan): MonitorView {
+  const stopped = planStopIssue(plan, row);
   const iso = (d: Date | null) => d?.toISOString() ?? null;
   return {
     id: row.id,
@@ -57,7 +61,7 @@ export function monitorView(row: MonitorRow): MonitorView {
     last_checked_at: iso(row.last_checked_at),
     next_check_at: iso(row.next_check_at),
     last_change_at: iso(row.last_change_at),
-    last_issues: row.last_issues,
+    last_issues: stopped ? [stopped, ...row.last_issues] : row.last_issues,
     failing_since: iso(row.failing_since),
   };
 }
@@ -110,7 +114,7 @@ export async function createMonitor(
 export async function getMonitor(deps: MonitorDeps, principal: Principal, id: string): Promise<MonitorView> {
   const row = await findMonitor(deps.db, principal.accountId, id);
   if (!row) throw monitorNotFound();
-  return monitorView(row);
+  return monitorView(row, principal.plan);
 }
 
 /** GET /monitors/{id}: the monitor with each target's current observation, in one statement (grouped with other reads). */
@@ -121,8 +125,9 @@ export async function getMonitorDetail(
 ): Promise<MonitorView & { observations: Observation[] }> {
   const found = await deps.monitorReads.call({ accountId: principal.accountId, id });
   if (!found) throw monitorNotFound();
-  const monitor = monitorView(found.monitor);
-  return { ...monitor, observations: currentObservations(monitor, found.baselines) };
+  const monitor = monitorView(found.monitor, principal.plan);
+  // Observations carry what the latest check said about each value, not why checks stopped.
+  return { ...monitor, observations: currentObservations({ ...monitor, last_issues: found.monitor.last_issues }, found.baselines) };
 }
 
 /** How many monitors the account has, against its plan's limit. */
@@ -144,7 +149,10 @@ export async function listMonitorPage(
   const rows = await listMonitors(deps.db, principal.accountId, { ...query, limit: query.limit + 1 });
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
-  return { rows: page.map(monitorView), next: rows.length > query.limit && last ? { created_at: last.created_at, seq: last.seq } : null };
+  return {
+    rows: page.map((row) => monitorView(row, principal.plan)),
+    next: rows.length > query.limit && last ? { created_at: last.created_at, seq: last.seq } : null,
+  };
 }
 
 /**
@@ -209,7 +217,7 @@ export async function changeMonitor(deps: MonitorDeps, principal: Principal, id:
             : monitor.next_check_at,
       });
     }
-    return monitorView(await updateMonitor(tx, monitor.id, changes, now));
+    return monitorView(await updateMonitor(tx, monitor.id, changes, now), principal.plan);
   });
 }
 

@@ -536,7 +536,7 @@ export interface operations {
                             changes: string[];
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -661,12 +661,12 @@ export interface operations {
                                 threshold?: string;
                                 /** @description links targets: substring a link URL must contain */
                                 match?: string;
-                                /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), with punctuation that only framed them, or links dropped; backreferences and lookaround are refused */
+                                /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused */
                                 ignore?: ({
                                     /** @description literal text, matched case-sensitively */
                                     text: string;
                                 } | {
-                                    /** @description a regular expression in RE2 syntax (JavaScript syntax without backreferences and lookaround), matched case-insensitively in linear time */
+                                    /** @description a JavaScript regular expression, matched case-insensitively */
                                     regex: string;
                                 })[];
                                 /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
@@ -689,7 +689,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -796,12 +796,12 @@ export interface operations {
                         threshold?: string;
                         /** @description links targets: substring a link URL must contain */
                         match?: string;
-                        /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), with punctuation that only framed them, or links dropped; backreferences and lookaround are refused */
+                        /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused */
                         ignore?: ({
                             /** @description literal text, matched case-sensitively */
                             text: string;
                         } | {
-                            /** @description a regular expression in RE2 syntax (JavaScript syntax without backreferences and lookaround), matched case-insensitively in linear time */
+                            /** @description a JavaScript regular expression, matched case-insensitively */
                             regex: string;
                         })[];
                         /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
@@ -910,7 +910,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed or no capacity; respect Retry-After: unavailable, busy */
+            /** @description API closed or no capacity; respect Retry-After: unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -978,12 +978,12 @@ export interface operations {
                                 threshold?: string;
                                 /** @description links targets: substring a link URL must contain */
                                 match?: string;
-                                /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), with punctuation that only framed them, or links dropped; backreferences and lookaround are refused */
+                                /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused */
                                 ignore?: ({
                                     /** @description literal text, matched case-sensitively */
                                     text: string;
                                 } | {
-                                    /** @description a regular expression in RE2 syntax (JavaScript syntax without backreferences and lookaround), matched case-insensitively in linear time */
+                                    /** @description a JavaScript regular expression, matched case-insensitively */
                                     regex: string;
                                 })[];
                                 /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
@@ -1006,7 +1006,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -1023,7 +1023,7 @@ export interface operations {
                                 /** @description the latest check's issues for this target; when any, value is the last one known */
                                 issues: {
                                     target_id: string | null;
-                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout */
+                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                     code: string;
                                     message: string;
                                 }[];
@@ -1208,12 +1208,12 @@ export interface operations {
                         threshold?: string;
                         /** @description links targets: substring a link URL must contain */
                         match?: string;
-                        /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), with punctuation that only framed them, or links dropped; backreferences and lookaround are refused */
+                        /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused */
                         ignore?: ({
                             /** @description literal text, matched case-sensitively */
                             text: string;
                         } | {
-                            /** @description a regular expression in RE2 syntax (JavaScript syntax without backreferences and lookaround), matched case-insensitively in linear time */
+                            /** @description a JavaScript regular expression, matched case-insensitively */
                             regex: string;
                         })[];
                         /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
@@ -1286,12 +1286,12 @@ export interface operations {
                                 threshold?: string;
                                 /** @description links targets: substring a link URL must contain */
                                 match?: string;
-                                /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), with punctuation that only framed them, or links dropped; backreferences and lookaround are refused */
+                                /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused */
                                 ignore?: ({
                                     /** @description literal text, matched case-sensitively */
                                     text: string;
                                 } | {
-                                    /** @description a regular expression in RE2 syntax (JavaScript syntax without backreferences and lookaround), matched case-insensitively in linear time */
+                                    /** @description a JavaScript regular expression, matched case-insensitively */
                                     regex: string;
                                 })[];
                                 /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
@@ -1314,7 +1314,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -1405,7 +1405,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed or no capacity; respect Retry-After: unavailable, busy */
+            /** @description API closed or no capacity; respect Retry-After: unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1449,7 +1449,7 @@ export interface operations {
                             manual_check_id: string | null;
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -1558,7 +1558,7 @@ export interface operations {
                             changes: string[];
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -1770,7 +1770,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed or no capacity; respect Retry-After: unavailable, renderer_busy, busy */
+            /** @description API closed or no capacity; respect Retry-After: unavailable, renderer_busy */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1822,12 +1822,12 @@ export interface operations {
                         threshold?: string;
                         /** @description links targets: substring a link URL must contain */
                         match?: string;
-                        /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), with punctuation that only framed them, or links dropped; backreferences and lookaround are refused */
+                        /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused */
                         ignore?: ({
                             /** @description literal text, matched case-sensitively */
                             text: string;
                         } | {
-                            /** @description a regular expression in RE2 syntax (JavaScript syntax without backreferences and lookaround), matched case-insensitively in linear time */
+                            /** @description a JavaScript regular expression, matched case-insensitively */
                             regex: string;
                         })[];
                         /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
@@ -1855,7 +1855,7 @@ export interface operations {
                                 links: string[] | null;
                                 issues: {
                                     target_id: string | null;
-                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout */
+                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                     code: string;
                                     message: string;
                                 }[];
@@ -1936,7 +1936,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed or no capacity; respect Retry-After: unavailable, busy */
+            /** @description API closed or no capacity; respect Retry-After: unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2278,7 +2278,7 @@ export interface operations {
                         /** @description the issues of the check that made it failing */
                         issues: {
                             target_id: string | null;
-                            /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout */
+                            /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                             code: string;
                             message: string;
                         }[];
