@@ -36,6 +36,24 @@ function required(value: string | undefined, flag: string): string {
 
 class UsageError extends Error {}
 
+// Checked here so that a mistyped flag is refused in the command's words,
+// naming the flag, rather than by the API's field names and schema text.
+function days(value: string | undefined): number {
+  const text = required(value, '--days');
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 365) {
+    throw new UsageError(`--days must be a whole number of days from 1 to 365, not "${text}"`);
+  }
+  return Number(text);
+}
+
+function webhookUrl(value: string | undefined): string {
+  const text = required(value, '--url');
+  if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) {
+    throw new UsageError(`--url must be an http:// or https:// address, such as https://hooks.example.com/pagewatch, not "${text}"`);
+  }
+  return text;
+}
+
 async function run(client: AdminClientOptions, words: string[], o: Options): Promise<unknown> {
   const [group, action, id] = words;
   const key = `${group} ${action}`;
@@ -47,7 +65,7 @@ async function run(client: AdminClientOptions, words: string[], o: Options): Pro
     case 'accounts set-plan':
       return adminRequest(client, 'PATCH', `/accounts/${required(id, 'ID')}`, { plan: required(o.plan, '--plan') });
     case 'accounts set-webhook':
-      return adminRequest(client, 'PATCH', `/accounts/${required(id, 'ID')}`, { webhook_url: o.remove ? null : required(o.url, '--url') });
+      return adminRequest(client, 'PATCH', `/accounts/${required(id, 'ID')}`, { webhook_url: o.remove ? null : webhookUrl(o.url) });
     case 'accounts password-link':
       return adminRequest(client, 'POST', `/accounts/${required(id, 'ID')}/password-link`, {});
     case 'tokens create':
@@ -56,7 +74,7 @@ async function run(client: AdminClientOptions, words: string[], o: Options): Pro
         scopes: required(o.scopes, '--scopes')
           .split(',')
           .map((s) => s.trim()),
-        expires_in_days: Number(required(o.days, '--days')),
+        expires_in_days: days(o.days),
       });
     case 'tokens list':
       return adminRequest(client, 'GET', `/accounts/${required(o.account, '--account')}/tokens`);

@@ -7,11 +7,12 @@ import { createMonitorFor, loadPreview, TITLE_TARGET } from '../helpers/monitor-
 
 // Thousands of generated requests — bodies, queries, ids and headers, valid
 // and not — against the real app: every answer is a success or a 4xx, never
-// a 5xx. The generator is seeded, so a failure repeats. No generated URL
+// a 5xx. Bodies include JSON nested thousands deep; parameters, paths and
+// headers include control characters. The generator is seeded, so a failure repeats. No generated URL
 // names a host to resolve: page loads go to the local fixture site or to
 // literal addresses the guard refuses without a connection.
 
-const REQUESTS = 3000;
+const REQUESTS = 10_000;
 let t: TestApp, site: FixtureServer;
 useMonitoringWorld(
   {
@@ -86,7 +87,25 @@ const ODD_STRINGS = [
   'javascript:alert(1)',
   'http://[::1]/',
   'http://0x7f000001/',
+  '\t',
+  '\r\n',
+  'a\rb',
+  '\n',
+  '\u0001',
+  '\u001b[31m',
+  '\u007f',
+  '\u0085',
+  '\u2028',
+  '/\t/evil.example',
+  'pwk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
 ];
+
+/** Values a header may carry on the wire (TAB and bytes 0x80–0xff included), control characters as such. */
+const ODD_HEADER_VALUES = ['\tx', 'a\tb', '\u00ff\u0080', '()<>@,;:\\"/[]?={}', ' ', 'x'.repeat(4000), '%00', '\u00e9t\u00e9'];
+const deepJson = () => {
+  const depth = pick([33, 100, 8000]);
+  return chance(0.5) ? '['.repeat(depth) + ']'.repeat(depth) : `{"name": ${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
+};
 
 function oddValue(depth = 0): unknown {
   switch (Math.floor(random() * 9)) {
@@ -129,88 +148,117 @@ const enc = (value: string) => encodeURIComponent(value.replace(/[\uD800-\uDFFF]
 
 const PRICE = { id: 'price', kind: 'price', selection: { scope: 'page' }, currency: 'EUR', rule: 'below', threshold: '30.00' };
 
-test(`${REQUESTS} generated requests never answer 5xx`, async () => {
-  const { token, accountId } = await createAccountWithToken(t.app, { days: 365 });
-  const monitorId = await createMonitorFor(t.app, token, `${site.url}/shop/espresso.html?fuzz=monitor`);
-  let previewId = await loadPreview(t.app, token, `${site.url}/shop/espresso.html?fuzz=preview`);
-  const ids = () => pick([monitorId, previewId, accountId, pick(ODD_STRINGS), '00000000-0000-4000-8000-000000000000']);
-  const requests: (() => { method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT'; url: string; body?: unknown })[] = [
-    () => ({ method: 'GET', url: `/api/v1/monitors?${pick(['limit', 'status', 'cursor', 'label', 'x'])}=${enc(String(oddValue()))}` }),
-    () => ({ method: 'GET', url: `/api/v1/monitors/${enc(String(ids()))}` }),
-    () => ({
-      method: 'PATCH',
-      url: `/api/v1/monitors/${enc(String(ids()))}`,
-      body: mutate({
-        name: 'n',
-        labels: ['a'],
-        status: 'active',
-        expected_version: 1,
-        preview_id: previewId,
-        targets: [TITLE_TARGET],
-        interval_minutes: 60,
+test(
+  `${REQUESTS} generated requests, with deep JSON and control characters in parameters, paths and headers, never answer 5xx`,
+  { timeout: 30 * 60_000 },
+  async () => {
+    const { token, accountId } = await createAccountWithToken(t.app, { days: 365 });
+    const monitorId = await createMonitorFor(t.app, token, `${site.url}/shop/espresso.html?fuzz=monitor`);
+    let previewId = await loadPreview(t.app, token, `${site.url}/shop/espresso.html?fuzz=preview`);
+    const ids = () => pick([monitorId, previewId, accountId, pick(ODD_STRINGS), '00000000-0000-4000-8000-000000000000']);
+    const requests: (() => { method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT'; url: string; body?: unknown })[] = [
+      () => ({ method: 'GET', url: `/api/v1/monitors?${pick(['limit', 'status', 'cursor', 'label', 'x'])}=${enc(String(oddValue()))}` }),
+      () => ({ method: 'GET', url: `/api/v1/monitors/${enc(String(ids()))}` }),
+      () => ({
+        method: 'PATCH',
+        url: `/api/v1/monitors/${enc(String(ids()))}`,
+        body: mutate({
+          name: 'n',
+          labels: ['a'],
+          status: 'active',
+          expected_version: 1,
+          preview_id: previewId,
+          targets: [TITLE_TARGET],
+          interval_minutes: 60,
+        }),
       }),
-    }),
-    () => ({
-      method: 'POST',
-      url: '/api/v1/monitors',
-      body: mutate({
-        preview_id: previewId,
-        targets: [TITLE_TARGET, PRICE],
-        interval_minutes: 60,
-        name: 'fuzz',
-        labels: ['x'],
-        notifications: { email_enabled: true },
+      () => ({
+        method: 'POST',
+        url: '/api/v1/monitors',
+        body: mutate({
+          preview_id: previewId,
+          targets: [TITLE_TARGET, PRICE],
+          interval_minutes: 60,
+          name: 'fuzz',
+          labels: ['x'],
+          notifications: { email_enabled: true },
+        }),
       }),
-    }),
-    () => ({ method: 'POST', url: `/api/v1/previews/${enc(String(ids()))}/evaluate`, body: mutate({ targets: [TITLE_TARGET, PRICE] }) }),
-    () => ({
-      method: 'POST',
-      url: '/api/v1/previews',
-      body: mutate({ url: chance(0.05) ? `${site.url}/shop/espresso.html?f=${random()}` : pick(ODD_STRINGS), load_mode: 'html' }),
-    }),
-    () => ({
-      method: 'GET',
-      url: `/api/v1/changes?${pick(['monitor_id', 'target_id', 'since', 'until', 'matched', 'limit', 'cursor'])}=${enc(String(oddValue()))}`,
-    }),
-    () => ({ method: 'GET', url: `/api/v1/changes/${enc(String(ids()))}` }),
-    () => ({ method: 'GET', url: `/api/v1/checks/${enc(String(ids()))}` }),
-    () => ({ method: 'GET', url: `/api/v1/monitors/${enc(String(ids()))}/checks?cursor=${enc(String(oddValue()))}` }),
-    () => ({ method: 'POST', url: `/api/v1/monitors/${enc(String(ids()))}/checks`, body: chance(0.5) ? {} : oddValue() }),
-    () => ({ method: 'GET', url: `/api/v1/usage?${pick(['', 'x=1'])}` }),
-    () => ({ method: 'POST', url: '/admin/v1/accounts', body: mutate({ email: `f${random()}@example.com`, plan: 'pro' }) }),
-    () => ({
-      method: 'PATCH',
-      url: `/admin/v1/accounts/${enc(String(ids()))}`,
-      body: mutate({ plan: 'pro', webhook_url: pick(['http://10.0.0.1/h', 'https://93.184.216.34/h', 'x', null]) }),
-    }),
-    () => ({
-      method: 'POST',
-      url: `/admin/v1/accounts/${enc(String(ids()))}/tokens`,
-      body: mutate({ name: 'f', scopes: ['usage:read'], expires_in_days: 30 }),
-    }),
-    () => ({ method: 'DELETE', url: `/admin/v1/tokens/${enc(String(ids()))}` }),
-  ];
-  const failures: string[] = [];
-  const seen = new Set<number>();
-  for (let i = 0; i < REQUESTS; i++) {
-    const { method, url, body } = pick(requests)();
-    const isAdmin = url.startsWith('/admin');
-    const headers: Record<string, string> = { authorization: isAdmin ? `Bearer ${ADMIN_TOKEN}` : bearer(token).authorization };
-    if (body !== undefined)
-      headers['content-type'] = chance(0.95)
-        ? 'application/json'
-        : pick(['text/plain', 'application/json; charset=latin1', 'application/x-www-form-urlencoded']);
-    if (method === 'POST' && chance(0.9))
-      headers['idempotency-key'] = chance(0.9)
-        ? `fuzz-${i}-${Math.floor(random() * 1e9)}`
-        : String(pick(ODD_STRINGS)).replace(/[^\x20-\x7e]/g, '?');
-    const payload = body === undefined ? undefined : chance(0.03) ? '{"broken": ' : JSON.stringify(body);
-    const res = await t.app.inject({ method, url, headers, payload });
-    seen.add(res.statusCode);
-    if (res.statusCode >= 500) failures.push(`${res.statusCode} ${method} ${url} ${payload ?? ''} → ${res.body.slice(0, 200)}`);
-    if (i % 200 === 0) previewId = await loadPreview(t.app, token, `${site.url}/shop/espresso.html?fuzz=${i}`);
-  }
-  assert.deepEqual(failures, []);
-  // The generator reaches past the gate: successes and each kind of refusal occur.
-  for (const status of [200, 201, 202, 400, 404, 409, 414, 415, 422]) assert.ok(seen.has(status), `no ${status} among ${[...seen].sort()}`);
-});
+      () => ({ method: 'POST', url: `/api/v1/previews/${enc(String(ids()))}/evaluate`, body: mutate({ targets: [TITLE_TARGET, PRICE] }) }),
+      () => ({
+        method: 'POST',
+        url: '/api/v1/previews',
+        body: mutate({ url: chance(0.05) ? `${site.url}/shop/espresso.html?f=${random()}` : pick(ODD_STRINGS), load_mode: 'html' }),
+      }),
+      () => ({
+        method: 'GET',
+        url: `/api/v1/changes?${pick(['monitor_id', 'target_id', 'since', 'until', 'matched', 'limit', 'cursor'])}=${enc(String(oddValue()))}`,
+      }),
+      () => ({ method: 'GET', url: `/api/v1/changes/${enc(String(ids()))}` }),
+      () => ({ method: 'GET', url: `/api/v1/checks/${enc(String(ids()))}` }),
+      () => ({ method: 'GET', url: `/api/v1/monitors/${enc(String(ids()))}/checks?cursor=${enc(String(oddValue()))}` }),
+      () => ({ method: 'POST', url: `/api/v1/monitors/${enc(String(ids()))}/checks`, body: chance(0.5) ? {} : oddValue() }),
+      () => ({ method: 'GET', url: `/api/v1/usage?${pick(['', 'x=1'])}` }),
+      () => ({ method: 'POST', url: '/admin/v1/accounts', body: mutate({ email: `f${random()}@example.com`, plan: 'pro' }) }),
+      () => ({
+        method: 'PATCH',
+        url: `/admin/v1/accounts/${enc(String(ids()))}`,
+        body: mutate({ plan: 'pro', webhook_url: pick(['http://10.0.0.1/h', 'https://93.184.216.34/h', 'x', null]) }),
+      }),
+      () => ({
+        method: 'POST',
+        url: `/admin/v1/accounts/${enc(String(ids()))}/tokens`,
+        body: mutate({ name: 'f', scopes: ['usage:read'], expires_in_days: 30 }),
+      }),
+      () => ({ method: 'DELETE', url: `/admin/v1/tokens/${enc(String(ids()))}` }),
+      () => ({
+        method: 'GET',
+        url: `/api/v1/${enc(String(oddValue()))}/${enc(String(oddValue()))}?${enc(String(oddValue()))}=${enc(String(oddValue()))}`,
+      }),
+      () => ({ method: 'GET', url: `/sign-in?next=${enc(String(oddValue()))}&notice=${enc(String(oddValue()))}` }),
+      () => ({
+        method: 'GET',
+        url: `/${pick(['monitors', 'changes', 'usage', 'api-access'])}/${enc(String(oddValue()))}?failing=${enc(String(oddValue()))}`,
+      }),
+      () => ({ method: 'GET', url: `/set-password?token=${enc(String(oddValue()))}` }),
+    ];
+    const failures: string[] = [];
+    const seen = new Set<number>();
+    for (let i = 0; i < REQUESTS; i++) {
+      const { method, url, body } = pick(requests)();
+      const isAdmin = url.startsWith('/admin');
+      const headers: Record<string, string> = { authorization: isAdmin ? `Bearer ${ADMIN_TOKEN}` : bearer(token).authorization };
+      if (chance(0.2)) {
+        const name = pick([
+          'authorization',
+          'accept',
+          'accept-language',
+          'cookie',
+          'user-agent',
+          'x-forwarded-proto',
+          'x-forwarded-for',
+          'if-none-match',
+          'host',
+        ]);
+        headers[name] = pick(ODD_HEADER_VALUES) + pick(ODD_STRINGS).replace(/[^\t\x20-\x7e\x80-\xff]/g, '');
+      }
+      if (body !== undefined)
+        headers['content-type'] = chance(0.95)
+          ? 'application/json'
+          : pick(['text/plain', 'application/json; charset=latin1', 'application/x-www-form-urlencoded']);
+      if (method === 'POST' && chance(0.9))
+        headers['idempotency-key'] = chance(0.9)
+          ? `fuzz-${i}-${Math.floor(random() * 1e9)}`
+          : String(pick(ODD_STRINGS)).replace(/[^\x20-\x7e]/g, '?');
+      const payload = body === undefined ? undefined : chance(0.03) ? '{"broken": ' : chance(0.05) ? deepJson() : JSON.stringify(body);
+      const res = await t.app.inject({ method, url, headers, payload });
+      seen.add(res.statusCode);
+      if (res.statusCode >= 500) failures.push(`${res.statusCode} ${method} ${url} ${payload ?? ''} → ${res.body.slice(0, 200)}`);
+      if (i % 200 === 0) previewId = await loadPreview(t.app, token, `${site.url}/shop/espresso.html?fuzz=${i}`);
+    }
+    assert.deepEqual(failures, []);
+    // The generator reaches past the gate: successes and each kind of refusal occur.
+    for (const status of [200, 201, 202, 400, 404, 409, 414, 415, 422])
+      assert.ok(seen.has(status), `no ${status} among ${[...seen].sort()}`);
+  },
+);

@@ -51,3 +51,18 @@ test('an unreachable server is one clear line naming the address', async () => {
     `pagewatch admin: cannot reach the pagewatch server at http://127.0.0.1:${port} (ECONNREFUSED); is it running, and does PAGEWATCH_URL name it?`,
   );
 });
+
+test('refusals name the command-line flags, in its own words, never API fields or schema text', async () => {
+  const account = await admin(['accounts', 'create', '--email', 'flags@example.com', '--plan', 'pro', '--json']);
+  const id = JSON.parse(account.stdout).id as string;
+  for (const [args, flag] of [
+    [['tokens', 'create', '--account', id, '--name', 'n', '--scopes', 'monitors:read', '--days', '999'], '--days'],
+    [['tokens', 'create', '--account', id, '--name', 'n', '--scopes', 'monitors:read', '--days', 'soon'], '--days'],
+    [['accounts', 'set-webhook', id, '--url', 'not-a-url'], '--url'],
+  ] as const) {
+    const res = await admin([...args]);
+    assert.notEqual(res.code, 0);
+    assert.match(res.stderr, new RegExp(`^${flag} `), res.stderr);
+    assert.doesNotMatch(res.stderr, /expires_in_days|webhook_url|must match|format "|pattern/, res.stderr);
+  }
+});
