@@ -2,9 +2,10 @@ import { Worker } from 'node:worker_threads';
 import type { TargetExtraction } from '../domain/extract/index.ts';
 import type { PageSource } from '../domain/page-source.ts';
 import type { Target } from '../domain/targets.ts';
+import type { ChangeDiff } from '../domain/text-diff.ts';
 import type { ExtractionJob, PreviewOutline } from './extraction-jobs.ts';
 
-// Page parsing and extraction run in a few worker threads, so a huge page or
+// Page parsing and extraction (and the diffs of changes) run in a few worker threads, so a huge page or
 // a costly selector never blocks the HTTP event loop, and each job has a time
 // budget: a thread still busy past it is terminated and replaced, and the job
 // fails with ExtractionTimeout. Threads start on first use, not at import.
@@ -106,6 +107,11 @@ export class ExtractionPool {
   /** Every target read from the page, in order. */
   targets(html: PageSource, finalUrl: string, targets: Target[]): Promise<TargetExtraction[]> {
     return this.#run({ kind: 'targets', html, finalUrl, targets }) as Promise<TargetExtraction[]>;
+  }
+
+  /** The diff of a change's captured texts (its own size and time budget keeps it well inside the job's). */
+  diff(before: string | null, after: string | null): Promise<ChangeDiff> {
+    return this.#run({ kind: 'diff', before, after }) as Promise<ChangeDiff>;
   }
 
   /** Threads alive now (for tests that no thread outlives close()). */
