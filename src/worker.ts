@@ -37,7 +37,15 @@ export function startBackground(config: Config, db: Database, loaders: Loaders, 
     metrics,
   });
   // Notification delivery from the outbox; leased, so any number of processes may run it.
-  const notifications = createDispatcher({ db, clock: systemClock, config, policy: loaders.policy, logger, metrics });
+  const notifications = createDispatcher({
+    db,
+    clock: systemClock,
+    config,
+    policy: loaders.policy,
+    logger,
+    metrics,
+    extraction: loaders.extraction,
+  });
   engine.start();
   notifications.start();
   return {

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
+import type { ExtractionPool } from '../extraction/extraction-pool.ts';
 import type { GuardPolicy, LookupFn } from '../fetch/ssrf/guard.ts';
 import type { Metrics } from '../process-metrics.ts';
 import type { Database } from '../store/database.ts';
@@ -13,6 +14,7 @@ import {
   type DeliverySubject,
 } from '../store/deliveries-store.ts';
 import type { NotificationChannel } from '../store/outbox-store.ts';
+import { changeDiffs } from '../services/change-diffs.ts';
 import { composeEmail, webhookBody } from './monitor-event.ts';
 import { createMailer } from './email-sender.ts';
 import { prepareDelivery, type Destination, type Prepared, type SkipReason } from './prepare-delivery.ts';
@@ -40,6 +42,8 @@ export interface DispatcherOptions {
   config: Pick<Config, 'plans' | 'publicUrl' | 'smtpUrl' | 'smtpFrom'>;
   policy: GuardPolicy;
   logger: DispatcherLogger;
+  /** the extraction threads, which compute the diff of a change that has none stored yet */
+  extraction: Pick<ExtractionPool, 'diff'>;
   /** DNS resolution for webhook endpoints; default the system resolver */
   lookup?: LookupFn;
   /** how long a claimed row stays with this dispatcher; must outlast one send (15 s webhooks, SMTP timeouts) */
@@ -84,13 +88,14 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   let running = false;
 
   async function send(id: string, subject: DeliverySubject, destination: Destination): Promise<SendResult> {
+    const diffs = await changeDiffs({ db, extraction: options.extraction }, subject.changes);
     if (destination.channel === 'email') {
       // prepareDelivery skips email rows when no SMTP server is configured, so the mailer exists here.
-      return mailer!.send(destination.to, composeEmail(subject, config.publicUrl));
+      return mailer!.send(destination.to, composeEmail(subject, diffs, config.publicUrl));
     }
     return sendWebhook(
       { policy: options.policy, clock, lookup: options.lookup, timeoutMs: options.webhookTimeoutMs },
-      { id, url: destination.url, secret: destination.secret, body: webhookBody(subject) },
+      { id, url: destination.url, secret: destination.secret, body: webhookBody(subject, diffs) },
     );
   }
 

@@ -39,6 +39,17 @@ export const DiffHunkSchema = Type.Object(
   { description: 'one block of changed lines' },
 );
 
+export const ChangeDiffSchema = Type.Object(
+  {
+    detail: DiffDetail,
+    unified: Type.String({
+      description: 'unified diff of the captured texts (headers --- before / +++ after, 3 lines of context), at most 200 KiB',
+    }),
+    hunks: Type.Array(DiffHunkSchema),
+  },
+  { description: "the stored diff of the change's captured texts, as GET /changes/{id} gives it (diff, diff_detail, hunks)" },
+);
+
 export const RuleMatchSchema = Type.Object({ target_id: Type.String(), rule: Type.String() });
 
 const changeFields = {
