@@ -45,6 +45,7 @@ export function startBackground(config: Config, db: Database, loaders: Loaders, 
     logger,
     metrics,
     leaseSeconds: config.leaseSeconds,
+    extraction: loaders.extraction,
   });
   engine.start();
   notifications.start();

@@ -8,6 +8,7 @@ Needs PAGEWATCH_URL (default http://127.0.0.1:8080) and PAGEWATCH_ADMIN_TOKEN.
   accounts get ID
   accounts set-plan ID --plan pro|free
   accounts set-webhook ID --url URL | --remove
+  accounts set-time-zone ID --zone ZONE   (IANA name, e.g. Europe/Berlin; default UTC)
   accounts password-link ID      (one-time dashboard set-password link, 24 h)
   tokens create --account ID --name N --scopes a,b --days 1..365
   tokens list --account ID
@@ -26,6 +27,7 @@ type Options = {
   scopes?: string;
   days?: string;
   'retry-after'?: string;
+  zone?: string;
   json?: boolean;
 };
 
@@ -66,6 +68,8 @@ async function run(client: AdminClientOptions, words: string[], o: Options): Pro
       return adminRequest(client, 'PATCH', `/accounts/${required(id, 'ID')}`, { plan: required(o.plan, '--plan') });
     case 'accounts set-webhook':
       return adminRequest(client, 'PATCH', `/accounts/${required(id, 'ID')}`, { webhook_url: o.remove ? null : webhookUrl(o.url) });
+    case 'accounts set-time-zone':
+      return adminRequest(client, 'PATCH', `/accounts/${required(id, 'ID')}`, { time_zone: required(o.zone, '--zone') });
     case 'accounts password-link':
       return adminRequest(client, 'POST', `/accounts/${required(id, 'ID')}/password-link`, {});
     case 'tokens create':
@@ -125,6 +129,7 @@ export async function adminCommand(args: string[], env: Record<string, string | 
         scopes: { type: 'string' },
         days: { type: 'string' },
         'retry-after': { type: 'string' },
+        zone: { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean' },
       },

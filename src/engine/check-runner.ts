@@ -9,11 +9,14 @@ import { summarizeLoad, type CommitOutcome } from './check-commit.ts';
 import type { CommitCheck } from './commit-batcher.ts';
 import type { Loaders } from '../fetch/loaders.ts';
 import type { LoadResult } from '../fetch/loader/types.ts';
+import { changeDiffs } from '../services/change-diffs.ts';
+import { readChangesByIds } from '../store/changes-store.ts';
 
 // Runs one claimed check: load the page (outside any transaction: it may take
 // up to a minute), extract every target, then hand it to the group commit. A renderer without room
 // is a capacity deferral: the allowance goes back and the check is retried on
-// a later cycle.
+// a later cycle. Each change recorded has its diff computed in the extraction
+// threads and stored at once, so no reader computes one.
 
 export interface RunnerDeps {
   db: Database;
@@ -63,5 +66,17 @@ export async function runCheck(deps: RunnerDeps, item: WorkItem, signal?: AbortS
           account: item.accountId,
           lane: 'check',
         });
-  return deps.commit({ item, observation: { startedAt, load: summarizeLoad(result), extractions }, at: deps.clock.now() });
+  const outcome = await deps.commit({ item, observation: { startedAt, load: summarizeLoad(result), extractions }, at: deps.clock.now() });
+  if (outcome.outcome === 'recorded' && outcome.changes.length > 0) await storeDiffs(deps, item.accountId, outcome.changes);
+  return outcome;
+}
+
+/** The check is recorded whatever happens here: a diff that could not be stored now is computed by its first reader. */
+async function storeDiffs(deps: RunnerDeps, accountId: string, changeIds: string[]): Promise<void> {
+  try {
+    const changes = await readChangesByIds(deps.db, changeIds);
+    await changeDiffs({ db: deps.db, extraction: deps.loaders.extraction, ticket: { account: accountId, lane: 'check' } }, changes);
+  } catch {
+    return;
+  }
 }

@@ -3,10 +3,11 @@ import type { TargetExtraction } from '../domain/extract/index.ts';
 import { FairQueue, type JobTicket, type Lane, type QueueObserver } from '../domain/fair-queue.ts';
 import type { PageSource } from '../domain/page-source.ts';
 import type { Target } from '../domain/targets.ts';
+import type { ChangeDiff } from '../domain/text-diff.ts';
 import type { ExtractionJob, JobResult, PreviewOutline } from './extraction-jobs.ts';
 import { JobCancelled, QueueFull } from './queue-errors.ts';
 
-// Page parsing and extraction run in a few worker threads, so a huge page or
+// Page parsing and extraction (and the diffs of changes) run in a few worker threads, so a huge page or
 // a costly selector never blocks the HTTP event loop, and each job has a time
 // budget: a thread still busy past it is terminated and replaced, and the job
 // fails with ExtractionTimeout. Threads start on first use, not at import.
@@ -156,6 +157,11 @@ export class ExtractionPool {
       this.#reportDepth(job.kind, ticket.lane);
       this.#dispatch();
     });
+  }
+
+  /** The diff of a change's captured texts (its own size and time budget keeps it well inside the job's). */
+  diff(before: string | null, after: string | null, ticket: JobTicket): Promise<ChangeDiff> {
+    return this.run({ kind: 'diff', before, after }, ticket);
   }
 
   /** Threads alive now (for tests that no thread outlives close()). */

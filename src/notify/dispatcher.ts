@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Clock } from '../clock.ts';
 import { DEFAULT_CHECK_LEASE_SECONDS, type Config } from '../config.ts';
+import type { ExtractionPool } from '../extraction/extraction-pool.ts';
 import type { GuardPolicy, LookupFn } from '../fetch/ssrf/guard.ts';
 import type { Metrics } from '../process-metrics.ts';
 import type { Database } from '../store/database.ts';
@@ -14,6 +15,7 @@ import {
   type DeliverySubject,
 } from '../store/deliveries-store.ts';
 import type { NotificationChannel } from '../store/outbox-store.ts';
+import { changeDiffs } from '../services/change-diffs.ts';
 import { composeEmail, webhookBody } from './monitor-event.ts';
 import { createMailer } from './email-sender.ts';
 import { prepareDelivery, type Destination, type Prepared, type SkipReason } from './prepare-delivery.ts';
@@ -43,6 +45,8 @@ export interface DispatcherOptions {
   config: Pick<Config, 'plans' | 'publicUrl' | 'smtpUrl' | 'smtpFrom'>;
   policy: GuardPolicy;
   logger: DispatcherLogger;
+  /** the extraction threads, which compute the diff of a change that has none stored yet */
+  extraction: Pick<ExtractionPool, 'diff'>;
   /** DNS resolution for webhook endpoints; default the system resolver */
   lookup?: LookupFn;
   /** how long a claimed row stays with this dispatcher after its last heartbeat (PAGEWATCH_LEASE_SECONDS); default DEFAULT_DELIVERY_LEASE_SECONDS */
@@ -101,13 +105,17 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   }
 
   async function send(id: string, subject: DeliverySubject, destination: Destination): Promise<SendResult> {
+    const diffs = await changeDiffs(
+      { db, extraction: options.extraction, ticket: { account: subject.account.id, lane: 'check' } },
+      subject.changes,
+    );
     if (destination.channel === 'email') {
       // prepareDelivery skips email rows when no SMTP server is configured, so the mailer exists here.
-      return mailer!.send(destination.to, composeEmail(subject, config.publicUrl));
+      return mailer!.send(destination.to, composeEmail(subject, diffs, config.publicUrl));
     }
     return sendWebhook(
       { policy: options.policy, clock, lookup: options.lookup, timeoutMs: options.webhookTimeoutMs },
-      { id, url: destination.url, secret: destination.secret, body: webhookBody(subject) },
+      { id, url: destination.url, secret: destination.secret, body: webhookBody(subject, diffs) },
     );
   }
 

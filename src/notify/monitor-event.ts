@@ -1,6 +1,9 @@
 import type { CheckIssue } from '../domain/issues.ts';
 import type { DeliverySubject } from '../store/deliveries-store.ts';
-import { composeChangeEmail, escapeHtml, oneLine, type ChangeEmail } from './email-message.ts';
+import type { ChangeDiff } from '../domain/text-diff.ts';
+import { formatInstant } from '../domain/time-zones.ts';
+import { composeChangesEmail, escapeHtml, oneLine, type ChangeEmail } from './email-message.ts';
+import { addedLinks } from './change-summary.ts';
 import { changeView } from '../services/changes.ts';
 
 // What a notification says, by event: a change (change.detected), or a
@@ -18,16 +21,17 @@ function composeMonitorEmail(subject: DeliverySubject, publicUrl: string): Chang
   const name = monitor.name ? oneLine(monitor.name) : monitor.url;
   const link = monitorLink(publicUrl, monitor.id);
   const failing = event === 'monitor.failing';
+  const when = (value: unknown) => formatInstant(new Date(String(value)), subject.account.time_zone);
   const issues = ((data.issues as CheckIssue[] | undefined) ?? []).map(
     (i) => `${i.code}${i.target_id ? ` (${i.target_id})` : ''}: ${i.message}`,
   );
   const lines = failing
     ? [
-        `The checks of ${name} have failed ${String(data.consecutive_failures)} times in a row, since ${String(data.failing_since)}.`,
+        `The checks of ${name} have failed ${String(data.consecutive_failures)} times in a row, since ${when(data.failing_since)}.`,
         '',
         ...issues,
       ]
-    : [`The checks of ${name} work again (failing since ${String(data.failing_since)}, recovered ${String(data.recovered_at)}).`];
+    : [`The checks of ${name} work again (failing since ${when(data.failing_since)}, recovered ${when(data.recovered_at)}).`];
   const text = [...lines, '', `Monitor: ${monitor.url}`, `See the monitor: ${link}`, ''].join('\n');
   const html = [
     '<!doctype html><html><body style="font-family: sans-serif">',
@@ -38,34 +42,24 @@ function composeMonitorEmail(subject: DeliverySubject, publicUrl: string): Chang
   return { subject: `[pagewatch] ${name}: ${failing ? 'checks are failing' : 'checks work again'}`, text, html };
 }
 
-/** One email for all the changes one check found: each change's part in turn, under one subject. */
-function composeGroupedEmail(subject: DeliverySubject, publicUrl: string): ChangeEmail {
-  const { monitor, changes } = subject;
-  const name = monitor.name ? oneLine(monitor.name) : monitor.url;
-  const parts = changes.map((change) => composeChangeEmail(change, monitor, publicUrl));
-  const body = (html: boolean) =>
-    parts.map((p) => (html ? p.html.replace(/^<!doctype html><html><body[^>]*>|<\/body><\/html>$/g, '') : p.text));
-  return {
-    subject: `[pagewatch] ${changes.length} changes on ${name}`,
-    text: [`pagewatch detected ${changes.length} changes on ${name} in one check.`, '', ...body(false)].join('\n'),
-    html: ['<!doctype html><html><body style="font-family: sans-serif">', ...body(true).map((b) => `<hr>${b}`), '</body></html>'].join(
-      '\n',
-    ),
-  };
-}
-
-export function composeEmail(subject: DeliverySubject, publicUrl: string): ChangeEmail {
-  if (subject.changes.length > 1) return composeGroupedEmail(subject, publicUrl);
-  return subject.change ? composeChangeEmail(subject.change, subject.monitor, publicUrl) : composeMonitorEmail(subject, publicUrl);
+export function composeEmail(subject: DeliverySubject, diffs: Map<string, ChangeDiff>, publicUrl: string): ChangeEmail {
+  if (subject.changes.length === 0) return composeMonitorEmail(subject, publicUrl);
+  return composeChangesEmail(subject.changes, diffs, subject.monitor, subject.account.time_zone, publicUrl);
 }
 
 /** The webhook body. For a change, `data.change` is the API's Change summary, so receivers parse one shape. */
-export function webhookBody(subject: DeliverySubject): string {
+export function webhookBody(subject: DeliverySubject, diffs: Map<string, ChangeDiff>): string {
   const { change, monitor } = subject;
   const monitorRef = { id: monitor.id, url: monitor.url, name: monitor.name };
   if (change) {
     const checkId = subject.eventData?.check_id;
-    const data = { change: changeView(change), monitor: monitorRef, ...(typeof checkId === 'string' ? { check_id: checkId } : {}) };
+    const data = {
+      change: changeView(change),
+      monitor: monitorRef,
+      ...(typeof checkId === 'string' ? { check_id: checkId } : {}),
+      diff: diffs.get(change.id),
+      added_links: addedLinks(change),
+    };
     return JSON.stringify({ type: 'change.detected', timestamp: change.detected_at.toISOString(), data });
   }
   // The event's own time, the same on every retry: when the monitor started failing, or recovered.

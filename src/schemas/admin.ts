@@ -10,6 +10,7 @@ export const AccountSchema = Type.Object({
   email: Type.String(),
   plan: Type.String(),
   webhook_url: Type.Union([Type.String(), Type.Null()]),
+  time_zone: Type.String({ description: 'IANA time zone in which notifications show times; default UTC' }),
   webhook_secret: Type.Optional(Type.String({ description: 'returned once, when a new webhook_url is set' })),
 });
 
@@ -23,6 +24,9 @@ export const PatchAccountBody = Type.Object(
     email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
     plan: Type.Optional(PlanNameSchema),
     webhook_url: Type.Optional(Type.Union([Type.String({ format: 'uri', maxLength: 2048 }), Type.Null()])),
+    time_zone: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: 'an IANA time zone name, e.g. Europe/Berlin, or UTC' }),
+    ),
   },
   { additionalProperties: false },
 );

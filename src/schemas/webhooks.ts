@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { ChangeSchema } from './changes.ts';
+import { ChangeDiffSchema, ChangeSchema } from './changes.ts';
 import { Timestamp } from './common.ts';
 import { CheckIssueSchema } from './previews.ts';
 
@@ -25,7 +25,8 @@ export const WEBHOOK_EVENTS: WebhookEvent[] = [
     summary: 'A change matched an alert rule (or its target has no rule)',
     description:
       'One event per change whose rule_matches is non-empty or null, on monitors with notifications.webhook_enabled. ' +
-      'data.change is the Change summary of GET /changes.',
+      'data.change is the Change summary of GET /changes; data.diff the diff of its captured texts and data.added_links the new links ' +
+      'of a links target.',
     data: Type.Object({
       change: ChangeSchema,
       monitor: WebhookMonitorSchema,
@@ -35,6 +36,10 @@ export const WEBHOOK_EVENTS: WebhookEvent[] = [
           description: 'the check that found the change: changes of one check share it, so receivers can group them',
         }),
       ),
+      diff: ChangeDiffSchema,
+      added_links: Type.Array(Type.String(), {
+        description: 'links targets: the URLs in after.value that were not in before.value; [] for other kinds',
+      }),
     }),
   },
   {

@@ -4,6 +4,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import type { PlanName } from '../domain/plans.ts';
+import { isTimeZone } from '../domain/time-zones.ts';
 import type { Database } from '../store/database.ts';
 import type { GuardPolicy } from '../domain/network/guard-policy.ts';
 import { vetUrl } from '../fetch/ssrf/guard.ts';
@@ -17,7 +18,7 @@ export interface AccountDeps {
 }
 
 function view(row: AccountRow): AccountView {
-  return { id: row.id, email: row.email, plan: row.plan, webhook_url: row.webhook_url };
+  return { id: row.id, email: row.email, plan: row.plan, webhook_url: row.webhook_url, time_zone: row.time_zone };
 }
 
 export async function createAccount(deps: AccountDeps, input: { email: string; plan: PlanName }): Promise<AccountView> {
@@ -59,8 +60,13 @@ export function assertWebhookUrlAllowed(url: string, policy: GuardPolicy): void 
 export async function changeAccount(
   deps: AccountDeps,
   id: string,
-  input: { email?: string; plan?: PlanName; webhook_url?: string | null },
+  input: { email?: string; plan?: PlanName; webhook_url?: string | null; time_zone?: string },
 ): Promise<AccountView & { webhook_secret?: string }> {
+  if (input.time_zone !== undefined && !isTimeZone(input.time_zone)) {
+    throw new AppError('validation_failed', 'time_zone is not an IANA time zone name', {
+      details: [{ field: 'time_zone', message: 'expected an IANA time zone name such as Europe/Berlin, or UTC' }],
+    });
+  }
   const webhookSecret = typeof input.webhook_url === 'string' ? `whsec_${randomBytes(32).toString('base64')}` : undefined;
   const row = await updateAccount(
     deps.db,
@@ -70,6 +76,7 @@ export async function changeAccount(
       plan: input.plan,
       webhook_url: input.webhook_url,
       webhook_secret: input.webhook_url === null ? null : webhookSecret,
+      time_zone: input.time_zone,
     },
     deps.clock.now(),
   ).catch((err: { code?: string }) => {

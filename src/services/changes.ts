@@ -2,10 +2,11 @@ import type { Static } from '@sinclair/typebox';
 import type { ChangeSchema } from '../schemas/changes.ts';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
-import { unifiedDiff } from '../domain/text-diff.ts';
 import type { Database } from '../store/database.ts';
 import { findChange, listChanges, type ChangeRow } from '../store/changes-store.ts';
 import { readTexts } from '../store/texts-store.ts';
+import type { Loaders } from '../fetch/loaders.ts';
+import { changeDiffs } from './change-diffs.ts';
 import type { Principal } from './tokens.ts';
 
 // Reading recorded changes. Retention (the plan's retention_days) is applied
@@ -15,6 +16,8 @@ import type { Principal } from './tokens.ts';
 export interface ChangeDeps {
   db: Database;
   clock: Clock;
+  /** the extraction threads, which compute a diff not stored yet */
+  loaders: Pick<Loaders, 'extraction'>;
 }
 
 export interface ChangeQuery {
@@ -76,7 +79,7 @@ export async function listChangePage(deps: ChangeDeps, principal: Principal, que
   return { rows: page.map(changeView), next: rows.length > query.limit && last ? { detectedAt: last.detected_at, id: last.id } : null };
 }
 
-/** GET /changes/{id}: the change with both captured texts and their unified diff. */
+/** GET /changes/{id}: the change with both captured texts and their stored diff. */
 export async function getChangeDetail(deps: ChangeDeps, principal: Principal, id: string) {
   const row = await findChange(deps.db, principal.accountId, id, retainedAfter(deps, principal));
   if (!row) throw new AppError('not_found', 'change not found or past retention');
@@ -84,5 +87,17 @@ export async function getChangeDetail(deps: ChangeDeps, principal: Principal, id
   const texts = await readTexts(deps.db, hashes);
   const beforeText = row.before_text_hash === null ? null : (texts.get(row.before_text_hash) ?? null);
   const afterText = row.after_text_hash === null ? null : (texts.get(row.after_text_hash) ?? null);
-  return { ...changeView(row), before_text: beforeText, after_text: afterText, diff: unifiedDiff(beforeText, afterText) };
+  const diff = (
+    await changeDiffs({ db: deps.db, extraction: deps.loaders.extraction, ticket: { account: principal.accountId, lane: 'interactive' } }, [
+      row,
+    ])
+  ).get(row.id)!;
+  return {
+    ...changeView(row),
+    before_text: beforeText,
+    after_text: afterText,
+    diff: diff.unified,
+    diff_detail: diff.detail,
+    hunks: diff.hunks,
+  };
 }

@@ -6,11 +6,15 @@ export interface AccountRow {
   plan: string;
   webhook_url: string | null;
   webhook_secret: string | null;
+  time_zone: string;
   created_at: Date;
   updated_at: Date;
 }
 
-export async function insertAccount(db: Queryable, row: Omit<AccountRow, 'webhook_url' | 'webhook_secret'>): Promise<AccountRow | null> {
+export async function insertAccount(
+  db: Queryable,
+  row: Omit<AccountRow, 'webhook_url' | 'webhook_secret' | 'time_zone'>,
+): Promise<AccountRow | null> {
   const rows = await db.query<AccountRow>(
     `INSERT INTO accounts (id, email, plan, created_at, updated_at) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (email) DO NOTHING RETURNING *`,
@@ -43,7 +47,7 @@ export async function countAccounts(db: Queryable): Promise<number> {
 export async function updateAccount(
   db: Queryable,
   id: string,
-  changes: { email?: string; plan?: string; webhook_url?: string | null; webhook_secret?: string | null },
+  changes: { email?: string; plan?: string; webhook_url?: string | null; webhook_secret?: string | null; time_zone?: string },
   at: Date,
 ): Promise<AccountRow | null> {
   const sets: string[] = [];

@@ -96,6 +96,11 @@ export async function findChange(db: Queryable, accountId: string, id: string, r
   return rows[0] ?? null;
 }
 
+/** The changes with these ids that still exist, in no particular order. */
+export async function readChangesByIds(db: Queryable, ids: string[]): Promise<ChangeRow[]> {
+  return db.query<ChangeRow>('SELECT * FROM changes WHERE id = ANY($1::uuid[])', [ids]);
+}
+
 /** Deletes the changes of accounts on `plan` detected at or before `cutoff`. */
 export async function deleteExpiredChanges(db: Queryable, plan: string, cutoff: Date): Promise<number> {
   const rows = await db.query(

@@ -85,7 +85,7 @@ export interface DeliverySubject {
     email_enabled: boolean;
     webhook_enabled: boolean;
   };
-  account: { id: string; email: string; plan: string; webhook_url: string | null; webhook_secret: string | null };
+  account: { id: string; email: string; plan: string; webhook_url: string | null; webhook_secret: string | null; time_zone: string };
 }
 
 /** What a row notifies about (a change, or a monitor's state), with its monitor and account as they are now. */
@@ -101,7 +101,7 @@ export async function readDeliverySubject(db: Queryable, outboxId: string): Prom
        jsonb_build_object('id', m.id, 'url', m.url, 'name', m.name, 'targets', m.targets,
          'email_enabled', m.email_enabled, 'webhook_enabled', m.webhook_enabled) AS monitor,
        jsonb_build_object('id', a.id, 'email', a.email, 'plan', a.plan,
-         'webhook_url', a.webhook_url, 'webhook_secret', a.webhook_secret) AS account
+         'webhook_url', a.webhook_url, 'webhook_secret', a.webhook_secret, 'time_zone', a.time_zone) AS account
      FROM notification_outbox o
      LEFT JOIN changes c ON c.id = o.change_id
      JOIN monitors m ON m.id = COALESCE(o.monitor_id, c.monitor_id)

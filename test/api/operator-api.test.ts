@@ -39,7 +39,7 @@ test('creating an account returns 201 with id, email and plan', async () => {
   assert.equal(res.json().data.email, 'owner@example.com');
   assert.equal(res.json().data.plan, 'pro');
   const read = await admin(t.app, 'GET', `/accounts/${res.json().data.id}`);
-  assert.deepEqual(read.json().data, { ...res.json().data, webhook_url: null });
+  assert.deepEqual(read.json().data, { ...res.json().data, webhook_url: null, time_zone: 'UTC' });
 });
 
 test('a token is shown once with the pwk_ prefix and listed later without its secret', async () => {
@@ -112,6 +112,20 @@ test('a webhook URL the SSRF guard would refuse at delivery is refused at once w
     assert.equal(res.json().error.details[0].field, 'webhook_url');
   }
   assert.equal((await admin(t.app, 'GET', `/accounts/${accountId}`)).json().data.webhook_url, null);
+});
+
+test("an account's time zone is UTC by default and set to IANA names only", async () => {
+  const { accountId } = await createAccountWithToken(t.app);
+  assert.equal((await admin(t.app, 'GET', `/accounts/${accountId}`)).json().data.time_zone, 'UTC');
+  const set = await admin(t.app, 'PATCH', `/accounts/${accountId}`, { time_zone: 'Europe/Berlin' });
+  assert.equal(set.statusCode, 200, set.body);
+  assert.equal(set.json().data.time_zone, 'Europe/Berlin');
+  for (const zone of ['Mars/Olympus_Mons', 'europe/berlin', '+01:00', '']) {
+    const res = await admin(t.app, 'PATCH', `/accounts/${accountId}`, { time_zone: zone });
+    assert.equal(res.statusCode, 422, `${zone}: ${res.body}`);
+    assert.equal(res.json().error.details[0].field, 'time_zone');
+  }
+  assert.equal((await admin(t.app, 'GET', `/accounts/${accountId}`)).json().data.time_zone, 'Europe/Berlin');
 });
 
 test('closing the API answers 503 unavailable with Retry-After and charges nothing', async () => {

@@ -1,7 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parsePatch } from 'diff';
-import { MAX_DIFF_BYTES, MAX_EDIT_LENGTH, TRUNCATION_MARKER, unifiedDiff } from '../../src/domain/text-diff.ts';
+import { DEFAULT_DIFF_BUDGET, MAX_DIFF_BYTES, TRUNCATION_MARKER, changeDiff } from '../../src/domain/text-diff.ts';
+
+const unifiedDiff = (before: string | null, after: string | null): string => changeDiff(before, after).unified;
+const MAX_EDIT_LENGTH = DEFAULT_DIFF_BUDGET.maxEditLength;
 
 const bytes = (text: string): number => new TextEncoder().encode(text).length;
 const lines = (prefix: string, count: number): string => Array.from({ length: count }, (_, i) => `${prefix} ${i}`).join('\n');
@@ -48,14 +51,72 @@ const everyNth = (count: number, step: number): [string, string] => {
   return [before.join('\n'), after.join('\n')];
 };
 
-test('texts with more edits than the cap become one whole-replacement hunk', () => {
+test('texts with more edits than the cap are too large to compare in detail, with the changed line range', () => {
   const count = 8 * (MAX_EDIT_LENGTH / 2 + 10);
-  const [patch] = parsePatch(unifiedDiff(...everyNth(count, 8)));
-  assert.ok(patch);
-  assert.equal(patch.hunks.length, 1);
-  const [hunk] = patch.hunks;
-  assert.ok(hunk);
-  assert.deepEqual([hunk.oldStart, hunk.oldLines, hunk.newStart, hunk.newLines], [1, count, 1, count]);
+  const [before, after] = everyNth(count, 8);
+  const diff = changeDiff(`head\n${before}\ntail`, `head\n${after}\ntail`);
+  assert.equal(diff.detail, 'too_large');
+  assert.equal(diff.unified, '--- before\n+++ after\n');
+  // The first and last lines are the same on both sides; line 2 (the first "line 0") is the first to differ.
+  const last = count - 1 - ((count - 1) % 8);
+  assert.deepEqual(diff.hunks, [{ before_start: 2, before_count: last + 1, after_start: 2, after_count: last + 1, words: null }]);
+});
+
+test('a change past the time budget is too large to compare in detail', () => {
+  const [before, after] = everyNth(4000, 8);
+  const diff = changeDiff(before, after, { ...DEFAULT_DIFF_BUDGET, maxEditLength: 100_000, timeoutMs: 0 });
+  assert.equal(diff.detail, 'too_large');
+});
+
+test('changed lines are compared word by word', () => {
+  const diff = changeDiff('Title\nShips in November 2026\nFooter', 'Title\nShips in December 2026\nFooter');
+  assert.deepEqual(diff.hunks, [
+    {
+      before_start: 2,
+      before_count: 1,
+      after_start: 2,
+      after_count: 1,
+      words: [
+        { op: 'same', text: 'Ships in ' },
+        { op: 'removed', text: 'November' },
+        { op: 'added', text: 'December' },
+        { op: 'same', text: ' 2026' },
+      ],
+    },
+  ]);
+});
+
+test('blocks past the word budget keep their line ranges without words', () => {
+  const diff = changeDiff('a\nold text\nz', 'a\nnew text\nz', { ...DEFAULT_DIFF_BUDGET, maxWordChars: 10 });
+  assert.deepEqual(diff.hunks, [{ before_start: 2, before_count: 1, after_start: 2, after_count: 1, words: null }]);
+});
+
+test('a change at the end of a long text is found, with its context, however long the common start', () => {
+  const prefix = lines('Lorem ipsum dolor sit amet', 30_000);
+  const diff = changeDiff(`${prefix}\nNovember`, `${prefix}\nDecember`);
+  assert.equal(diff.detail, 'complete');
+  assert.equal(
+    diff.unified,
+    '--- before\n+++ after\n@@ -29998,4 +29998,4 @@\n Lorem ipsum dolor sit amet 29997\n Lorem ipsum dolor sit amet 29998\n' +
+      ' Lorem ipsum dolor sit amet 29999\n-November\n+December\n',
+  );
+  assert.deepEqual(diff.hunks[0]?.words, [
+    { op: 'removed', text: 'November' },
+    { op: 'added', text: 'December' },
+  ]);
+});
+
+test('an inserted line has an empty before range placed before the line that follows it', () => {
+  const diff = changeDiff('1\n2\n3\n4\n5\n6\n7\n8', '1\n2\n3\n4\nnew\n5\n6\n7\n8');
+  assert.equal(diff.unified.split('\n')[2], '@@ -2,6 +2,7 @@');
+  assert.deepEqual(diff.hunks, [
+    { before_start: 5, before_count: 0, after_start: 5, after_count: 1, words: [{ op: 'added', text: 'new' }] },
+  ]);
+});
+
+test('a truncated diff says so', () => {
+  assert.equal(changeDiff(null, lines('a fairly long line of captured page text', 10_000)).detail, 'truncated');
+  assert.equal(changeDiff(null, lines('short', 100)).detail, 'complete');
 });
 
 test('texts with fewer edits than the cap get a hunk per changed region', () => {

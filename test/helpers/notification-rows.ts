@@ -3,6 +3,7 @@ import pino from 'pino';
 import type { Target } from '../../src/domain/targets.ts';
 import { createDispatcher, type Dispatcher, type DispatcherOptions } from '../../src/notify/dispatcher.ts';
 import { insertChanges } from '../../src/store/changes-store.ts';
+import { saveTexts, textHash } from '../../src/store/texts-store.ts';
 import { enqueueNotification, type NotificationChannel } from '../../src/store/outbox-store.ts';
 import { insertMonitorRow } from './monitor-rows.ts';
 import type { TestApp } from './test-app.ts';
@@ -48,6 +49,8 @@ export interface ChangeInput {
   ruleMatches?: { target_id: string; rule: string }[] | null;
   before?: { value: unknown; display: string | null };
   after?: { value: unknown; display: string | null };
+  /** the captured texts of the change (none by default) */
+  texts?: { before: string; after: string };
 }
 
 /** Outbox ids by channel; only the channels a change was enqueued on have one. */
@@ -58,7 +61,14 @@ export async function insertNotifiedChange(t: TestApp, input: ChangeInput): Prom
   const changeId = randomUUID();
   const at = t.clock.now();
   const targetId = input.targetId ?? 'price';
+  const hashes = input.texts && { before: textHash(input.texts.before), after: textHash(input.texts.after) };
   await t.db.transaction(async (tx) => {
+    if (input.texts && hashes) {
+      await saveTexts(tx, [
+        { hash: hashes.before, content: input.texts.before, used_at: at },
+        { hash: hashes.after, content: input.texts.after, used_at: at },
+      ]);
+    }
     await insertChanges(tx, [
       {
         id: changeId,
@@ -73,8 +83,8 @@ export async function insertNotifiedChange(t: TestApp, input: ChangeInput): Prom
         before_display: input.before === undefined ? '24.00 EUR' : input.before.display,
         after_value: input.after?.value ?? 1990,
         after_display: input.after === undefined ? '19.90 EUR' : input.after.display,
-        before_text_hash: null,
-        after_text_hash: null,
+        before_text_hash: hashes?.before ?? null,
+        after_text_hash: hashes?.after ?? null,
       },
     ]);
     for (const channel of input.channels) await enqueueNotification(tx, { changeId, accountId: input.accountId, channel, at });
@@ -115,6 +125,7 @@ export function testDispatcher(t: TestApp, options: Partial<DispatcherOptions> =
     config: t.config,
     policy: t.loaders.policy,
     logger: pino({ level: 'silent' }),
+    extraction: t.loaders.extraction,
     ...options,
   });
 }

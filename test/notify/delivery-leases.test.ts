@@ -68,7 +68,7 @@ test('a dispatcher that died after sending, before recording it: the retry carri
   assert.ok(subject);
   const sent = await sendWebhook(
     { policy: t.loaders.policy, clock: t.clock },
-    { id: claim.id, url: `${receiver.url}/hook`, secret: a.secret, body: webhookBody(subject) },
+    { id: claim.id, url: `${receiver.url}/hook`, secret: a.secret, body: webhookBody(subject, new Map()) },
   );
   assert.equal(sent.outcome, 'delivered');
   // …and the process is gone before it could record the delivery.

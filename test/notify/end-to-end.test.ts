@@ -61,8 +61,10 @@ test('a price that crosses below the threshold is emailed and POSTed once; a cha
   const [delivery] = receiver.received;
   assert.ok(delivery);
   assert.equal(verifyWebhook(secret, delivery.headers, delivery.body, { now: t.clock.now() }).ok, true);
-  const { check_id: checkId, ...data } = JSON.parse(delivery.body.toString()).data;
-  assert.deepEqual(data, { change, monitor: { id: page.monitorId, url: page.url, name: null } });
+  const { check_id: checkId, diff, ...data } = JSON.parse(delivery.body.toString()).data;
+  assert.deepEqual(data, { change, monitor: { id: page.monitorId, url: page.url, name: null }, added_links: [] });
+  const detail = await t.app.inject({ method: 'GET', url: `/api/v1/changes/${change.id}`, headers: bearer(account.token) });
+  assert.deepEqual(diff, { detail: detail.json().data.diff_detail, unified: detail.json().data.diff, hunks: detail.json().data.hunks });
   assert.match(checkId, /^[0-9a-f-]{36}$/, 'the check that found the change');
 
   assert.equal(smtp.mails.length, 1);
@@ -71,8 +73,7 @@ test('a price that crosses below the threshold is emailed and POSTed once; a cha
     `Monitor:  ${page.url}`,
     'Target:   Price',
     'Rule:     below: the price fell below the threshold',
-    `Before:   ${change.before.display}`,
-    `After:    ${change.after.display}`,
+    `Price: ${change.before.display} → ${change.after.display}`,
   ]) {
     assert.ok(text.includes(line), `"${line}" in:\n${text}`);
   }

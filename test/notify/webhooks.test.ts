@@ -51,7 +51,12 @@ test('a change is POSTed as a signed change.detected event whose data.change is 
   assert.deepEqual(body, {
     type: 'change.detected',
     timestamp: t.clock.now().toISOString(),
-    data: { change: listed.json().data[0], monitor: { id: a.monitorId, url: await monitorUrl(a.monitorId), name: 'Espresso machine' } },
+    data: {
+      change: listed.json().data[0],
+      monitor: { id: a.monitorId, url: await monitorUrl(a.monitorId), name: 'Espresso machine' },
+      diff: { detail: 'complete', unified: '--- before\n+++ after\n', hunks: [] },
+      added_links: [],
+    },
   });
   assert.equal(body.data.change.id, changeId);
 
@@ -63,6 +68,50 @@ test('a change is POSTed as a signed change.detected event whose data.change is 
     [['delivered', 200]],
   );
   assert.deepEqual(await dispatcher.runOnce(), [], 'a delivered notification is not sent again');
+});
+
+test("a change.detected event carries the diff of the captured texts and a links target's new links", async () => {
+  const a = await webhookAccount();
+  const before = 'Opening hours\nMonday closed\nTuesday 9–17';
+  const after = 'Opening hours\nMonday 9–12\nTuesday 9–17';
+  const text = await insertNotifiedChange(t, {
+    accountId: a.accountId,
+    monitorId: a.monitorId,
+    channels: ['webhook'],
+    kind: 'text',
+    texts: { before, after },
+  });
+  const links = await insertNotifiedChange(t, {
+    accountId: a.accountId,
+    monitorId: a.monitorId,
+    channels: ['webhook'],
+    kind: 'links',
+    targetId: 'news',
+    ruleMatches: [{ target_id: 'news', rule: 'new_links' }],
+    before: { value: ['https://blog.example/a'], display: null },
+    after: { value: ['https://blog.example/a', 'https://blog.example/b'], display: null },
+  });
+  await testDispatcher(t).runOnce();
+  const bodies = new Map(receiver.received.map((d) => [d.headers['webhook-id'], JSON.parse(d.body.toString('utf8'))]));
+  assert.deepEqual(bodies.get(text.outbox.webhook).data.diff, {
+    detail: 'complete',
+    unified: '--- before\n+++ after\n@@ -1,3 +1,3 @@\n Opening hours\n-Monday closed\n+Monday 9–12\n Tuesday 9–17\n',
+    hunks: [
+      {
+        before_start: 2,
+        before_count: 1,
+        after_start: 2,
+        after_count: 1,
+        words: [
+          { op: 'same', text: 'Monday ' },
+          { op: 'removed', text: 'closed' },
+          { op: 'added', text: '9–12' },
+        ],
+      },
+    ],
+  });
+  assert.deepEqual(bodies.get(text.outbox.webhook).data.added_links, []);
+  assert.deepEqual(bodies.get(links.outbox.webhook).data.added_links, ['https://blog.example/b']);
 });
 
 async function monitorUrl(monitorId: string): Promise<string> {

@@ -210,7 +210,7 @@ export interface webhooks {
         put?: never;
         /**
          * A change matched an alert rule (or its target has no rule)
-         * @description One event per change whose rule_matches is non-empty or null, on monitors with notifications.webhook_enabled. data.change is the Change summary of GET /changes. Delivered at least once from a durable outbox; answer 2xx within 15 s. Other answers and timeouts are retried with exponential backoff for about a day, honouring Retry-After; 410 stops the retries; redirects are not followed.
+         * @description One event per change whose rule_matches is non-empty or null, on monitors with notifications.webhook_enabled. data.change is the Change summary of GET /changes; data.diff the diff of its captured texts and data.added_links the new links of a links target. Delivered at least once from a durable outbox; answer 2xx within 15 s. Other answers and timeouts are retried with exponential backoff for about a day, honouring Retry-After; 410 stops the retries; redirects are not followed.
          */
         post: operations["webhook_change_detected"];
         delete?: never;
@@ -441,8 +441,25 @@ export interface operations {
                             before_text: string | null;
                             /** @description captured plain text (untrusted; never render as HTML); null when the snapshot is unavailable */
                             after_text: string | null;
-                            /** @description unified diff of before_text and after_text (headers --- before / +++ after), at most 200 KiB */
+                            /** @description unified diff of before_text and after_text (headers --- before / +++ after, 3 lines of context), at most 200 KiB; the headers only when diff_detail is too_large */
                             diff: string;
+                            /** @description complete; truncated: the unified diff was cut at 200 KiB; too_large: the texts were too large to compare in detail (past the size or time budget) and hunks holds the one range of lines between their common start and end */
+                            diff_detail: "complete" | "truncated" | "too_large";
+                            /** @description the changed blocks of lines, in order */
+                            hunks: {
+                                /** @description 1-based first line in before_text; with a count of 0, the empty range sits before this line */
+                                before_start: number;
+                                before_count: number;
+                                /** @description 1-based first line in after_text; with a count of 0, the empty range sits before this line */
+                                after_start: number;
+                                after_count: number;
+                                /** @description the removed and added lines compared word by word; null when past the size or time budget */
+                                words: {
+                                    op: "same" | "removed" | "added";
+                                    /** @description captured text (untrusted; never render as HTML) */
+                                    text: string;
+                                }[] | null;
+                            }[];
                         };
                     };
                 };
@@ -2223,6 +2240,29 @@ export interface operations {
                          * @description the check that found the change: changes of one check share it, so receivers can group them
                          */
                         check_id?: string;
+                        /** @description the stored diff of the change's captured texts, as GET /changes/{id} gives it (diff, diff_detail, hunks) */
+                        diff: {
+                            /** @description complete; truncated: the unified diff was cut at 200 KiB; too_large: the texts were too large to compare in detail (past the size or time budget) and hunks holds the one range of lines between their common start and end */
+                            detail: "complete" | "truncated" | "too_large";
+                            /** @description unified diff of the captured texts (headers --- before / +++ after, 3 lines of context), at most 200 KiB */
+                            unified: string;
+                            hunks: {
+                                /** @description 1-based first line in before_text; with a count of 0, the empty range sits before this line */
+                                before_start: number;
+                                before_count: number;
+                                /** @description 1-based first line in after_text; with a count of 0, the empty range sits before this line */
+                                after_start: number;
+                                after_count: number;
+                                /** @description the removed and added lines compared word by word; null when past the size or time budget */
+                                words: {
+                                    op: "same" | "removed" | "added";
+                                    /** @description captured text (untrusted; never render as HTML) */
+                                    text: string;
+                                }[] | null;
+                            }[];
+                        };
+                        /** @description links targets: the URLs in after.value that were not in before.value; [] for other kinds */
+                        added_links: string[];
                     };
                 };
             };

@@ -1,3 +1,4 @@
+import { TOO_LARGE_NOTE, describeHunk, type ChangeDiff } from '../../domain/text-diff.ts';
 import type { ChangeView } from '../../services/changes.ts';
 import type { MonitorView } from '../../services/monitors.ts';
 import { html, type SafeHtml } from '../html.ts';
@@ -8,7 +9,13 @@ import { monitorTitle } from './monitors.ts';
 // diff of its captured text. Captured text is untrusted: it only ever passes
 // through `html`, which escapes it.
 
-type ChangeDetail = ChangeView & { before_text: string | null; after_text: string | null; diff: string };
+type ChangeDetail = ChangeView & {
+  before_text: string | null;
+  after_text: string | null;
+  diff: string;
+  diff_detail: ChangeDiff['detail'];
+  hunks: ChangeDiff['hunks'];
+};
 
 export function ruleMatches(matches: ChangeView['rule_matches']): SafeHtml {
   if (matches === null) return html`<span class="match">any change</span>`;
@@ -71,6 +78,29 @@ function diffLines(diff: string): SafeHtml {
   })}</pre>`;
 }
 
+/** The changed words of each block, removed ones struck through, added ones marked. */
+function changedWords(hunks: ChangeDiff['hunks']): SafeHtml {
+  const shown = hunks.filter((h) => h.words !== null);
+  if (shown.length === 0) return html``;
+  return html`<h2>Changed words</h2>
+${shown.map(
+  (h) =>
+    html`<p class="muted">${describeHunk(h)}</p><pre class="diff words">${h.words!.map((w) =>
+      w.op === 'added' ? html`<ins>${w.text}</ins>` : w.op === 'removed' ? html`<del>${w.text}</del>` : html`${w.text}`,
+    )}</pre>`,
+)}`;
+}
+
+function textDifferences(change: ChangeDetail): SafeHtml {
+  if (change.before_text === null && change.after_text === null) {
+    return html`<p class="muted">The captured text of this change is no longer available.</p>`;
+  }
+  if (change.diff_detail === 'too_large') {
+    return html`<p>The texts are ${TOO_LARGE_NOTE}; the changes lie within ${change.hunks.map(describeHunk).join('; ')}.</p>`;
+  }
+  return html`${changedWords(change.hunks)}${diffLines(change.diff)}`;
+}
+
 export function changeDetailBody(monitor: MonitorView, change: ChangeDetail): SafeHtml {
   return html`<p class="crumbs"><a href="/">Monitors</a> / <a href="/monitors/${monitor.id}">${monitorTitle(monitor)}</a> / <a href="/monitors/${monitor.id}/changes">Changes</a> /</p>
 <h1>${targetLabel(monitor, change.target_id)} changed</h1>
@@ -82,11 +112,7 @@ export function changeDetailBody(monitor: MonitorView, change: ChangeDetail): Sa
 <dt>Alert</dt><dd>${ruleMatches(change.rule_matches)}</dd>
 </dl>
 <h2>Text differences</h2>
-${
-  change.before_text === null && change.after_text === null
-    ? html`<p class="muted">The captured text of this change is no longer available.</p>`
-    : diffLines(change.diff)
-}
+${textDifferences(change)}
 <details><summary>Captured text before</summary><pre class="diff"><span class="same">${change.before_text ?? '(not available)'}</span></pre></details>
 <details><summary>Captured text after</summary><pre class="diff"><span class="same">${change.after_text ?? '(not available)'}</span></pre></details>`;
 }
