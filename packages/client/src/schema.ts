@@ -553,7 +553,7 @@ export interface operations {
                             changes: string[];
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -678,12 +678,12 @@ export interface operations {
                                 threshold?: string;
                                 /** @description links targets: substring a link URL must contain */
                                 match?: string;
-                                /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused */
+                                /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), with punctuation that only framed them, or links dropped; backreferences and lookaround are refused */
                                 ignore?: ({
                                     /** @description literal text, matched case-sensitively */
                                     text: string;
                                 } | {
-                                    /** @description a JavaScript regular expression, matched case-insensitively */
+                                    /** @description a regular expression in RE2 syntax (JavaScript syntax without backreferences and lookaround), matched case-insensitively in linear time */
                                     regex: string;
                                 })[];
                                 /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
@@ -706,7 +706,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -813,12 +813,12 @@ export interface operations {
                         threshold?: string;
                         /** @description links targets: substring a link URL must contain */
                         match?: string;
-                        /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused */
+                        /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), with punctuation that only framed them, or links dropped; backreferences and lookaround are refused */
                         ignore?: ({
                             /** @description literal text, matched case-sensitively */
                             text: string;
                         } | {
-                            /** @description a JavaScript regular expression, matched case-insensitively */
+                            /** @description a regular expression in RE2 syntax (JavaScript syntax without backreferences and lookaround), matched case-insensitively in linear time */
                             regex: string;
                         })[];
                         /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
@@ -927,7 +927,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed or no capacity; respect Retry-After: unavailable */
+            /** @description API closed or no capacity; respect Retry-After: unavailable, busy */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -995,12 +995,12 @@ export interface operations {
                                 threshold?: string;
                                 /** @description links targets: substring a link URL must contain */
                                 match?: string;
-                                /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused */
+                                /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), with punctuation that only framed them, or links dropped; backreferences and lookaround are refused */
                                 ignore?: ({
                                     /** @description literal text, matched case-sensitively */
                                     text: string;
                                 } | {
-                                    /** @description a JavaScript regular expression, matched case-insensitively */
+                                    /** @description a regular expression in RE2 syntax (JavaScript syntax without backreferences and lookaround), matched case-insensitively in linear time */
                                     regex: string;
                                 })[];
                                 /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
@@ -1023,7 +1023,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -1040,7 +1040,7 @@ export interface operations {
                                 /** @description the latest check's issues for this target; when any, value is the last one known */
                                 issues: {
                                     target_id: string | null;
-                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                     code: string;
                                     message: string;
                                 }[];
@@ -1225,12 +1225,12 @@ export interface operations {
                         threshold?: string;
                         /** @description links targets: substring a link URL must contain */
                         match?: string;
-                        /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused */
+                        /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), with punctuation that only framed them, or links dropped; backreferences and lookaround are refused */
                         ignore?: ({
                             /** @description literal text, matched case-sensitively */
                             text: string;
                         } | {
-                            /** @description a JavaScript regular expression, matched case-insensitively */
+                            /** @description a regular expression in RE2 syntax (JavaScript syntax without backreferences and lookaround), matched case-insensitively in linear time */
                             regex: string;
                         })[];
                         /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
@@ -1303,12 +1303,12 @@ export interface operations {
                                 threshold?: string;
                                 /** @description links targets: substring a link URL must contain */
                                 match?: string;
-                                /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused */
+                                /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), with punctuation that only framed them, or links dropped; backreferences and lookaround are refused */
                                 ignore?: ({
                                     /** @description literal text, matched case-sensitively */
                                     text: string;
                                 } | {
-                                    /** @description a JavaScript regular expression, matched case-insensitively */
+                                    /** @description a regular expression in RE2 syntax (JavaScript syntax without backreferences and lookaround), matched case-insensitively in linear time */
                                     regex: string;
                                 })[];
                                 /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
@@ -1331,7 +1331,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -1422,7 +1422,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed or no capacity; respect Retry-After: unavailable */
+            /** @description API closed or no capacity; respect Retry-After: unavailable, busy */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1466,7 +1466,7 @@ export interface operations {
                             manual_check_id: string | null;
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -1575,7 +1575,7 @@ export interface operations {
                             changes: string[];
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -1787,7 +1787,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed or no capacity; respect Retry-After: unavailable, renderer_busy */
+            /** @description API closed or no capacity; respect Retry-After: unavailable, renderer_busy, busy */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1839,12 +1839,12 @@ export interface operations {
                         threshold?: string;
                         /** @description links targets: substring a link URL must contain */
                         match?: string;
-                        /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), or links dropped; expressions that could backtrack catastrophically (nested quantifiers, repeated alternatives, backreferences, lookaround) are refused */
+                        /** @description text and links targets: parts of the text removed before comparison (e.g. a timestamp, "12 people viewing"), with punctuation that only framed them, or links dropped; backreferences and lookaround are refused */
                         ignore?: ({
                             /** @description literal text, matched case-sensitively */
                             text: string;
                         } | {
-                            /** @description a JavaScript regular expression, matched case-insensitively */
+                            /** @description a regular expression in RE2 syntax (JavaScript syntax without backreferences and lookaround), matched case-insensitively in linear time */
                             regex: string;
                         })[];
                         /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
@@ -1872,7 +1872,7 @@ export interface operations {
                                 links: string[] | null;
                                 issues: {
                                     target_id: string | null;
-                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                     code: string;
                                     message: string;
                                 }[];
@@ -1953,7 +1953,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed or no capacity; respect Retry-After: unavailable */
+            /** @description API closed or no capacity; respect Retry-After: unavailable, busy */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2318,7 +2318,7 @@ export interface operations {
                         /** @description the issues of the check that made it failing */
                         issues: {
                             target_id: string | null;
-                            /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                            /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                             code: string;
                             message: string;
                         }[];
