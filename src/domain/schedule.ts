@@ -64,6 +64,25 @@ export function nextDueAfterCapture(servedSlot: Date | null, capturedAt: Date, i
 }
 
 /**
+ * Whether a due slot must wait because the monitor's previous capture came
+ * late to its own slot (a busy worker, a slow cycle) and an interval has not
+ * passed since. The slot is then served once it has, and the rhythm stays on
+ * the monitor's slots. A confirmation re-check is not on one of the
+ * monitor's own slots and never waits.
+ */
+export function slotWaitsForInterval(
+  slot: Date,
+  lastCapturedAt: Date | null,
+  intervalMinutes: number,
+  offsetSeconds: number,
+  now: Date,
+): boolean {
+  if (lastCapturedAt === null) return false;
+  const periodMs = periodSeconds(intervalMinutes) * MS_PER_SECOND;
+  return isOwnSlot(slot, periodMs, offsetSeconds) && now.getTime() < lastCapturedAt.getTime() + periodMs;
+}
+
+/**
  * When a monitor that was resumed or given a new interval is next due: soon
  * (initialDueAt), unless its last capture was less than an interval before;
  * then its first own slot at or after that capture plus the interval.

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CheckIssue } from '../domain/issues.ts';
 import { earliestRunAt } from '../domain/manual-check.ts';
 import type { Plan, Plans, PlanName } from '../domain/plans.ts';
-import { nextDueAt, stableOffsetSeconds } from '../domain/schedule.ts';
+import { nextDueAt, slotWaitsForInterval, stableOffsetSeconds } from '../domain/schedule.ts';
 import type { Target } from '../domain/targets.ts';
 import { storeProcedure, type Queryable } from '../store/database.ts';
 import {
@@ -236,6 +236,13 @@ function decideWork(
       id: candidate.id,
       nextCheckAt: nextDueAt(candidate.next_check_at ?? at, candidate.interval_minutes, offsetOf(candidate), at),
     });
+    scheduled = false;
+  }
+  if (
+    scheduled &&
+    candidate.next_check_at !== null &&
+    slotWaitsForInterval(candidate.next_check_at, candidate.last_checked_at, candidate.interval_minutes, offsetOf(candidate), at)
+  ) {
     scheduled = false;
   }
   const earliest = earliestRunAt(candidate.last_checked_at, plan.min_interval_minutes[candidate.load_mode]);

@@ -8,6 +8,7 @@ import {
   initialDueAt,
   nextBackoff,
   nextDueAt,
+  slotWaitsForInterval,
   stableOffsetSeconds,
 } from '../../src/domain/schedule.ts';
 
@@ -151,4 +152,15 @@ test('after a long Retry-After doubling resumes from the cap', () => {
 test('invalid Retry-After values are ignored', () => {
   assert.equal(nextBackoff(null, -5), BACKOFF_INITIAL_SECONDS);
   assert.equal(nextBackoff(null, Number.NaN), BACKOFF_INITIAL_SECONDS);
+});
+
+test('an own slot reached less than an interval after the previous capture waits; other due times and later moments do not', () => {
+  const offset = stableOffsetSeconds('m-late', 5);
+  const slot = nextDueAt(new Date('2026-11-27T00:00:00Z'), 5, offset, new Date('2026-11-27T00:00:00Z'));
+  const lateCapture = new Date(slot.getTime() - 5 * 60_000 + 50_000);
+  assert.equal(slotWaitsForInterval(slot, lateCapture, 5, offset, slot), true);
+  assert.equal(slotWaitsForInterval(slot, lateCapture, 5, offset, new Date(lateCapture.getTime() + 5 * 60_000)), false);
+  assert.equal(slotWaitsForInterval(slot, null, 5, offset, slot), false, 'never captured');
+  const recheck = new Date(slot.getTime() + 30_000);
+  assert.equal(slotWaitsForInterval(recheck, slot, 5, offset, recheck), false, 'a confirm re-check is not an own slot');
 });

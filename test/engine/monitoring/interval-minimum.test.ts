@@ -131,3 +131,32 @@ test('a manual check run while the first scheduled capture is still due is that 
     'the manual check is the only capture of the first interval',
   );
 });
+
+test('a scheduled capture that came late to its slot is followed by the next no sooner than the interval, on the same rhythm', async () => {
+  const { token } = await createAccountWithToken(t.app);
+  const monitorId = await createMonitorFor(t.app, token, `${site.url}/shop/espresso.html?interval-minimum=late`, { interval_minutes: 5 });
+  await runUntil(new Date(t.clock.now().getTime() + MINUTE), [monitorId]);
+  const slotAfter = async () => {
+    const [row] = await t.db.query<{ at: Date }>('SELECT next_check_at AS at FROM check_state WHERE monitor_id = $1', [monitorId]);
+    return row!.at;
+  };
+  // A busy worker reaches the first slot 50 s late; the next slot comes on time.
+  const first = await slotAfter();
+  t.clock.set(new Date(first.getTime() + 50_000));
+  await engine.runCycle();
+  const second = await slotAfter();
+  assert.equal(second.getTime(), first.getTime() + 5 * MINUTE, 'the rhythm stays on the slots');
+  t.clock.set(second);
+  await engine.runCycle();
+  assert.equal((await capturesOf(monitorId)).length, 2, 'the on-time slot waits: the late capture was less than 5 minutes ago');
+  t.clock.set(new Date(first.getTime() + 50_000 + 5 * MINUTE));
+  await engine.runCycle();
+
+  const captures = await capturesOf(monitorId);
+  assert.equal(captures.length, 3);
+  assert.deepEqual(
+    tooSoon(captures, () => 5),
+    [],
+  );
+  assert.equal((await slotAfter()).getTime(), second.getTime() + 5 * MINUTE, 'and the slot after it is on the rhythm again');
+});
