@@ -15,7 +15,11 @@ import { readTexts } from '../store/texts-store.ts';
 export interface ChangeDiffDeps {
   db: Queryable;
   extraction: Pick<ExtractionPool, 'diff'>;
-  /** whose turn a diff computed now takes in the extraction threads */
+  /**
+   * whose turn a diff computed now takes in the extraction threads: always the
+   * check lane, as a change's diff is computed once and then read by everyone
+   * (concurrent first reads must not be refused as an interactive flood)
+   */
   ticket: JobTicket;
 }
 

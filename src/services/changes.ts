@@ -88,9 +88,7 @@ export async function getChangeDetail(deps: ChangeDeps, principal: Principal, id
   const beforeText = row.before_text_hash === null ? null : (texts.get(row.before_text_hash) ?? null);
   const afterText = row.after_text_hash === null ? null : (texts.get(row.after_text_hash) ?? null);
   const diff = (
-    await changeDiffs({ db: deps.db, extraction: deps.loaders.extraction, ticket: { account: principal.accountId, lane: 'interactive' } }, [
-      row,
-    ])
+    await changeDiffs({ db: deps.db, extraction: deps.loaders.extraction, ticket: { account: principal.accountId, lane: 'check' } }, [row])
   ).get(row.id)!;
   return {
     ...changeView(row),
