@@ -29,10 +29,11 @@ test('previews of one account made at once still leave exactly the three most re
       }),
     ),
   );
-  assert.deepEqual(
-    responses.map((r) => r.statusCode),
-    responses.map(() => 201),
-  );
+  // Past the account's bound on interactive work in the extraction threads the
+  // rest are refused (503 busy); the bound still lets more than three through.
+  const created = responses.filter((r) => r.statusCode === 201);
+  for (const r of responses) if (r.statusCode !== 201) assert.equal(r.json().error.code, 'busy', r.body);
+  assert.ok(created.length > 3, `${created.length} previews created`);
   const kept = await t.db.query('SELECT id FROM previews WHERE account_id = $1', [accountId]);
   assert.equal(kept.length, 3);
 });
