@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_DELIVERY_LEASE_SECONDS } from '../../src/notify/dispatcher.ts';
 import { sendWebhook } from '../../src/notify/webhook-sender.ts';
 import { webhookBody } from '../../src/notify/monitor-event.ts';
+import { changeDiffs } from '../../src/services/change-diffs.ts';
 import { claimDueDeliveries, readDeliverySubject } from '../../src/store/deliveries-store.ts';
 import { admin, createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
 import type { WebhookReceiver } from '../helpers/webhook-receiver.ts';
@@ -66,9 +67,14 @@ test('a dispatcher that died after sending, before recording it: the retry carri
   assert.ok(claim);
   const subject = await readDeliverySubject(t.db, claim.id);
   assert.ok(subject);
+  // The body the dispatcher sends: the event with the change's diff.
+  const diffs = await changeDiffs(
+    { db: t.db, extraction: t.loaders.extraction, ticket: { account: a.accountId, lane: 'check' } },
+    subject.changes,
+  );
   const sent = await sendWebhook(
     { policy: t.loaders.policy, clock: t.clock },
-    { id: claim.id, url: `${receiver.url}/hook`, secret: a.secret, body: webhookBody(subject, new Map()) },
+    { id: claim.id, url: `${receiver.url}/hook`, secret: a.secret, body: webhookBody(subject, diffs) },
   );
   assert.equal(sent.outcome, 'delivered');
   // …and the process is gone before it could record the delivery.
