@@ -152,7 +152,7 @@ test('a change shows its diff, the price chart and usage bars; the layout fits a
   await shot('06-changes-price-chart');
   await page.locator('tr', { hasText: 'Title (text)' }).getByRole('link').click();
   await page.getByRole('heading', { name: 'Title changed' }).waitFor();
-  assert.match(await page.locator('pre.diff').first().innerText(), /\+Espresso Duo \(new model\)/);
+  assert.match(await page.locator('pre[aria-label="Line differences"]').innerText(), /\+Espresso Duo \(new model\)/);
   await shot('07-change-diff');
 
   await page.goto('/usage');
