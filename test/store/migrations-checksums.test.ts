@@ -53,7 +53,7 @@ test('two migration files with one number are refused before anything is applied
   try {
     await withEmptyStore(async (db) => {
       await assert.rejects(migrate(db, { dir: twice }), /share the number 5/);
-      const tables = await db.query("SELECT 1 FROM pg_tables WHERE tablename = 'schema_migrations'");
+      const tables = await db.query("SELECT 1 FROM pg_tables WHERE tablename = 'schema_migrations' AND schemaname = current_schema()");
       assert.equal(tables.length, 0);
     });
   } finally {
