@@ -27,8 +27,10 @@ const UNIT_AFTER = new RegExp(`^\\s?(?:${UNITS})(?![\\p{L}\\p{N}])`, 'u');
 
 // "$49+", "$590起" (from $590 up); not "€6.56 + VAT"
 const THRESHOLD_AFTER = /^(?:\+(?!\s*\p{L})|\s?起)/u;
-const THRESHOLD_WORDS = 'over|above|from orders|orders?(?: over| above| of)?|spend|min|minimum|мин|минимум|заказ|qty|quantity|滿|满';
-const THRESHOLD_BEFORE = new RegExp(`(?:^|[^\\p{L}])(?:${THRESHOLD_WORDS})\\.?:?\\s{0,2}\\p{Sc}?\\s{0,2}$`, 'iu');
+const THRESHOLD_WORDS = 'over|above|from orders|orders?(?: over| above| of)?|spend|min|minimum|мин|минимум|заказ|qty|quantity';
+// Chinese and Japanese write words without spaces: "購物車滿 490" (a cart of 490 or more).
+const THRESHOLD_UNSPACED = '滿|满';
+const THRESHOLD_BEFORE = new RegExp(`(?:(?:^|[^\\p{L}])(?:${THRESHOLD_WORDS})|${THRESHOLD_UNSPACED})\\.?:?\\s{0,2}\\p{Sc}?\\s{0,2}$`, 'iu');
 
 /**
  * Whether the words right around the run say it is a date, a measure or a

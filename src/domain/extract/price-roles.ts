@@ -1,3 +1,7 @@
+import type { Element } from 'domhandler';
+import { isElement } from './dom.ts';
+import { visibleText } from './visible-text.ts';
+
 // Several amounts in one text, where the words around them say which one is
 // the price asked now. Each rule sets amounts aside only when at least one
 // other amount remains; what remains still has to agree on one value, so a
@@ -85,7 +89,8 @@ export function currentPrices<T extends PlacedAmount>(text: string, items: reado
 // selector-scope target on such an element still reads it).
 const SHIPPING = [
   'shipping|delivery|postage|p&p|versand|versandkosten|lieferung|livraison|frais de port|spedizione|envío|envio|frete',
-  'wysyłka|dostawa|doprava|poštovné|verzending|verzendkosten|frakt|toimitus|szállítás|kargo|доставка|משלוח|運費|送料|配送料|배송비',
+  'wysyłka|dostawa|doprava|poštovné|verzending|verzendkosten|frakt|toimitus|szállítás|kargo|доставка|משלוח',
+  '運費|运费|宅配|郵資|邮费|送料|配送料|배송비',
 ].join('|');
 const SHIPPING_BEFORE = new RegExp(`(?:^|[^\\p{L}])(?:${SHIPPING})(?:\\s+\\p{L}+)?[\\s:]*$`, 'iu');
 const INSTALMENT_BEFORE =
@@ -99,6 +104,27 @@ function notPrice(text: string, item: PlacedAmount, previousEnd: number): boolea
   const before = text.slice(Math.max(previousEnd, item.start - LABEL_REACH), item.start);
   const after = text.slice(item.end, item.end + LABEL_REACH);
   return SHIPPING_BEFORE.test(before) || INSTALMENT_BEFORE.test(before) || PERIOD_AFTER.test(after) || UNIT_AFTER.test(after);
+}
+
+const SHIPPING_LABEL = new RegExp(`^(?:${SHIPPING})(?:\\s+\\p{L}+)?[\\s:]*$`, 'iu');
+
+/** A label's words; letters spaced out for layout in Chinese ("運\u3000\u3000費") read as the word. */
+function labelText(label: Element): string {
+  return visibleText([label])
+    .trim()
+    .replace(/\s+/gu, ' ')
+    .replace(/(?<=\p{Script=Han}) (?=\p{Script=Han})/gu, '');
+}
+
+/**
+ * A table row labelled as shipping ("Shipping | Standard 4.95 € / Express
+ * 9.95 €"): on a whole page none of its amounts is the item's price, however
+ * many delivery options it lists after the label.
+ */
+export function isShippingRow(el: Element): boolean {
+  if (el.name !== 'tr') return false;
+  const label = el.children.find((child): child is Element => isElement(child) && (child.name === 'th' || child.name === 'td'));
+  return label !== undefined && SHIPPING_LABEL.test(labelText(label));
 }
 
 /** The amounts of a whole page's text that may be the item's price: without shipping costs, instalments and unit prices. */

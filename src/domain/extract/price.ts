@@ -3,7 +3,7 @@ import { currencyExponent, decimalToString, formatMinorUnits, makeDecimal, toMin
 import type { DecimalHint } from './number-text.ts';
 import { areasAroundTitle } from './main-offer.ts';
 import type { ParsedPage } from './parse-page.ts';
-import { currentPrices, itemPrices } from './price-roles.ts';
+import { currentPrices, isShippingRow, itemPrices } from './price-roles.ts';
 import { findAmounts, findPriceMentions, findPriceRange, isFreeText } from './price-text.ts';
 import { jsonLdFacts, metaFacts, microdataFacts, type StatedPrice } from './structured-data.ts';
 import { visibleText } from './visible-text.ts';
@@ -91,7 +91,8 @@ function textCandidates(
   bareNumbers: boolean,
   exponent: number,
 ): StatedPrice[] {
-  const text = visibleText(roots, { skipStruck: true });
+  // on a whole page, the rows of a shipping table list no item price
+  const text = visibleText(roots, { skipStruck: true, skip: bareNumbers ? undefined : isShippingRow });
   // a selected element showing a price range: its "from" price
   const range = bareNumbers ? findPriceRange(text, decimal) : null;
   if (range) return [byConvention(range.amount, range.currency?.codes ?? null, range.autoGrouped, exponent)];

@@ -53,6 +53,19 @@ test('an amount written as a lower bound for an offer ("$590起") is not a price
   assert.equal(priceOf('<div><h1>Goose floss</h1><p>2320 元</p><p>消費滿額享$590起</p></div>', { currency: 'TWD' }), 232000);
 });
 
+test('on a whole page, a free-shipping threshold and a home-delivery fee written in Chinese are not the price', () => {
+  const html = '<div><h1>Goose floss</h1><p>特價 294 元</p><p>運 費 單店購物車滿 490 元(含)以上免運費，未滿者自付運費 宅配 80 元</p></div>';
+  assert.equal(priceOf(html, { currency: 'TWD' }), 29400);
+});
+
+test('on a whole page, a table row labelled as shipping lists delivery options, not the price', () => {
+  const row = (label: string, options: string) => `<table><tr><td><b>${label}</b></td><td>${options}</td></tr></table>`;
+  const tw = row('運　　費', '宅配 <strong>80</strong> 元<br>7-11取貨付款 <strong>80</strong> 元');
+  assert.equal(priceOf(`<div><h1>Goose floss</h1><p>2320 元</p>${tw}</div>`, { currency: 'TWD' }), 232000);
+  const en = row('Shipping costs', 'Standard 4,95 €<br>Express 9,95 €');
+  assert.equal(priceOf(`<div><h1>Steel kettle</h1><p>99,95 €</p>${en}</div>`), 9995);
+});
+
 test('a structured-data offer priced at zero is a placeholder: neither its price nor its stock counts', () => {
   const html = `<script type="application/ld+json">{"@type":"Product","offers":{"@type":"Offer","price":"0","priceCurrency":"EUR","availability":"https://schema.org/OutOfStock"}}</script>
 <div><h1>Perfume</h1><p>49,00 €</p><button>Add to cart</button></div>`;
