@@ -41,7 +41,7 @@ export function loadRealPages(dir: string): RealPage[] {
     return JSON.parse(readFileSync(file, 'utf8'));
   };
   const truth = read('ground-truth.json') as Record<string, Truth>;
-  const errata = read('errata.json') as Record<string, { price: string[] }>;
+  const errata = read('errata.json') as Record<string, { price?: string[]; availability?: string[] }>;
   const currencies = read('currencies.json') as Record<string, string>;
   return Object.keys(truth)
     .sort()
@@ -49,7 +49,7 @@ export function loadRealPages(dir: string): RealPage[] {
       const t = truth[key]!;
       const currency = currencies[key];
       assert.ok(currency, `no currency for ${key}`);
-      const availability = t.availability?.[0];
+      const availability = (errata[key]?.availability ?? t.availability)?.[0];
       return {
         key,
         index,

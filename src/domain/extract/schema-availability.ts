@@ -2,7 +2,8 @@ import type { Availability } from '../observed-value.ts';
 
 // Availability values as structured data writes them: schema.org ItemAvailability
 // ("https://schema.org/InStock", "schema:OutOfStock", "InStock") or Open Graph
-// product tags ("instock", "oos", "out of stock").
+// product tags ("instock", "oos", "out of stock"), or the status words of a
+// classified ad's microdata ("NOT SOLD", "SOLD").
 //
 // Pre-orders, pre-sales and back-orders count as out of stock: the item cannot
 // be had now, which is what a watcher of stock waits for. Made-to-order,
@@ -24,6 +25,8 @@ const VALUES: Readonly<Record<string, Availability>> = {
   backorder: 'out_of_stock',
   oos: 'out_of_stock',
   reserved: 'out_of_stock',
+  notsold: 'in_stock',
+  sold: 'out_of_stock',
 };
 
 export function availabilityFromSchema(value: string): Availability | null {

@@ -13,6 +13,11 @@ test('schema.org availability in JSON-LD decides before any wording', () => {
   assert.equal(valueOf(html), 'out_of_stock');
 });
 
+test('a classified ad whose microdata availability says NOT SOLD is in stock, SOLD is out of stock', () => {
+  assert.equal(valueOf('<div itemscope><span itemprop="availability">\n  NOT SOLD\n</span></div>'), 'in_stock');
+  assert.equal(valueOf('<div itemscope><span itemprop="availability">Sold</span></div>'), 'out_of_stock');
+});
+
 test('microdata availability is read from link href and meta content', () => {
   assert.equal(valueOf('<div itemscope><link itemprop="availability" href="https://schema.org/InStock"></div>'), 'in_stock');
   assert.equal(valueOf('<div itemscope><meta itemprop="availability" content="OutOfStock"></div>'), 'out_of_stock');

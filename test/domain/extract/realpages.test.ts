@@ -15,12 +15,12 @@ test('whole-page prices on real shop pages: precision at least 0.97, a wrong pri
   assert.ok(score.precision >= 0.97, `${formatScore(score)}\n${score.misses.join('\n')}`);
 });
 
-test('whole-page prices on real shop pages: F1 at least 0.90', () => {
+test('whole-page prices on real shop pages: F1 at least 0.93', () => {
   const score = scorePrices(outcomes);
-  assert.ok(score.f1 >= 0.9, `${formatScore(score)}\n${score.misses.join('\n')}`);
+  assert.ok(score.f1 >= 0.93, `${formatScore(score)}\n${score.misses.join('\n')}`);
 });
 
-test('whole-page availability on real shop pages: precision at least 0.97 and F1 at least 0.90', () => {
+test('whole-page availability on real shop pages: precision at least 0.97 and F1 at least 0.95', () => {
   const score = scoreAvailability(outcomes);
-  assert.ok(score.precision >= 0.97 && score.f1 >= 0.9, `${formatScore(score)}\n${score.misses.join('\n')}`);
+  assert.ok(score.precision >= 0.97 && score.f1 >= 0.95, `${formatScore(score)}\n${score.misses.join('\n')}`);
 });
