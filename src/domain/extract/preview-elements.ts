@@ -2,6 +2,7 @@ import type { Element } from 'domhandler';
 import { normaliseText } from '../observed-value.ts';
 import { isElement, isTextNode } from './dom.ts';
 import { capString } from './extract-target.ts';
+import { mainOfferElements } from './main-offer-elements.ts';
 import type { ParsedPage } from './parse-page.ts';
 import { findPriceMentions } from './price-text.ts';
 import { stockFromText } from './stock-text.ts';
@@ -13,7 +14,9 @@ import { isHidden, visibleText } from './visible-text.ts';
 // first: schema.org price/availability properties, the smallest elements
 // showing a price or stock wording, headings, link lists, then other
 // itemprop elements and elements with ids or test ids. At most 200, listed in
-// page order.
+// page order, except that the main offer's price and stock elements lead
+// (main-offer-elements.ts): a user choosing a selector is offered the price a
+// whole-page target reads first, not a header cart's or a recommendation's.
 
 export type ElementHint = 'price' | 'availability' | 'links' | 'heading';
 
@@ -128,6 +131,7 @@ export function listElements(page: ParsedPage): PreviewElement[] {
     if (rank < Infinity) candidates.push({ el, order, rank, hints });
   });
 
+  const leading = mainOfferLead(page, candidates);
   const chosen = candidates.sort((a, b) => a.rank - b.rank || a.order - b.order);
   const index = new SelectorIndex(page.document);
   const listed: { element: PreviewElement; order: number }[] = [];
@@ -138,5 +142,26 @@ export function listElements(page: ParsedPage): PreviewElement[] {
     const text = capString(visibleText([candidate.el]).replace(/\n/gu, ' '), MAX_ELEMENT_TEXT);
     listed.push({ element: { selector, tag: candidate.el.name, text, hints: [...candidate.hints].sort() }, order: candidate.order });
   }
-  return listed.sort((a, b) => a.order - b.order).map(({ element }) => element);
+  const place = (order: number) => leading.get(order) ?? LEADING_PLACES;
+  return listed.sort((a, b) => place(a.order) - place(b.order) || a.order - b.order).map(({ element }) => element);
+}
+
+const LEADING_PLACES = 2;
+
+/** The main offer's price element (place 0) and stock element (place 1) by page order. */
+function mainOfferLead(page: ParsedPage, candidates: readonly Candidate[]): Map<number, number> {
+  const hinted = (hint: ElementHint) => candidates.filter((c) => c.hints.has(hint));
+  const prices = hinted('price');
+  const stocks = hinted('availability');
+  const main = mainOfferElements(
+    page,
+    prices.map((c) => c.el),
+    stocks.map((c) => c.el),
+  );
+  const lead = new Map<number, number>();
+  const stock = stocks.find((c) => c.el === main.stock);
+  if (stock) lead.set(stock.order, 1);
+  const price = prices.find((c) => c.el === main.price);
+  if (price) lead.set(price.order, 0);
+  return lead;
 }

@@ -85,3 +85,12 @@ test('nothing from scripts, styles or hidden elements is listed', () => {
     ['shown'],
   );
 });
+
+test('the main offer leads the list: the price and stock elements next to the product title come first, the rest in page order', () => {
+  const html = `<body><header><a href="/cart">Cart</a> <span class="cart-total">€ 120,00</span></header>
+  <div class="product"><h1>Steel kettle</h1><span class="now">€ 29,90</span><p class="stock">In stock</p></div>
+  <section><h2>Also bought</h2><div class="tile"><span>€ 9,90</span><span>Sold out</span></div></section></body>`;
+  const listed = listElements(page(html)).map((e) => e.text);
+  assert.deepEqual(listed.slice(0, 2), ['€ 29,90', 'In stock']);
+  assert.ok(listed.indexOf('€ 120,00') < listed.indexOf('Steel kettle'));
+});
