@@ -1,21 +1,19 @@
 // A small client of the operator API for `pagewatch admin …`.
 
+import { describeRefusal } from './refusal-in-flags.ts';
+
 export interface AdminClientOptions {
   baseUrl: string;
   token: string;
 }
 
-type ErrorBody = { error?: { code?: string; message?: string; details?: { field?: string; message?: string }[] } } | null;
-
-/** The server's refusal as an operator reads it: status, code, message, then one line per detail. */
+/** The server's refusal; `describeRefusal` words it for the command that sent the request. */
 export class AdminRequestError extends Error {
   constructor(
     readonly status: number,
     readonly body: unknown,
   ) {
-    const error = (body as ErrorBody)?.error;
-    const details = (error?.details ?? []).map((d) => `\n  ${d.field ?? ''}: ${d.message ?? ''}`).join('');
-    super(error ? `${status} ${error.code}: ${error.message}${details}` : `HTTP ${status}`);
+    super(describeRefusal(status, body));
   }
 }
 

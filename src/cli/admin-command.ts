@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { adminRequest, type AdminClientOptions } from './admin-client.ts';
+import { AdminRequestError, adminRequest, type AdminClientOptions } from './admin-client.ts';
+import { describeRefusal, type FlagNames } from './refusal-in-flags.ts';
 
 const USAGE = `pagewatch admin — operator tasks through a running server's operator API
 Needs PAGEWATCH_URL (default http://127.0.0.1:8080) and PAGEWATCH_ADMIN_TOKEN.
@@ -56,47 +57,74 @@ function webhookUrl(value: string | undefined): string {
   return text;
 }
 
-async function run(client: AdminClientOptions, words: string[], o: Options): Promise<unknown> {
-  const [group, action, id] = words;
-  const key = `${group} ${action}`;
-  switch (key) {
-    case 'accounts create':
-      return adminRequest(client, 'POST', '/accounts', { email: required(o.email, '--email'), plan: required(o.plan, '--plan') });
-    case 'accounts get':
-      return adminRequest(client, 'GET', `/accounts/${required(id, 'ID')}`);
-    case 'accounts set-plan':
-      return adminRequest(client, 'PATCH', `/accounts/${required(id, 'ID')}`, { plan: required(o.plan, '--plan') });
-    case 'accounts set-webhook':
-      return adminRequest(client, 'PATCH', `/accounts/${required(id, 'ID')}`, { webhook_url: o.remove ? null : webhookUrl(o.url) });
-    case 'accounts set-time-zone':
-      return adminRequest(client, 'PATCH', `/accounts/${required(id, 'ID')}`, { time_zone: required(o.zone, '--zone') });
-    case 'accounts password-link':
-      return adminRequest(client, 'POST', `/accounts/${required(id, 'ID')}/password-link`, {});
-    case 'tokens create':
-      return adminRequest(client, 'POST', `/accounts/${required(o.account, '--account')}/tokens`, {
+interface Command {
+  /** the API field each flag of the command fills, so that a refusal names the flag */
+  flags: FlagNames;
+  send(client: AdminClientOptions, id: string | undefined, o: Options): Promise<unknown>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  'accounts create': {
+    flags: { email: '--email', plan: '--plan' },
+    send: (client, _id, o) =>
+      adminRequest(client, 'POST', '/accounts', { email: required(o.email, '--email'), plan: required(o.plan, '--plan') }),
+  },
+  'accounts get': { flags: {}, send: (client, id) => adminRequest(client, 'GET', `/accounts/${required(id, 'ID')}`) },
+  'accounts set-plan': {
+    flags: { plan: '--plan' },
+    send: (client, id, o) => adminRequest(client, 'PATCH', `/accounts/${required(id, 'ID')}`, { plan: required(o.plan, '--plan') }),
+  },
+  'accounts set-webhook': {
+    flags: { webhook_url: '--url' },
+    send: (client, id, o) =>
+      adminRequest(client, 'PATCH', `/accounts/${required(id, 'ID')}`, { webhook_url: o.remove ? null : webhookUrl(o.url) }),
+  },
+  'accounts set-time-zone': {
+    flags: { time_zone: '--zone' },
+    send: (client, id, o) => adminRequest(client, 'PATCH', `/accounts/${required(id, 'ID')}`, { time_zone: required(o.zone, '--zone') }),
+  },
+  'accounts password-link': {
+    flags: {},
+    send: (client, id) => adminRequest(client, 'POST', `/accounts/${required(id, 'ID')}/password-link`, {}),
+  },
+  'tokens create': {
+    flags: { name: '--name', scopes: '--scopes', expires_in_days: '--days' },
+    send: (client, _id, o) =>
+      adminRequest(client, 'POST', `/accounts/${required(o.account, '--account')}/tokens`, {
         name: required(o.name, '--name'),
         scopes: required(o.scopes, '--scopes')
           .split(',')
           .map((s) => s.trim()),
         expires_in_days: days(o.days),
-      });
-    case 'tokens list':
-      return adminRequest(client, 'GET', `/accounts/${required(o.account, '--account')}/tokens`);
-    case 'tokens revoke':
+      }),
+  },
+  'tokens list': {
+    flags: {},
+    send: (client, _id, o) => adminRequest(client, 'GET', `/accounts/${required(o.account, '--account')}/tokens`),
+  },
+  'tokens revoke': {
+    flags: {},
+    send: async (client, id) => {
       await adminRequest(client, 'DELETE', `/tokens/${required(id, 'TOKEN_ID')}`);
       return { data: { revoked: id } };
-    case 'api status':
-      return adminRequest(client, 'GET', '/api-status');
-    case 'api close':
-      return adminRequest(client, 'PUT', '/api-status', {
+    },
+  },
+  'api status': { flags: {}, send: (client) => adminRequest(client, 'GET', '/api-status') },
+  'api close': {
+    flags: { retry_after_seconds: '--retry-after' },
+    send: (client, _id, o) =>
+      adminRequest(client, 'PUT', '/api-status', {
         open: false,
         ...(o['retry-after'] ? { retry_after_seconds: Number(o['retry-after']) } : {}),
-      });
-    case 'api open':
-      return adminRequest(client, 'PUT', '/api-status', { open: true });
-    default:
-      throw new UsageError(`unknown admin command: ${words.join(' ') || '(none)'}`);
-  }
+      }),
+  },
+  'api open': { flags: {}, send: (client) => adminRequest(client, 'PUT', '/api-status', { open: true }) },
+};
+
+function commandOf(words: string[]): Command {
+  const key = `${words[0]} ${words[1]}`;
+  if (!Object.hasOwn(COMMANDS, key)) throw new UsageError(`unknown admin command: ${words.join(' ') || '(none)'}`);
+  return COMMANDS[key]!;
 }
 
 function human(value: unknown, indent = ''): string {
@@ -148,13 +176,20 @@ export async function adminCommand(args: string[], env: Record<string, string | 
     return 2;
   }
   const client = { baseUrl: env.PAGEWATCH_URL || 'http://127.0.0.1:8080', token };
+  let command: Command | undefined;
   try {
-    const result = await run(client, parsed.positionals, parsed.values);
+    command = commandOf(parsed.positionals);
+    const result = await command.send(client, parsed.positionals[2], parsed.values);
     const data = (result as { data?: unknown }).data ?? result;
     console.log(parsed.values.json ? JSON.stringify(data, null, 2) : human(data));
     return 0;
   } catch (err) {
-    console.error(err instanceof UsageError ? `${err.message}\n\n${USAGE}` : `pagewatch admin: ${(err as Error).message}`);
-    return err instanceof UsageError ? 2 : 1;
+    if (err instanceof UsageError) {
+      console.error(`${err.message}\n\n${USAGE}`);
+      return 2;
+    }
+    const refusal = err instanceof AdminRequestError ? describeRefusal(err.status, err.body, command?.flags) : (err as Error).message;
+    console.error(`pagewatch admin: ${refusal}`);
+    return 1;
   }
 }

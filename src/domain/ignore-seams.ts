@@ -1,8 +1,9 @@
 // Where an ignore pattern took a part out of a text, the punctuation that
 // only framed that part would stay behind: "Sale (5 people viewing)" would
 // show "Sale ()", "3 min ago · 12 comments · share" a doubled "·". The two
-// sides of each removal are joined without it. Plain string work at the seam
-// only (no expression over the whole text), so the cost stays linear.
+// sides of each removal are joined without it; where two separators, or a
+// separator and closing punctuation, meet, one stays. Plain string work at
+// the seam only (no expression over the whole text), so the cost stays linear.
 
 const PAIRS: Readonly<Record<string, string>> = { '(': ')', '[': ']', '{': '}' };
 const SEPARATORS = new Set(['·', '•', '|', '/', '-', '–', '—', ':', ',', ';']);
@@ -43,11 +44,14 @@ export function joinAcrossRemoval(before: string, after: string): string {
   const close = right[0];
   const lineStart = left === '' || open === '\n';
   const lineEnd = right === '' || close === '\n';
-  // The same separator on both sides: one is enough.
-  if (open !== undefined && open === close && SEPARATORS.has(open)) return `${left} ${trimStartBlanks(right.slice(1))}`;
+  const separatorBefore = open !== undefined && SEPARATORS.has(open);
+  // A separator on both sides ("Colours: Green; Blue" without "Green"): the first one is enough.
+  if (separatorBefore && close !== undefined && SEPARATORS.has(close)) return `${left} ${trimStartBlanks(right.slice(1))}`;
+  // A separator before the sentence's closing punctuation separates nothing.
+  if (separatorBefore && close !== undefined && CLOSING.has(close)) return trimEndBlanks(left.slice(0, -1)) + right;
   // A separator left at the start or the end of a line separates nothing.
   if (lineStart && close !== undefined && SEPARATORS.has(close)) return left + trimStartBlanks(right.slice(1));
-  if (lineEnd && open !== undefined && SEPARATORS.has(open)) return trimEndBlanks(left.slice(0, -1)) + right;
+  if (lineEnd && separatorBefore) return trimEndBlanks(left.slice(0, -1)) + right;
   // Punctuation that closed a sentence sits against the word before it.
   if (close !== undefined && CLOSING.has(close)) return left + right;
   if (lineStart || lineEnd) return left + right;

@@ -20,3 +20,8 @@ export function formatInstant(at: Date, timeZone: string): string {
   }).format(at);
   return timeZone === DEFAULT_TIME_ZONE ? shown : `${shown} (${timeZone})`;
 }
+
+/** Every name isTimeZone accepts, UTC first and the rest in alphabetical order: the choices a form offers. */
+export function timeZoneNames(): string[] {
+  return [DEFAULT_TIME_ZONE, ...Intl.supportedValuesOf('timeZone').filter((name) => name !== DEFAULT_TIME_ZONE)];
+}

@@ -14,6 +14,7 @@ import { usageRoutes } from './routes/usage.ts';
 import { newMonitorRoutes } from './routes/new-monitor.ts';
 import { changeRoutes } from './routes/changes.ts';
 import { editMonitorRoutes } from './routes/edit-monitor.ts';
+import { settingsRoutes } from './routes/settings.ts';
 
 // The account dashboard at "/": server-rendered pages for the account owner,
 // signed in with a password and a session cookie. Nothing here touches the
@@ -94,6 +95,7 @@ async function pages(app: FastifyInstance, deps: AppDeps): Promise<void> {
   await app.register(newMonitorRoutes, deps);
   await app.register(changeRoutes, deps);
   await app.register(editMonitorRoutes, deps);
+  await app.register(settingsRoutes, deps);
 }
 
 export const dashboard: FastifyPluginAsync<AppDeps> = async (app, deps) => {

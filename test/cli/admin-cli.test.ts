@@ -36,7 +36,7 @@ test("a refused request prints the server's details, one line each, not only the
   const res = await admin(['tokens', 'create', '--account', id, '--name', 'n', '--scopes', 'monitors:read,everything', '--days', '30']);
   assert.equal(res.code, 1);
   assert.match(res.stderr, /^pagewatch admin: 422 validation_failed: /);
-  assert.match(res.stderr, /\n {2}scopes[^:\n]*: [^\n]+/, res.stderr);
+  assert.match(res.stderr, /\n {2}--scopes[^:\n]*: [^\n]+/, res.stderr);
 });
 
 test('an unreachable server is one clear line naming the address', async () => {
@@ -64,5 +64,32 @@ test('refusals name the command-line flags, in its own words, never API fields o
     assert.notEqual(res.code, 0);
     assert.match(res.stderr, new RegExp(`^${flag} `), res.stderr);
     assert.doesNotMatch(res.stderr, /expires_in_days|webhook_url|must match|format "|pattern/, res.stderr);
+  }
+});
+
+test("the server's refusals of every command with flags name the command's flags, never the API's field names", async () => {
+  const account = await admin(['accounts', 'create', '--email', 'fields@example.com', '--plan', 'pro', '--json']);
+  const id = JSON.parse(account.stdout).id as string;
+  const token = ['tokens', 'create', '--account', id, '--days', '30'];
+  for (const [args, flag] of [
+    [['accounts', 'create', '--email', 'not-an-address', '--plan', 'pro'], '--email'],
+    [['accounts', 'create', '--email', 'gold@example.com', '--plan', 'gold'], '--plan'],
+    [['accounts', 'set-plan', id, '--plan', 'gold'], '--plan'],
+    [['accounts', 'set-webhook', id, '--url', 'http://169.254.169.254/hook'], '--url'],
+    [['accounts', 'set-time-zone', id, '--zone', 'Mars/Olympus_Mons'], '--zone'],
+    [[...token, '--name', 'n', '--scopes', 'monitors:read,everything'], '--scopes'],
+    [[...token, '--name', 'n'.repeat(101), '--scopes', 'monitors:read'], '--name'],
+    [['api', 'close', '--retry-after', '0'], '--retry-after'],
+    [['api', 'close', '--retry-after', 'soon'], '--retry-after'],
+  ] as const) {
+    const res = await admin([...args]);
+    assert.equal(res.code, 1, res.stderr);
+    const fields = [...res.stderr.matchAll(/\n {2}(\S+)(?: \(item \d+\))?: /g)].map((m) => m[1]);
+    assert.deepEqual(fields, [flag], res.stderr);
+    assert.doesNotMatch(
+      res.stderr,
+      /expires_in_days|webhook_url|time_zone|retry_after_seconds|(?<![\w-])(plan|scopes)(?![\w-])/,
+      res.stderr,
+    );
   }
 });

@@ -6,6 +6,7 @@ import type { Engine } from '../../src/engine/scheduler.ts';
 import { createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
+import { advanceToDue } from '../helpers/test-engine.ts';
 
 // @pagewatch/client against a real pagewatch server listening on loopback,
 // on the store the suite runs on. Waiting is done by moving the server's
@@ -150,4 +151,27 @@ test('a manual check is requested once per key and its receipt polled until it i
   assert.equal(replay.replayed, true);
   const done = await pw.checks.wait(accepted.data.check_id);
   assert.equal(done.status, 'succeeded');
+});
+
+test('checks.history iterates every check of a monitor, newest first, across pages of any size', async () => {
+  const { pw } = await client();
+  const id = await monitorOf(pw);
+  // The earlier tests' monitors would share the engine's cycles with this one.
+  await t.db.query("UPDATE monitors SET status = 'paused' WHERE id <> $1", [id]);
+  for (let i = 0; i < 12; i++) {
+    await advanceToDue(t, id);
+    assert.ok(
+      (await engine.runCycle()).claimed.some((item) => item.monitorId === id),
+      `check ${i + 1} ran`,
+    );
+  }
+  const history = async (limit: number) => {
+    const times = [];
+    for await (const check of pw.checks.history(id, { limit })) times.push(check.checked_at);
+    return times;
+  };
+  const all = await history(100);
+  assert.equal(all.length, 12);
+  assert.deepEqual(all, [...all].sort().reverse(), 'newest first');
+  for (const limit of [1, 5, 11]) assert.deepEqual(await history(limit), all, `pages of ${limit}`);
 });

@@ -128,3 +128,12 @@ test('ignore patterns are part of what a target observes; a target without them 
     .slice(0, 32);
   assert.equal(plain, before, 'the fingerprint stored before ignore patterns existed, so no baseline is reseeded on upgrade');
 });
+
+test('where an ignored part stood between two different separators the first stays, and one before closing punctuation goes', () => {
+  const green = [{ text: 'Green' }];
+  assert.equal(withoutIgnored('Colours: Green; Blue', green), 'Colours: Blue');
+  assert.equal(withoutIgnored('Red | Green, Blue', green), 'Red | Blue');
+  assert.equal(withoutIgnored('Sale: 12 left, hurry', [{ regex: '\\d+ left' }]), 'Sale: hurry');
+  assert.equal(withoutIgnored('Red, Green and Blue, Green.', green), 'Red, and Blue.');
+  assert.equal(withoutIgnored('In stock: Green!', green), 'In stock!');
+});

@@ -5,6 +5,8 @@ import type {
   Change,
   ChangeDetail,
   ChangeQuery,
+  CheckHistoryQuery,
+  CheckRun,
   Monitor,
   MonitorCreate,
   MonitorQuery,
@@ -110,6 +112,9 @@ export class PagewatchClient {
       this.created(`/monitors/${enc(monitorId)}/checks`, {}, options),
     get: async (checkId: string): Promise<Receipt> =>
       (await this.http.request<Data<Receipt>>({ method: 'GET', path: `/checks/${enc(checkId)}` })).body.data,
+    /** Every check of the monitor the server still keeps (scheduled and manual), newest first, page after page. */
+    history: (monitorId: string, query: CheckHistoryQuery = {}): AsyncGenerator<CheckRun> =>
+      this.pages<CheckRun>(`/monitors/${enc(monitorId)}/checks`, query),
     /** Polls the receipt, as often as its Retry-After allows (60 s), until it is terminal. */
     wait: async (checkId: string, options: WaitOptions = {}): Promise<Receipt> => {
       const deadline = this.now() + (options.timeoutMs ?? 35 * 60_000);

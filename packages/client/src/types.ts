@@ -29,3 +29,5 @@ export type ChangeDetail = ResponseBody<'getChange', 200>['data'];
 export type ChangeQuery = Partial<Omit<QueryOf<'listChanges'>, 'cursor'>>;
 export type Receipt = ResponseBody<'getCheck', 200>['data'];
 export type Usage = ResponseBody<'getUsage', 200>['data'];
+export type CheckRun = ResponseBody<'listMonitorChecks', 200>['data'][number];
+export type CheckHistoryQuery = Partial<Omit<QueryOf<'listMonitorChecks'>, 'cursor'>>;

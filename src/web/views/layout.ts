@@ -35,6 +35,7 @@ const NOTICES: Record<string, string> = {
   'monitor-saved': 'The settings are saved.',
   'monitor-reconfigured': 'The targets and schedule are saved. Changed targets record a new baseline at the next check, with no alert.',
   'monitor-deleted': 'The monitor and its history are deleted.',
+  'time-zone-saved': 'The time zone is saved. Alert emails show times in it from now on.',
 };
 
 export function csrfField(ctx: PageContext): SafeHtml {
@@ -50,6 +51,7 @@ const NAV = [
   { href: '/monitors/new', label: 'New monitor', match: (p: string) => p.startsWith('/monitors/new') },
   { href: '/api-access', label: 'API access', match: (p: string) => p.startsWith('/api-access') },
   { href: '/usage', label: 'Usage', match: (p: string) => p.startsWith('/usage') },
+  { href: '/settings', label: 'Settings', match: (p: string) => p.startsWith('/settings') },
 ];
 
 /** `current` names the nav entry a page belongs to when its path alone does not tell (editing goes through /monitors/new/…). */
