@@ -3,8 +3,8 @@ import type { ParsedPage } from './parse-page.ts';
 import type { Availability } from '../observed-value.ts';
 import { combineAvailability } from './schema-availability.ts';
 import { stockFromWording, stockWording } from './stock-text.ts';
-import { areasAroundTitle } from './main-offer.ts';
-import { jsonLdFacts, metaFacts, microdataFacts } from './structured-data.ts';
+import { areasAroundTitle, areasCoverPage } from './main-offer.ts';
+import { jsonLdFacts, metaFacts, microdataFacts, pageMicrodataFacts } from './structured-data.ts';
 import { visibleText } from './visible-text.ts';
 
 // An availability target's value: structured data first (page scope: JSON-LD,
@@ -32,19 +32,16 @@ function wordingOf(nodes: readonly AnyNode[]) {
 export function extractAvailability(page: ParsedPage, roots: readonly AnyNode[] | null): Availability | null {
   const structured: (() => Availability[])[] = roots
     ? [() => microdataFacts(roots, '.').availability]
-    : [
-        () => jsonLdFacts(page).availability,
-        () => microdataFacts(page.document.children, '.').availability,
-        () => metaFacts(page).availability,
-      ];
+    : [() => jsonLdFacts(page).availability, () => pageMicrodataFacts(page, '.').availability, () => metaFacts(page).availability];
   for (const source of structured) {
     const value = combineAvailability(source());
     if (value) return value;
   }
   if (roots) return stockFromWording(wordingOf(roots));
-  for (const area of areasAroundTitle(page)) {
+  const areas = areasAroundTitle(page);
+  for (const area of areas) {
     const wording = wordingOf([area]);
     if (wording.out > 0 || wording.in > 0) return stockFromWording(wording);
   }
-  return stockFromWording(wordingOf(page.document.children));
+  return areasCoverPage(page, areas) ? null : stockFromWording(wordingOf(page.document.children));
 }

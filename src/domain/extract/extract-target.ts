@@ -10,6 +10,7 @@ import { formatMinorUnits } from './money.ts';
 import type { ParsedPage } from './parse-page.ts';
 import { extractPrice } from './price.ts';
 import { selectElements } from './select.ts';
+import { perPage } from './per-page.ts';
 import { visibleText } from './visible-text.ts';
 
 // One target evaluated on one parsed page: the observed value, its display
@@ -100,7 +101,7 @@ export function extractTarget(page: ParsedPage, target: Target): TargetExtractio
         .map((root) => visibleText([root]))
         .filter((t) => t !== '')
         .join('\n')
-    : visibleText(page.document.children);
+    : perPage(page, 'visible text', () => visibleText(page.document.children));
 
   switch (target.kind) {
     case 'text': {

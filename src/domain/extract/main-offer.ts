@@ -1,7 +1,8 @@
 import { findAll } from 'domutils';
-import type { Element } from 'domhandler';
+import type { AnyNode, Element } from 'domhandler';
 import { isElement } from './dom.ts';
 import type { ParsedPage } from './parse-page.ts';
+import { perPage } from './per-page.ts';
 import { isHidden, visibleText } from './visible-text.ts';
 
 // Where a product page shows its main offer: around the product's title, the
@@ -28,10 +29,40 @@ export function productTitle(page: ParsedPage): Element | null {
   return first.el;
 }
 
-/** The ancestors of the product title, innermost first, up to the root element; empty without a title. */
-export function areasAroundTitle(page: ParsedPage): Element[] {
+/** Whether the element shows nothing beside its child `inner`: a wrapper, whose text is its child's. */
+function wrapsOnly(el: Element, inner: Element): boolean {
+  return el.children.every((child) => child === inner || (isElement(child) ? visibleText([child]) === '' : !/\S/u.test(textOf(child))));
+}
+
+function textOf(node: AnyNode): string {
+  return 'data' in node && node.type === 'text' ? node.data : '';
+}
+
+/**
+ * The ancestors of the product title, innermost first, up to the root
+ * element; empty without a title. Wrappers showing nothing of their own are
+ * left out: they would only be read again with the same text.
+ */
+export function areasAroundTitle(page: ParsedPage): readonly Element[] {
+  return perPage(page, 'areas around title', () => findAreas(page));
+}
+
+/** Whether the outermost area shows the whole page: reading the page after it would read the same text again. */
+export function areasCoverPage(page: ParsedPage, areas: readonly Element[]): boolean {
+  const outer = areas[areas.length - 1];
+  return (
+    outer !== undefined && page.document.children.every((child) => child === outer || !isElement(child) || visibleText([child]) === '')
+  );
+}
+
+function findAreas(page: ParsedPage): Element[] {
   const areas: Element[] = [];
   const title = productTitle(page);
-  for (let node = title?.parent ?? null; node && isElement(node); node = node.parent) areas.push(node);
+  let inner: Element | null = null;
+  for (let node = title?.parent ?? null; node && isElement(node); node = node.parent) {
+    if (inner && wrapsOnly(node, inner)) areas[areas.length - 1] = node;
+    else areas.push(node);
+    inner = node;
+  }
   return areas;
 }

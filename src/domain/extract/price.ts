@@ -1,11 +1,11 @@
 import type { AnyNode } from 'domhandler';
 import { currencyExponent, decimalToString, formatMinorUnits, makeDecimal, toMinorUnits, type DecimalAmount } from './money.ts';
 import type { DecimalHint } from './number-text.ts';
-import { areasAroundTitle } from './main-offer.ts';
+import { areasAroundTitle, areasCoverPage } from './main-offer.ts';
 import type { ParsedPage } from './parse-page.ts';
 import { currentPrices, isShippingRow, itemPrices } from './price-roles.ts';
 import { findAmounts, findPriceMentions, findPriceRange, isFreeText } from './price-text.ts';
-import { jsonLdFacts, metaFacts, microdataFacts, type StatedPrice } from './structured-data.ts';
+import { jsonLdFacts, metaFacts, microdataFacts, pageMicrodataFacts, type StatedPrice } from './structured-data.ts';
 import { visibleText } from './visible-text.ts';
 
 // A price target's value. Sources are tried in order of reliability; the
@@ -116,7 +116,7 @@ function textCandidates(
 function structuredVerdict(page: ParsedPage, currency: string, exponent: number, decimal: DecimalHint | undefined): Verdict {
   const verdicts = [
     judge(jsonLdFacts(page).prices, currency, exponent),
-    judge(microdataFacts(page.document.children, decimal).prices, currency, exponent),
+    judge(pageMicrodataFacts(page, decimal).prices, currency, exponent),
     judge(metaFacts(page).prices, currency, exponent),
   ];
   const values = verdicts.filter((v) => v.kind === 'value');
@@ -138,13 +138,23 @@ function structuredVerdict(page: ParsedPage, currency: string, exponent: number,
  * out would only add other products' prices.
  */
 function nearTitle(page: ParsedPage, currency: string, exponent: number, decimal: DecimalHint | undefined): Verdict {
-  for (const area of areasAroundTitle(page)) {
+  let outermost: Verdict = { kind: 'none' };
+  const areas = areasAroundTitle(page);
+  for (const area of areas) {
     for (const read of [() => microdataFacts([area], decimal).prices, () => textCandidates([area], decimal, false, exponent)]) {
       const verdict = judge(read(), currency, exponent);
       if (verdict.kind === 'value' || verdict.kind === 'ambiguous') return verdict;
+      outermost = verdict;
     }
   }
-  return { kind: 'none' };
+  // the outermost area showing the whole page has given the whole page's verdict
+  return areasCoverPage(page, areas) ? outermost : { kind: 'none' };
+}
+
+/** The whole page's visible text, unless the title's areas have read it already. */
+function wholePage(page: ParsedPage, currency: string, exponent: number, decimal: DecimalHint | undefined): Verdict {
+  if (areasCoverPage(page, areasAroundTitle(page))) return { kind: 'none' };
+  return judge(textCandidates(page.document.children, decimal, false, exponent), currency, exponent);
 }
 
 export function extractPrice(
@@ -163,7 +173,7 @@ export function extractPrice(
     : [
         () => structuredVerdict(page, currency, exponent, decimal),
         () => nearTitle(page, currency, exponent, decimal),
-        judged(() => textCandidates(page.document.children, decimal, false, exponent)),
+        () => wholePage(page, currency, exponent, decimal),
       ];
   const verdicts: Verdict[] = [];
   for (const source of sources) {

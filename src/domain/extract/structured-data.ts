@@ -4,6 +4,7 @@ import { descendants } from './dom.ts';
 import { parseDotDecimal, type DecimalAmount } from './money.ts';
 import type { DecimalHint } from './number-text.ts';
 import type { ParsedPage } from './parse-page.ts';
+import { perPage } from './per-page.ts';
 import { parsePriceText } from './price-text.ts';
 import { normaliseText, type Availability } from '../observed-value.ts';
 import { availabilityFromSchema } from './schema-availability.ts';
@@ -170,6 +171,10 @@ function walkJsonLd(node: Json | undefined, asOffer: boolean, pricesCount: boole
 }
 
 export function jsonLdFacts(page: ParsedPage): StructuredFacts {
+  return perPage(page, 'json-ld', () => findJsonLdFacts(page));
+}
+
+function findJsonLdFacts(page: ParsedPage): StructuredFacts {
   const facts: StructuredFacts = { prices: [], availability: [] };
   const scripts = findAll(
     (el) => el.name === 'script' && (el.attribs.type ?? '').split(';')[0]!.trim().toLowerCase() === 'application/ld+json',
@@ -208,6 +213,11 @@ function scopeCurrency(el: Element): readonly string[] | null {
 }
 
 /** Microdata prices and availability on or below the nodes. */
+/** Microdata of the whole page. */
+export function pageMicrodataFacts(page: ParsedPage, decimal: DecimalHint | undefined): StructuredFacts {
+  return perPage(page, `microdata ${decimal ?? 'auto'}`, () => microdataFacts(page.document.children, decimal));
+}
+
 export function microdataFacts(nodes: readonly AnyNode[], decimal: DecimalHint | undefined): StructuredFacts {
   const facts: StructuredFacts = { prices: [], availability: [] };
   for (const el of descendants(nodes)) {
@@ -228,15 +238,18 @@ export function microdataFacts(nodes: readonly AnyNode[], decimal: DecimalHint |
 // ---- Open Graph / product meta tags ------------------------------------------
 
 function metaContent(page: ParsedPage, names: readonly string[]): string[] {
-  return findAll(
-    (el) => el.name === 'meta' && names.includes((el.attribs.property ?? el.attribs.name ?? '').toLowerCase()),
-    page.document.children,
-  )
+  const metas = perPage(page, 'meta tags', () => findAll((el) => el.name === 'meta', page.document.children));
+  return metas
+    .filter((el) => names.includes((el.attribs.property ?? el.attribs.name ?? '').toLowerCase()))
     .map((el) => el.attribs.content)
     .filter((content): content is string => content !== undefined);
 }
 
 export function metaFacts(page: ParsedPage): StructuredFacts {
+  return perPage(page, 'meta', () => findMetaFacts(page));
+}
+
+function findMetaFacts(page: ParsedPage): StructuredFacts {
   const codes = readCurrency(metaContent(page, ['product:price:currency', 'og:price:currency'])[0]);
   const prices = metaContent(page, ['product:price:amount', 'og:price:amount'])
     .map((content) => parsePriceText(content, { decimal: '.' }).amount)
