@@ -26,6 +26,8 @@ export interface TestAppOptions {
   /** plan overrides, deep-merged like PAGEWATCH_PLANS_FILE */
   plans?: unknown;
   loaders?: LoaderSettings;
+  /** the store to use instead of a fresh test database (closed with the app) */
+  db?: Database;
 }
 
 /** The real application on a fresh isolated database, with a manual clock. */
@@ -39,7 +41,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     }),
     ...(options.plans ? { plans: parsePlans(options.plans) } : {}),
   };
-  const db = await openTestDatabase();
+  const db = options.db ?? (await openTestDatabase());
   const clock = new ManualClock();
   const metrics = createMetrics();
   const loaders = createLoaders(config, options.loaders, metrics);
