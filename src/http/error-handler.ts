@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
-import { knownError } from '../services/known-errors.ts';
+import { isStoreOutage, knownError } from '../services/known-errors.ts';
 import { validationError } from './validation.ts';
 
 // The one place where errors become the envelope {error: {code, message, request_id}}.
@@ -40,6 +40,7 @@ export function sendFrameworkError(err: FastifyError, request: FastifyRequest, r
 export function sendError(err: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const appError = toAppError(err);
   if (appError.code === 'internal_error') request.log.error({ err }, 'unhandled error');
+  else if (isStoreOutage(appError)) request.log.warn({ err }, 'store outage');
   if (appError.retryAfter !== undefined) reply.header('Retry-After', String(appError.retryAfter));
   return reply.status(appError.status).send({
     error: {

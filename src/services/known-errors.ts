@@ -15,3 +15,8 @@ export function knownError(err: unknown): AppError | null {
   if (outage) return new AppError(outage.code, outage.message, { retryAfter: outage.retryAfterSeconds });
   return null;
 }
+
+/** A store that is full or out of reach: an operator must hear of it, as a warning (nothing is wrong with the code). */
+export function isStoreOutage(err: AppError): boolean {
+  return err.code === 'storage_unavailable' || err.code === 'store_unavailable';
+}

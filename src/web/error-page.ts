@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppError } from '../errors.ts';
-import { knownError } from '../services/known-errors.ts';
+import { isStoreOutage, knownError } from '../services/known-errors.ts';
 import { html } from './html.ts';
 import { PageError } from './page-error.ts';
 import { layout, pageContext, sendPage } from './views/layout.ts';
@@ -33,6 +33,7 @@ export function renderErrorPage(err: FastifyError, request: FastifyRequest, repl
   const known = knownError(err);
   const page = describe(err, known);
   if (page.status >= 500 && !known) request.log.error({ err }, 'dashboard error');
+  else if (known && isStoreOutage(known)) request.log.warn({ err }, 'store outage');
   const ctx = pageContext(request);
   const body = html`<h1>${page.title}</h1>
 <p>${page.message}</p>

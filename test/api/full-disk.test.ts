@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import pg from 'pg';
 import { bearer, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
@@ -11,6 +12,7 @@ import { openTestDatabase, testDatabaseUrl } from '../helpers/test-database.ts';
 import { openDatabase } from '../../src/store/open-database.ts';
 import { canMount, mountTinyDisk, type TinyDisk } from '../helpers/tiny-disk.ts';
 import type { Database } from '../../src/store/database.ts';
+import { createLogger } from '../../src/http/logger.ts';
 
 // A disk that is full is an outage, not a bug: a write that finds no room is
 // 503 storage_unavailable with Retry-After, rolled back whole, and the same
@@ -21,6 +23,13 @@ let t: TestApp;
 let site: FixtureServer;
 let disk: TinyDisk;
 let tablespace: string | null = null;
+const logged: { level: number; msg: string; err?: { message: string } }[] = [];
+const logSink = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    for (const line of chunk.toString().split('\n')) if (line) logged.push(JSON.parse(line));
+    done();
+  },
+});
 
 function idsOf(name: string): { uid: number; gid: number } {
   const [uid, gid] = ['-u', '-g'].map((flag) => Number(execFileSync('id', [flag, name]).toString().trim()));
@@ -55,7 +64,8 @@ async function embeddedOnTinyDisk(): Promise<Database> {
 
 before(async () => {
   if (!canMount) return;
-  t = await startTestApp({ db: testDatabaseUrl ? await postgresOnTinyDisk() : await embeddedOnTinyDisk() });
+  const db = testDatabaseUrl ? await postgresOnTinyDisk() : await embeddedOnTinyDisk();
+  t = await startTestApp({ db, logger: createLogger('warn', logSink) });
   site = await startFixtureServer();
 });
 after(async () => {
@@ -67,7 +77,7 @@ after(async () => {
 });
 
 test(
-  'a write that finds the disk full is 503 storage_unavailable with Retry-After, and nothing of it is kept',
+  'a write that finds the disk full is 503 storage_unavailable with Retry-After and a warning in the log, and nothing of it is kept',
   { skip: !canMount && 'needs root to mount a small tmpfs' },
   async () => {
     const { token } = await createAccountWithToken(t.app);
@@ -80,6 +90,9 @@ test(
     assert.equal(full.statusCode, 503, full.body);
     assert.equal(full.json().error.code, 'storage_unavailable');
     assert.ok(Number(full.headers['retry-after']) > 0);
+    const warning = logged.find((line) => line.msg === 'store outage');
+    assert.equal(warning?.level, 40, "the operator hears of it, as a warning with the store's own error");
+    assert.match(warning?.err?.message ?? '', /No space left on device/);
 
     const list = await t.app.inject({ method: 'GET', url: '/api/v1/monitors', headers: bearer(token) });
     assert.deepEqual(list.json().data, []);

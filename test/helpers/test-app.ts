@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/http/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { parsePlans } from '../../src/domain/plans.ts';
@@ -28,6 +28,8 @@ export interface TestAppOptions {
   loaders?: LoaderSettings;
   /** the store to use instead of a fresh test database (closed with the app) */
   db?: Database;
+  /** the app's logger instead of a silent one */
+  logger?: FastifyBaseLogger;
 }
 
 /** The real application on a fresh isolated database, with a manual clock. */
@@ -45,7 +47,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const clock = new ManualClock();
   const metrics = createMetrics();
   const loaders = createLoaders(config, options.loaders, metrics);
-  const app = await buildApp({ config, db, clock, loaders, metrics });
+  const app = await buildApp({ config, db, clock, loaders, metrics }, { logger: options.logger });
   return {
     app,
     db,
