@@ -5,6 +5,7 @@ import { openTestDatabase, testDatabaseUrl } from '../helpers/test-database.ts';
 import { startStoreProxy, type StoreProxy } from '../helpers/store-proxy.ts';
 import { openPostgresDatabase } from '../../src/store/postgres-database.ts';
 import type { Database } from '../../src/store/database.ts';
+import { createOwner, signedIn } from '../helpers/dashboard-client.ts';
 
 // A PostgreSQL server that goes away is an outage, not a bug: requests that
 // need it are 503 store_unavailable with Retry-After, and /readyz is 503. The
@@ -27,14 +28,24 @@ after(async () => {
   await migrated.close();
 });
 
-test('a store that cannot be reached is 503 store_unavailable with Retry-After, and /readyz is 503', { skip }, async () => {
-  const { token } = await createAccountWithToken(t.app);
-  assert.equal((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
+test(
+  'a store that cannot be reached is 503 store_unavailable with Retry-After on the API and the dashboard, and /readyz is 503',
+  { skip },
+  async () => {
+    const { token } = await createAccountWithToken(t.app);
+    const owner = await signedIn(t.app, (await createOwner(t.app)).email);
+    assert.equal((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
 
-  await proxy.cut();
-  const list = await t.app.inject({ method: 'GET', url: '/api/v1/monitors', headers: bearer(token) });
-  assert.equal(list.statusCode, 503, list.body);
-  assert.equal(list.json().error.code, 'store_unavailable');
-  assert.ok(Number(list.headers['retry-after']) > 0);
-  assert.equal((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode, 503);
-});
+    await proxy.cut();
+    const list = await t.app.inject({ method: 'GET', url: '/api/v1/monitors', headers: bearer(token) });
+    assert.equal(list.statusCode, 503, list.body);
+    assert.equal(list.json().error.code, 'store_unavailable');
+    assert.ok(Number(list.headers['retry-after']) > 0);
+    assert.equal((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode, 503);
+
+    const dashboard = await owner.get('/');
+    assert.equal(dashboard.statusCode, 503, 'the dashboard maps it as the API does');
+    assert.match(dashboard.body, /Temporarily unavailable/);
+    assert.ok(Number(dashboard.headers['retry-after']) > 0);
+  },
+);
