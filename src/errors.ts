@@ -33,6 +33,8 @@ export const ERROR_STATUS = {
   unavailable: 503,
   renderer_busy: 503,
   busy: 503,
+  storage_unavailable: 503,
+  store_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -12,6 +12,8 @@ export interface Metrics {
   checks: Counter<'mode' | 'outcome'>;
   queueLagSeconds: Gauge;
   leaseExpiries: Counter;
+  checkExceptions: Counter;
+  diffStoreFailures: Counter;
   notificationDeliveries: Counter<'channel' | 'outcome'>;
   workQueueDepth: Gauge<'queue' | 'kind' | 'lane'>;
   workQueueWait: Histogram<'queue' | 'kind' | 'lane'>;
@@ -57,6 +59,16 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
     leaseExpiries: new Counter({
       name: 'pagewatch_lease_expiries_total',
       help: 'checks claimed again after an earlier claim did not finish them (its worker died, stalled or stopped, or the renderer was busy)',
+      registers: [registry],
+    }),
+    checkExceptions: new Counter({
+      name: 'pagewatch_check_exceptions_total',
+      help: 'unexpected exceptions while loading a page for a check (a bug, not a page problem): each logged with its stack, the check recorded as failed',
+      registers: [registry],
+    }),
+    diffStoreFailures: new Counter({
+      name: 'pagewatch_change_diff_failures_total',
+      help: 'changes whose diff could not be computed and stored when they were recorded (their first reader computes it)',
       registers: [registry],
     }),
     notificationDeliveries: new Counter({

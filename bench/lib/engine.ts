@@ -39,7 +39,7 @@ export function benchEngine(
     loaders,
     plans: benchPlans(),
     tickSeconds,
-    logger: { error: (details, message) => console.error(message, details) },
+    logger: { error: (details, message) => console.error(message, details), warn: (details, message) => console.warn(message, details) },
     concurrency,
     metrics,
   });

@@ -3,10 +3,11 @@ import type { WorkItem } from './check-claims.ts';
 import type { RunOutcome } from './check-runner.ts';
 
 // What one process's engine reports to Prometheus (/metrics): every check by
-// load mode and outcome, how late the due work it claims is, and checks that
-// come back after an earlier claim never finished them.
+// load mode and outcome, how late the due work it claims is, checks that
+// come back after an earlier claim never finished them, and failures it goes
+// on after (an unexpected exception in a check, a diff not stored).
 
-export type EngineMetrics = Pick<Metrics, 'checks' | 'queueLagSeconds' | 'leaseExpiries'>;
+export type EngineMetrics = Pick<Metrics, 'checks' | 'queueLagSeconds' | 'leaseExpiries' | 'checkExceptions' | 'diffStoreFailures'>;
 
 /** After a claim: the lag of the most overdue scheduled check claimed, 0 when there was room and nothing was due. */
 export function recordClaim(metrics: EngineMetrics, items: WorkItem[], hadRoom: boolean, at: Date): void {

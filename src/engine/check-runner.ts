@@ -7,8 +7,12 @@ import { refundCheck } from './check-allowance.ts';
 import type { WorkItem } from './check-claims.ts';
 import { summarizeLoad, type CommitOutcome } from './check-commit.ts';
 import type { CommitCheck } from './commit-batcher.ts';
+import type { EngineLogger } from './engine-logger.ts';
+import type { Metrics } from '../process-metrics.ts';
 import type { Loaders } from '../fetch/loaders.ts';
 import type { LoadResult } from '../fetch/loader/types.ts';
+import type { TargetExtraction } from '../domain/extract/index.ts';
+import type { CheckIssue } from '../domain/issues.ts';
 import { changeDiffs } from '../services/change-diffs.ts';
 import { readChangesByIds } from '../store/changes-store.ts';
 
@@ -16,7 +20,8 @@ import { readChangesByIds } from '../store/changes-store.ts';
 // up to a minute), extract every target, then hand it to the group commit. A renderer without room
 // is a capacity deferral: the allowance goes back and the check is retried on
 // a later cycle. Each change recorded has its diff computed in the extraction
-// threads and stored at once, so no reader computes one.
+// threads and stored at once, so no reader computes one. Failures it goes on
+// after are logged and counted, never silent.
 
 export interface RunnerDeps {
   db: Database;
@@ -24,27 +29,39 @@ export interface RunnerDeps {
   loaders: Loaders;
   /** records a finished check (group commit) */
   commit: CommitCheck;
+  logger: EngineLogger;
+  /** where unexpected exceptions and diffs not stored are counted (the process's /metrics) */
+  metrics?: Pick<Metrics, 'checkExceptions' | 'diffStoreFailures'>;
 }
 
 export type RunOutcome = CommitOutcome | { outcome: 'deferred' };
 
-async function load(deps: RunnerDeps, item: WorkItem, signal?: AbortSignal): Promise<LoadResult | 'deferred'> {
+type Observed = { load: LoadResult; extractions: TargetExtraction[] | null };
+
+/** Loads the page and reads its targets; 'deferred' when the check is to be handed back unchecked. */
+async function observe(deps: RunnerDeps, item: WorkItem, signal?: AbortSignal): Promise<Observed | 'deferred'> {
   try {
-    return await deps.loaders.byMode[item.loadMode].load({ url: item.url, mode: item.loadMode, signal });
+    const load = await deps.loaders.byMode[item.loadMode].load({ url: item.url, mode: item.loadMode, signal });
+    // Stopped mid-load (shutdown): the load proves nothing about the site.
+    if (signal?.aborted) return 'deferred';
+    const extractions =
+      load.html === null
+        ? null
+        : await extractWithin(deps.loaders.extraction, load.html, load.finalUrl, item.targets, { account: item.accountId, lane: 'check' });
+    return { load, extractions };
   } catch (err) {
-    if (err instanceof LoadDeferred) return 'deferred';
-    // Loaders report page problems as issues; anything thrown is still a failed load, never a value.
-    return {
-      finalUrl: item.url,
-      status: null,
-      html: null,
-      issues: [{ target_id: null, code: 'fetch_failed', message: (err as Error).message }],
-    };
+    if (err instanceof LoadDeferred || signal?.aborted) return 'deferred';
+    // Loaders report page problems as issues and extraction its timeouts, so anything thrown
+    // is a bug: logged with its stack and counted, and still a failed check for the monitor.
+    deps.logger.error({ err, monitorId: item.monitorId, loadMode: item.loadMode }, 'unexpected exception in a check');
+    deps.metrics?.checkExceptions.inc();
+    const issues: CheckIssue[] = [{ target_id: null, code: 'fetch_failed', message: (err as Error).message }];
+    return { load: { finalUrl: item.url, status: null, html: null, issues }, extractions: null };
   }
 }
 
 /** Gives a claimed check back unchecked (a capacity deferral, a stop): its allowance returns and it is retried later. */
-export async function handBack(deps: RunnerDeps, item: WorkItem): Promise<RunOutcome> {
+export async function handBack(deps: Pick<RunnerDeps, 'db' | 'clock'>, item: WorkItem): Promise<RunOutcome> {
   return deps.db.transaction(async (tx) => {
     if ((await lockHeldLease(tx, item.monitorId, item.token)) === null) return { outcome: 'lease_lost' };
     await refundCheck(tx, item.accountId, item.reservation);
@@ -55,18 +72,11 @@ export async function handBack(deps: RunnerDeps, item: WorkItem): Promise<RunOut
 
 export async function runCheck(deps: RunnerDeps, item: WorkItem, signal?: AbortSignal): Promise<RunOutcome> {
   const startedAt = deps.clock.now();
-  const result = await load(deps, item, signal);
-  // Stopped mid-load (shutdown): the load proves nothing about the site, so the
-  // check is handed back for the next cycle of any worker instead of recorded.
-  if (result === 'deferred' || signal?.aborted) return handBack(deps, item);
-  const extractions =
-    result.html === null
-      ? null
-      : await extractWithin(deps.loaders.extraction, result.html, result.finalUrl, item.targets, {
-          account: item.accountId,
-          lane: 'check',
-        });
-  const outcome = await deps.commit({ item, observation: { startedAt, load: summarizeLoad(result), extractions }, at: deps.clock.now() });
+  const observed = await observe(deps, item, signal);
+  // A deferral or a stop: the check is handed back for the next cycle of any worker instead of recorded.
+  if (observed === 'deferred') return handBack(deps, item);
+  const { load, extractions } = observed;
+  const outcome = await deps.commit({ item, observation: { startedAt, load: summarizeLoad(load), extractions }, at: deps.clock.now() });
   if (outcome.outcome === 'recorded' && outcome.changes.length > 0) await storeDiffs(deps, item.accountId, outcome.changes);
   return outcome;
 }
@@ -76,7 +86,8 @@ async function storeDiffs(deps: RunnerDeps, accountId: string, changeIds: string
   try {
     const changes = await readChangesByIds(deps.db, changeIds);
     await changeDiffs({ db: deps.db, extraction: deps.loaders.extraction, ticket: { account: accountId, lane: 'check' } }, changes);
-  } catch {
-    return;
+  } catch (err) {
+    deps.logger.warn({ err, changeIds }, 'the diffs of recorded changes could not be stored; their first readers compute them');
+    deps.metrics?.diffStoreFailures.inc();
   }
 }

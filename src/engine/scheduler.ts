@@ -6,6 +6,7 @@ import { claimWorkProcedure, type Claim, type WorkItem } from './check-claims.ts
 import { recordClaim, recordOutcome, type EngineMetrics } from './check-metrics.ts';
 import { handBack, runCheck, type RunOutcome } from './check-runner.ts';
 import { createCommitBatcher, DEFAULT_COMMIT_BATCH, type CommitBatchSettings } from './commit-batcher.ts';
+import type { EngineLogger } from './engine-logger.ts';
 import { DEFAULT_HOST_CONCURRENCY } from './host-politeness.ts';
 import { cleanupExpired, settleChecks } from './housekeeping.ts';
 import type { Loaders } from '../fetch/loaders.ts';
@@ -31,10 +32,6 @@ import { vacuumBusyTables, VACUUM_SLICE_ROWS } from '../store/vacuum.ts';
 //
 // Tests drive it one cycle at a time with runCycle() and a manual clock;
 // `pagewatch serve` and `pagewatch worker` call start() and stop().
-
-export interface EngineLogger {
-  error(details: object, message: string): void;
-}
 
 export interface EngineOptions {
   db: Database;
@@ -176,8 +173,8 @@ export function createEngine(options: EngineOptions): Engine {
       freed();
       return committed;
     };
-    const check = runCheck({ db, clock, loaders: options.loaders, commit: handOver }, item, abort.signal);
-    const { metrics } = options;
+    const { metrics, logger } = options;
+    const check = runCheck({ db, clock, loaders: options.loaders, commit: handOver, logger, metrics }, item, abort.signal);
     if (metrics)
       check.then(
         (outcome) => recordOutcome(metrics, item, outcome),
@@ -284,7 +281,7 @@ export function createEngine(options: EngineOptions): Engine {
       timer = null;
       await cycle;
       // Claimed but never started: handed back at once, for the next claim of any worker.
-      const deps = { db, clock, loaders: options.loaders, commit };
+      const deps = { db, clock };
       await Promise.allSettled(
         ready.splice(0).map(async (item) => {
           await handBack(deps, item);

@@ -1,14 +1,13 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
-import { BrowserUnavailable, RendererBusy } from '../fetch/loader/load-errors.ts';
+import { isStoreOutage, knownError } from '../services/known-errors.ts';
 import { validationError } from './validation.ts';
 
 // The one place where errors become the envelope {error: {code, message, request_id}}.
 
 function toAppError(err: FastifyError & { validationContext?: string }): AppError {
-  if (err instanceof AppError) return err;
-  if (err instanceof RendererBusy) return new AppError('renderer_busy', err.message, { retryAfter: err.retryAfterSeconds });
-  if (err instanceof BrowserUnavailable) return new AppError('unavailable', err.message, { retryAfter: err.retryAfterSeconds });
+  const known = knownError(err);
+  if (known) return known;
   if (err.validation) return validationError(err.validation, err.validationContext);
   switch (err.code) {
     case 'FST_ERR_MAX_PARAM_LENGTH':
@@ -41,6 +40,7 @@ export function sendFrameworkError(err: FastifyError, request: FastifyRequest, r
 export function sendError(err: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const appError = toAppError(err);
   if (appError.code === 'internal_error') request.log.error({ err }, 'unhandled error');
+  else if (isStoreOutage(appError)) request.log.warn({ err }, 'store outage');
   if (appError.retryAfter !== undefined) reply.header('Retry-After', String(appError.retryAfter));
   return reply.status(appError.status).send({
     error: {

@@ -18,7 +18,7 @@ const STATUS_MEANING: Record<number, string> = {
   415: 'JSON content type required',
   422: 'invalid configuration',
   429: 'a limit was reached; wait Retry-After seconds',
-  503: 'API closed or no capacity; respect Retry-After',
+  503: 'API closed, no capacity, or the store out of room or out of reach; respect Retry-After',
 };
 
 /** The error codes a route can answer: those every request can meet, those its schema implies, and its own. */
@@ -29,6 +29,8 @@ function errorCodes(schema: SchemaParts, own: readonly ErrorCode[]): ErrorCode[]
     'insufficient_scope',
     'rate_limited',
     'unavailable',
+    'storage_unavailable',
+    'store_unavailable',
     'unknown_parameter',
     'invalid_request',
   ];

@@ -9,7 +9,6 @@ import { validateTargetList } from '../domain/target-rules.ts';
 import type { Plan } from '../domain/plans.ts';
 import { evaluationAnswer, type PreviewElement, type TargetExtraction } from '../domain/extract/index.ts';
 import { ExtractionTimeout, extractWithin } from '../extraction/extraction-pool.ts';
-import { JobCancelled, QueueFull } from '../extraction/queue-errors.ts';
 import type { Loaders } from '../fetch/loaders.ts';
 import { vetUrl } from '../fetch/ssrf/guard.ts';
 import type { LoadMode } from '../domain/load-mode.ts';
@@ -94,7 +93,7 @@ export async function createPreview(
   const outline = await deps.loaders.extraction.preview(html, result.finalUrl, ticket).catch((error: unknown) => {
     if (error instanceof ExtractionTimeout)
       throw loadFailure([{ target_id: null, code: 'extraction_timeout', message: `${error.message}; the page is too large to preview` }]);
-    throw queueRefusal(error);
+    throw error;
   });
   const now = deps.clock.now();
   const row: PreviewRow = {
@@ -125,13 +124,6 @@ export function assertTargetsConfigured(targets: Target[], plan: Plan): void {
   if (details.length > 0) throw new AppError('target_invalid', 'one or more targets are not configured correctly', { details });
 }
 
-/** A full extraction queue is 503 busy; a job dropped because its client left gets an answer nobody reads. */
-function queueRefusal(error: unknown): unknown {
-  if (error instanceof QueueFull) return new AppError('busy', error.message, { retryAfter: error.retryAfterSeconds });
-  if (error instanceof JobCancelled) return new AppError('unavailable', error.message);
-  return error;
-}
-
 /** Extracts every target from a preview's capture, without loading anything, in its account's turn; `signal` drops the work when the requester is gone. */
 export async function evaluateTargets(
   loaders: Loaders,
@@ -140,11 +132,7 @@ export async function evaluateTargets(
   signal?: AbortSignal,
 ): Promise<TargetExtraction[]> {
   const ticket = { account: preview.account_id, lane: 'interactive', signal } as const;
-  try {
-    return await extractWithin(loaders.extraction, preview.html, preview.final_url, targets, ticket);
-  } catch (error) {
-    throw queueRefusal(error);
-  }
+  return extractWithin(loaders.extraction, preview.html, preview.final_url, targets, ticket);
 }
 
 /** The account's preview with this id while it is valid, or null (unknown, expired, discarded or foreign). */

@@ -1,17 +1,18 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.ts';
+import type { AppError } from '../errors.ts';
+import { isStoreOutage, knownError } from '../services/known-errors.ts';
 import { html } from './html.ts';
 import { PageError } from './page-error.ts';
 import { layout, pageContext, sendPage } from './views/layout.ts';
 
 // The dashboard's own error pages: HTML, never the API's JSON envelope.
 
-function describe(err: FastifyError): PageError {
+function describe(err: FastifyError, known: AppError | null): PageError {
   if (err instanceof PageError) return err;
-  if (err instanceof AppError) {
-    if (err.status === 404) return new PageError(404, 'Not found', 'There is nothing here, or it belongs to another account.');
-    if (err.status >= 500) return new PageError(err.status, 'Temporarily unavailable', err.message);
-    return new PageError(err.status, 'That did not work', err.message);
+  if (known) {
+    if (known.status === 404) return new PageError(404, 'Not found', 'There is nothing here, or it belongs to another account.');
+    if (known.status >= 500) return new PageError(known.status, 'Temporarily unavailable', known.message);
+    return new PageError(known.status, 'That did not work', known.message);
   }
   switch (err.statusCode) {
     case 404:
@@ -28,14 +29,17 @@ function describe(err: FastifyError): PageError {
 }
 
 export function renderErrorPage(err: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const page = describe(err);
-  if (page.status >= 500) request.log.error({ err }, 'dashboard error');
+  // Known conditions (services/known-errors.ts, shared with the API) are answers; only the rest is logged as an error.
+  const known = knownError(err);
+  const page = describe(err, known);
+  if (page.status >= 500 && !known) request.log.error({ err }, 'dashboard error');
+  else if (known && isStoreOutage(known)) request.log.warn({ err }, 'store outage');
   const ctx = pageContext(request);
   const body = html`<h1>${page.title}</h1>
 <p>${page.message}</p>
 <p class="muted">Request id: <code>${request.id}</code></p>
 <p><a href="/">Back to the dashboard</a></p>`;
-  if (err instanceof AppError && err.retryAfter !== undefined) reply.header('Retry-After', String(err.retryAfter));
+  if (known?.retryAfter !== undefined) reply.header('Retry-After', String(known.retryAfter));
   return sendPage(reply, layout(ctx, page.title, body), page.status);
 }
 

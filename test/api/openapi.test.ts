@@ -82,6 +82,12 @@ test('each operation documents the error statuses and codes it can answer', () =
     assert.deepEqual(codes(path!, method!, '415'), ['unsupported_media_type'], `${method} ${path}`);
     assert.ok(codes(path!, method!, '422').includes('validation_failed'), `${method} ${path}`);
   }
-  assert.deepEqual(codes('/previews', 'post', '503').sort(), ['busy', 'renderer_busy', 'unavailable']);
+  assert.deepEqual(codes('/previews', 'post', '503').sort(), [
+    'busy',
+    'renderer_busy',
+    'storage_unavailable',
+    'store_unavailable',
+    'unavailable',
+  ]);
   assert.equal(codes('/usage', 'get', '404').length, 0, 'no path parameter, no 404');
 });

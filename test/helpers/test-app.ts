@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/http/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { parsePlans } from '../../src/domain/plans.ts';
@@ -26,6 +26,10 @@ export interface TestAppOptions {
   /** plan overrides, deep-merged like PAGEWATCH_PLANS_FILE */
   plans?: unknown;
   loaders?: LoaderSettings;
+  /** the store to use instead of a fresh test database (closed with the app) */
+  db?: Database;
+  /** the app's logger instead of a silent one */
+  logger?: FastifyBaseLogger;
 }
 
 /** The real application on a fresh isolated database, with a manual clock. */
@@ -39,11 +43,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     }),
     ...(options.plans ? { plans: parsePlans(options.plans) } : {}),
   };
-  const db = await openTestDatabase();
+  const db = options.db ?? (await openTestDatabase());
   const clock = new ManualClock();
   const metrics = createMetrics();
   const loaders = createLoaders(config, options.loaders, metrics);
-  const app = await buildApp({ config, db, clock, loaders, metrics });
+  const app = await buildApp({ config, db, clock, loaders, metrics }, { logger: options.logger });
   return {
     app,
     db,

@@ -382,7 +382,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed or no capacity; respect Retry-After: unavailable */
+            /** @description API closed, no capacity, or the store out of room or out of reach; respect Retry-After: unavailable, storage_unavailable, store_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -509,7 +509,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed or no capacity; respect Retry-After: unavailable */
+            /** @description API closed, no capacity, or the store out of room or out of reach; respect Retry-After: unavailable, storage_unavailable, store_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -606,7 +606,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed or no capacity; respect Retry-After: unavailable */
+            /** @description API closed, no capacity, or the store out of room or out of reach; respect Retry-After: unavailable, storage_unavailable, store_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -756,7 +756,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed or no capacity; respect Retry-After: unavailable */
+            /** @description API closed, no capacity, or the store out of room or out of reach; respect Retry-After: unavailable, storage_unavailable, store_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -927,7 +927,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed or no capacity; respect Retry-After: unavailable, busy */
+            /** @description API closed, no capacity, or the store out of room or out of reach; respect Retry-After: unavailable, storage_unavailable, store_unavailable, busy */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1094,7 +1094,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed or no capacity; respect Retry-After: unavailable */
+            /** @description API closed, no capacity, or the store out of room or out of reach; respect Retry-After: unavailable, storage_unavailable, store_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1168,7 +1168,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed or no capacity; respect Retry-After: unavailable */
+            /** @description API closed, no capacity, or the store out of room or out of reach; respect Retry-After: unavailable, storage_unavailable, store_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1422,7 +1422,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed or no capacity; respect Retry-After: unavailable, busy */
+            /** @description API closed, no capacity, or the store out of room or out of reach; respect Retry-After: unavailable, storage_unavailable, store_unavailable, busy */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1525,7 +1525,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed or no capacity; respect Retry-After: unavailable */
+            /** @description API closed, no capacity, or the store out of room or out of reach; respect Retry-After: unavailable, storage_unavailable, store_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1664,7 +1664,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed or no capacity; respect Retry-After: unavailable */
+            /** @description API closed, no capacity, or the store out of room or out of reach; respect Retry-After: unavailable, storage_unavailable, store_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1787,7 +1787,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed or no capacity; respect Retry-After: unavailable, renderer_busy, busy */
+            /** @description API closed, no capacity, or the store out of room or out of reach; respect Retry-After: unavailable, storage_unavailable, store_unavailable, renderer_busy, busy */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1953,7 +1953,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed or no capacity; respect Retry-After: unavailable, busy */
+            /** @description API closed, no capacity, or the store out of room or out of reach; respect Retry-After: unavailable, storage_unavailable, store_unavailable, busy */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2169,7 +2169,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API closed or no capacity; respect Retry-After: unavailable */
+            /** @description API closed, no capacity, or the store out of room or out of reach; respect Retry-After: unavailable, storage_unavailable, store_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -7,6 +7,7 @@ import { changeMonitor, getMonitor, removeMonitor, type MonitorView, type Update
 import { createPreview } from '../../services/previews.ts';
 import { countValue, field, labelList } from '../form.ts';
 import { bodyValidator } from '../validate-body.ts';
+import { formRefusal } from '../form-refusal.ts';
 import { deleteMonitorBody, editMonitorBody, settingsInput, type SettingsInput } from '../views/edit-monitor.ts';
 import { layout, pageContext, seeOther, sendPage } from '../views/layout.ts';
 import { monitorTitle } from '../views/monitors.ts';
@@ -83,9 +84,10 @@ export const editMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) 
       return seeOther(reply, `/monitors/new/${preview.id}?monitor=${monitor.id}`);
     } catch (err) {
       // Refusals (limits, a page that cannot be loaded now, a busy renderer) are shown on the edit page.
-      if (!(err instanceof AppError) || (err.status >= 500 && err.code !== 'renderer_busy' && err.code !== 'busy')) throw err;
-      if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
-      return editPage(request, reply, monitor, settingsInput(monitor), { error: problemText(err), status: err.status });
+      const refusal = formRefusal(err);
+      if (!refusal) throw err;
+      if (refusal.retryAfter !== undefined) reply.header('retry-after', String(refusal.retryAfter));
+      return editPage(request, reply, monitor, settingsInput(monitor), { error: problemText(refusal), status: refusal.status });
     }
   });
 

@@ -20,6 +20,7 @@ import type { PreviewElement } from '../../domain/extract/index.ts';
 import type { Target } from '../../domain/targets.ts';
 import { countValue, field, formEntries, labelList } from '../form.ts';
 import { PageError } from '../page-error.ts';
+import { formRefusal } from '../form-refusal.ts';
 import { describeDetail, emptyTarget, readMonitorInput, targetInput, toTargets, type MonitorInput } from '../target-form.ts';
 import { layout, pageContext, seeOther, sendPage } from '../views/layout.ts';
 import { expiredPreviewBody, previewBody, urlFormBody } from '../views/new-monitor.ts';
@@ -158,9 +159,10 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
       return previewPage(request, reply, row, readMonitorInput(request, principal.plan.targets_per_monitor), { editing });
     } catch (err) {
       // Refusals (limits, a page that cannot be loaded, a busy renderer) are shown on the form; anything else is an error page.
-      if (!(err instanceof AppError) || (err.status >= 500 && err.code !== 'renderer_busy' && err.code !== 'busy')) throw err;
-      if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
-      return urlForm(request, reply, { url: input.url, loadMode: input.load_mode }, problemText(err, []), err.status);
+      const refusal = formRefusal(err);
+      if (!refusal) throw err;
+      if (refusal.retryAfter !== undefined) reply.header('retry-after', String(refusal.retryAfter));
+      return urlForm(request, reply, { url: input.url, loadMode: input.load_mode }, problemText(refusal, []), refusal.status);
     }
   });
 
@@ -236,13 +238,15 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
       const outcome = await createMonitor(deps, principal, body, field(request, 'idempotency_key'));
       return seeOther(reply, `/monitors/${outcome.value.id}?notice=monitor-created`);
     } catch (err) {
-      if (!(err instanceof AppError) || err.status >= 500) throw err;
-      if (err.code === 'preview_invalid') return expiredPage(request, reply);
+      const refusal = formRefusal(err);
+      if (!refusal) throw err;
+      if (refusal.code === 'preview_invalid') return expiredPage(request, reply);
+      if (refusal.retryAfter !== undefined) reply.header('retry-after', String(refusal.retryAfter));
       const error =
-        err.code === 'version_conflict'
+        refusal.code === 'version_conflict'
           ? 'The monitor was changed elsewhere since this form was opened. Open its edit page again to start from its current settings.'
-          : problemText(err, targets);
-      return previewPage(request, reply, preview, input, { error, status: err.status, editing });
+          : problemText(refusal, targets);
+      return previewPage(request, reply, preview, input, { error, status: refusal.status, editing });
     }
   });
 };
