@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { productPage, smallPage, smallPageVersion } from './pages.ts';
+import { loadRealPageFixtures } from './real-pages.ts';
 
 // The fixture site of the benchmarks, run as a child process so that serving
 // pages does not share the measured process's event loop. It listens on
@@ -13,6 +14,7 @@ import { productPage, smallPage, smallPageVersion } from './pages.ts';
 //   /small/<n>.html    the same watched elements alone; the price moves
 //                      every `--change-seconds` seconds, staggered per page
 //   /rendered.html     test/fixtures/site/shop/rendered-price.html (JavaScript-rendered price)
+//   /real/<n>.html     real shop page n (modulo their number) of test/corpora/realpages
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -23,9 +25,15 @@ const portCount = option('--ports', 1);
 const changeSeconds = option('--change-seconds', 600);
 const rendered = readFileSync(join(import.meta.dirname, '..', '..', 'test', 'fixtures', 'site', 'shop', 'rendered-price.html'));
 const products = new Map<number, Buffer>();
+let realPages: Buffer[] | null = null;
 
 function page(path: string): Buffer | string | null {
   if (path === '/rendered.html') return rendered;
+  const real = /^\/real\/(\d+)\.html$/.exec(path);
+  if (real) {
+    realPages ??= loadRealPageFixtures().map((p) => p.html);
+    return realPages[Number(real[1]) % realPages.length]!;
+  }
   const match = /^\/(product|small)\/(\d+)\.html$/.exec(path);
   if (!match) return null;
   const n = Number(match[2]);
@@ -44,7 +52,9 @@ for (let i = 0; i < portCount; i++) {
       res.end('not found');
       return;
     }
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    // real pages declare their own encoding, in their markup
+    const type = req.url?.startsWith('/real/') ? 'text/html' : 'text/html; charset=utf-8';
+    res.writeHead(200, { 'content-type': type });
     res.end(body);
   });
   servers.push(server);
