@@ -19,6 +19,7 @@ import { changeDiffs } from '../services/change-diffs.ts';
 import { composeEmail, webhookBody } from './monitor-event.ts';
 import { createMailer } from './email-sender.ts';
 import { prepareDelivery, type Destination, type Prepared, type SkipReason } from './prepare-delivery.ts';
+import { composeMonitorsStoppedEmail } from './plan-stop-email.ts';
 import { nextAttemptAt } from './retry-policy.ts';
 import type { SendResult } from './send-result.ts';
 import { sendWebhook } from './webhook-sender.ts';
@@ -158,7 +159,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (prepared.kind === 'skipped') return { id: claim.id, channel: claim.channel, outcome: 'skipped', reason: prepared.reason };
     if (prepared.kind === 'lease_lost') return { id: claim.id, channel: claim.channel, outcome: 'lease_lost' };
     const started = performance.now();
-    const result = await send(claim.id, prepared.subject, prepared.destination);
+    const result =
+      prepared.kind === 'notice'
+        ? await mailer!.send(prepared.to, composeMonitorsStoppedEmail(prepared.notice, config.publicUrl))
+        : await send(claim.id, prepared.subject, prepared.destination);
     const outcome = await settle(claim, result, Math.round(performance.now() - started));
     return { id: claim.id, channel: claim.channel, outcome };
   }

@@ -3,18 +3,20 @@ import type { AccountSchema } from '../schemas/admin.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
-import type { PlanName } from '../domain/plans.ts';
+import type { PlanName, Plans } from '../domain/plans.ts';
 import { isTimeZone } from '../domain/time-zones.ts';
 import type { Database } from '../store/database.ts';
 import type { GuardPolicy } from '../domain/network/guard-policy.ts';
 import { vetUrl } from '../fetch/ssrf/guard.ts';
-import { findAccount, insertAccount, updateAccount, type AccountRow } from '../store/accounts-store.ts';
+import { findAccount, insertAccount, lockAccount, updateAccount, type AccountRow } from '../store/accounts-store.ts';
+import { noticeMonitorsStoppedByMove } from './plan-moves.ts';
 
 export type AccountView = Omit<Static<typeof AccountSchema>, 'webhook_secret'>;
 
 export interface AccountDeps {
   db: Database;
   clock: Clock;
+  config: { plans: Plans };
 }
 
 function view(row: AccountRow): AccountView {
@@ -68,24 +70,34 @@ export async function changeAccount(
     });
   }
   const webhookSecret = typeof input.webhook_url === 'string' ? `whsec_${randomBytes(32).toString('base64')}` : undefined;
-  const row = await updateAccount(
-    deps.db,
-    id,
-    {
-      email: input.email?.toLowerCase(),
-      plan: input.plan,
-      webhook_url: input.webhook_url,
-      webhook_secret: input.webhook_url === null ? null : webhookSecret,
-      time_zone: input.time_zone,
-    },
-    deps.clock.now(),
-  ).catch((err: { code?: string }) => {
-    if (err.code === '23505')
-      throw new AppError('validation_failed', 'an account with this email exists', {
-        details: [{ field: 'email', message: 'already in use' }],
-      });
-    throw err;
-  });
+  const at = deps.clock.now();
+  const row = await deps.db
+    .transaction(async (tx) => {
+      // Locked first, so that of two moves to the same plan only the first sees a change of plan.
+      const before = await lockAccount(tx, id);
+      if (!before) return null;
+      const after = await updateAccount(
+        tx,
+        id,
+        {
+          email: input.email?.toLowerCase(),
+          plan: input.plan,
+          webhook_url: input.webhook_url,
+          webhook_secret: input.webhook_url === null ? null : webhookSecret,
+          time_zone: input.time_zone,
+        },
+        at,
+      );
+      if (after) await noticeMonitorsStoppedByMove(tx, deps.config.plans, { accountId: id, from: before.plan, to: after.plan, at });
+      return after;
+    })
+    .catch((err: { code?: string }) => {
+      if (err.code === '23505')
+        throw new AppError('validation_failed', 'an account with this email exists', {
+          details: [{ field: 'email', message: 'already in use' }],
+        });
+      throw err;
+    });
   if (!row) throw new AppError('not_found', 'account not found');
   return webhookSecret ? { ...view(row), webhook_secret: webhookSecret } : view(row);
 }
