@@ -4,6 +4,7 @@ import { adminRequest, type AdminClientOptions } from './admin-client.ts';
 const USAGE = `pagewatch admin — operator tasks through a running server's operator API
 Needs PAGEWATCH_URL (default http://127.0.0.1:8080) and PAGEWATCH_ADMIN_TOKEN.
 
+  accounts list                  (one line each: id, email, plan, created, monitors; newest first)
   accounts create --email E --plan pro|free
   accounts get ID
   accounts set-plan ID --plan pro|free
@@ -56,10 +57,39 @@ function webhookUrl(value: string | undefined): string {
   return text;
 }
 
+type ListedAccount = { id: string; email: string; plan: string; created_at: string; monitors: number };
+
+/** Every account, following the list's cursor to its end. */
+async function allAccounts(client: AdminClientOptions): Promise<ListedAccount[]> {
+  const accounts: ListedAccount[] = [];
+  let cursor: string | null = null;
+  do {
+    const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+    const page = (await adminRequest(client, 'GET', `/accounts?limit=100${query}`)) as {
+      data: ListedAccount[];
+      meta: { next_cursor: string | null };
+    };
+    accounts.push(...page.data);
+    cursor = page.meta.next_cursor;
+  } while (cursor !== null);
+  return accounts;
+}
+
+function accountLines(accounts: ListedAccount[]): string {
+  if (accounts.length === 0) return 'no accounts';
+  return accounts
+    .map((a) => `${a.id}  ${a.email}  ${a.plan}  created ${a.created_at}  ${a.monitors} monitor${a.monitors === 1 ? '' : 's'}`)
+    .join('\n');
+}
+
 async function run(client: AdminClientOptions, words: string[], o: Options): Promise<unknown> {
   const [group, action, id] = words;
   const key = `${group} ${action}`;
   switch (key) {
+    case 'accounts list': {
+      const accounts = await allAccounts(client);
+      return { data: accounts, text: accountLines(accounts) };
+    }
     case 'accounts create':
       return adminRequest(client, 'POST', '/accounts', { email: required(o.email, '--email'), plan: required(o.plan, '--plan') });
     case 'accounts get':
@@ -150,8 +180,8 @@ export async function adminCommand(args: string[], env: Record<string, string | 
   const client = { baseUrl: env.PAGEWATCH_URL || 'http://127.0.0.1:8080', token };
   try {
     const result = await run(client, parsed.positionals, parsed.values);
-    const data = (result as { data?: unknown }).data ?? result;
-    console.log(parsed.values.json ? JSON.stringify(data, null, 2) : human(data));
+    const { data = result, text } = result as { data?: unknown; text?: string };
+    console.log(parsed.values.json ? JSON.stringify(data, null, 2) : (text ?? human(data)));
     return 0;
   } catch (err) {
     console.error(err instanceof UsageError ? `${err.message}\n\n${USAGE}` : `pagewatch admin: ${(err as Error).message}`);

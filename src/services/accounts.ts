@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import type { AccountSchema } from '../schemas/admin.ts';
+import type { AccountListItemSchema, AccountSchema } from '../schemas/admin.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
@@ -8,10 +8,11 @@ import { isTimeZone } from '../domain/time-zones.ts';
 import type { Database } from '../store/database.ts';
 import type { GuardPolicy } from '../domain/network/guard-policy.ts';
 import { vetUrl } from '../fetch/ssrf/guard.ts';
-import { findAccount, insertAccount, lockAccount, updateAccount, type AccountRow } from '../store/accounts-store.ts';
+import { findAccount, insertAccount, listAccounts, lockAccount, updateAccount, type AccountRow } from '../store/accounts-store.ts';
 import { noticeMonitorsStoppedByMove } from './plan-moves.ts';
 
 export type AccountView = Omit<Static<typeof AccountSchema>, 'webhook_secret'>;
+export type AccountListItem = Static<typeof AccountListItemSchema>;
 
 export interface AccountDeps {
   db: Database;
@@ -43,6 +44,20 @@ export async function getAccount(deps: AccountDeps, id: string): Promise<Account
   const row = await findAccount(deps.db, id);
   if (!row) throw new AppError('not_found', 'account not found');
   return view(row);
+}
+
+/** One page of the operator's account list, newest first; `next` is the keyset position of the last row when more follow. */
+export async function listAccountPage(
+  deps: AccountDeps,
+  query: { limit: number; after: { created_at: Date; id: string } | null },
+): Promise<{ rows: AccountListItem[]; next: { created_at: Date; id: string } | null }> {
+  const rows = await listAccounts(deps.db, { limit: query.limit + 1, after: query.after });
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    rows: page.map((row) => ({ ...view(row), created_at: row.created_at.toISOString(), monitors: row.monitors })),
+    next: rows.length > query.limit && last ? { created_at: last.created_at, id: last.id } : null,
+  };
 }
 
 /**

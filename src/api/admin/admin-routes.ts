@@ -2,15 +2,17 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../errors.ts';
 import { isPlanName } from '../../domain/plans.ts';
-import { assertWebhookUrlAllowed, changeAccount, createAccount, getAccount } from '../../services/accounts.ts';
+import { assertWebhookUrlAllowed, changeAccount, createAccount, getAccount, listAccountPage } from '../../services/accounts.ts';
 import { createPasswordLink } from '../../services/owner-auth.ts';
 import { createToken, listAccountTokens, revokeTokenById } from '../../services/tokens.ts';
 import { sameSecret } from '../../services/token-secrets.ts';
 import { getApiStatus, setApiStatus } from '../../services/api-status.ts';
 import type { AppDeps } from '../../http/app-deps.ts';
+import type { Cursors } from '../../http/cursor.ts';
 import { requireJsonContentType } from '../plugins/api-gate.ts';
 import { Data, ListOf, NoQuery } from '../../schemas/common.ts';
 import {
+  AccountListItemSchema,
   AccountSchema,
   ApiStatusSchema,
   CreateAccountBody,
@@ -18,11 +20,23 @@ import {
   CreateTokenBody,
   EmptyBody,
   IdParams,
+  ListAccountsQuery,
   PasswordLinkSchema,
   PatchAccountBody,
   PutApiStatusBody,
   TokenViewSchema,
 } from '../../schemas/admin.ts';
+
+// What the account list's cursors are made for: a cursor of another list does not open here.
+const ACCOUNT_LIST = { list: 'accounts' };
+
+function cursorPosition(cursors: Cursors, raw: string | undefined) {
+  if (raw === undefined) return null;
+  const { c, i } = cursors.decode(raw, ACCOUNT_LIST, ['c', 'i']);
+  const createdAt = new Date(c);
+  if (Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(i)) throw new AppError('malformed_cursor', 'the cursor is malformed');
+  return { created_at: createdAt, id: i };
+}
 
 // The operator API (DESIGN §6): accounts, tokens and the API's open/closed state.
 export const adminRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps) => {
@@ -43,6 +57,19 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps)
     async (request, reply) => {
       reply.status(201);
       return { data: await createAccount(deps, request.body) };
+    },
+  );
+
+  app.get(
+    '/accounts',
+    { schema: { querystring: ListAccountsQuery, response: { 200: ListOf(AccountListItemSchema) } } },
+    async (request) => {
+      const page = await listAccountPage(deps, {
+        limit: request.query.limit,
+        after: cursorPosition(deps.cursors, request.query.cursor),
+      });
+      const next = page.next ? deps.cursors.encode({ c: page.next.created_at.toISOString(), i: page.next.id }, ACCOUNT_LIST) : null;
+      return { data: page.rows, meta: { next_cursor: next } };
     },
   );
 
