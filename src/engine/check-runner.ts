@@ -7,6 +7,7 @@ import { refundCheck } from './check-allowance.ts';
 import type { WorkItem } from './check-claims.ts';
 import { summarizeLoad, type CommitOutcome } from './check-commit.ts';
 import type { CommitCheck } from './commit-batcher.ts';
+import { logRecordedCheck, type CheckLogger } from './check-log.ts';
 import type { Loaders } from '../fetch/loaders.ts';
 import type { LoadResult } from '../fetch/loader/types.ts';
 import { changeDiffs } from '../services/change-diffs.ts';
@@ -24,6 +25,7 @@ export interface RunnerDeps {
   loaders: Loaders;
   /** records a finished check (group commit) */
   commit: CommitCheck;
+  logger: CheckLogger;
 }
 
 export type RunOutcome = CommitOutcome | { outcome: 'deferred' };
@@ -67,7 +69,9 @@ export async function runCheck(deps: RunnerDeps, item: WorkItem, signal?: AbortS
           lane: 'check',
         });
   const outcome = await deps.commit({ item, observation: { startedAt, load: summarizeLoad(result), extractions }, at: deps.clock.now() });
-  if (outcome.outcome === 'recorded' && outcome.changes.length > 0) await storeDiffs(deps, item.accountId, outcome.changes);
+  if (outcome.outcome !== 'recorded') return outcome;
+  logRecordedCheck(deps.logger, item, outcome);
+  if (outcome.changes.length > 0) await storeDiffs(deps, item.accountId, outcome.changes);
   return outcome;
 }
 

@@ -33,6 +33,7 @@ import { vacuumBusyTables, VACUUM_SLICE_ROWS } from '../store/vacuum.ts';
 // `pagewatch serve` and `pagewatch worker` call start() and stop().
 
 export interface EngineLogger {
+  info(details: object, message: string): void;
   error(details: object, message: string): void;
 }
 
@@ -176,7 +177,7 @@ export function createEngine(options: EngineOptions): Engine {
       freed();
       return committed;
     };
-    const check = runCheck({ db, clock, loaders: options.loaders, commit: handOver }, item, abort.signal);
+    const check = runCheck({ db, clock, loaders: options.loaders, commit: handOver, logger: options.logger }, item, abort.signal);
     const { metrics } = options;
     if (metrics)
       check.then(
@@ -284,7 +285,7 @@ export function createEngine(options: EngineOptions): Engine {
       timer = null;
       await cycle;
       // Claimed but never started: handed back at once, for the next claim of any worker.
-      const deps = { db, clock, loaders: options.loaders, commit };
+      const deps = { db, clock, loaders: options.loaders, commit, logger: options.logger };
       await Promise.allSettled(
         ready.splice(0).map(async (item) => {
           await handBack(deps, item);

@@ -37,6 +37,8 @@ import { sendWebhook } from './webhook-sender.ts';
 // `pagewatch serve` calls start() and stop().
 
 export interface DispatcherLogger {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
   error(details: object, message: string): void;
 }
 
@@ -85,6 +87,21 @@ const HEARTBEATS_PER_LEASE = 3;
 const DEFAULT_BATCH = 20;
 const DEFAULT_POLL_MS = 5_000;
 
+/** The ids a delivery's log line carries: the delivery (outbox row), its account, and what it was about. */
+function deliveryIds(claim: ClaimedDelivery, prepared: Extract<Prepared, { kind: 'send' | 'notice' }>): object {
+  const ids = { delivery_id: claim.id, channel: claim.channel };
+  if (prepared.kind === 'notice') return { ...ids, account_id: prepared.notice.account.id, event: prepared.notice.event };
+  const { subject } = prepared;
+  const changeIds = subject.changes.map((c) => c.id);
+  return {
+    ...ids,
+    account_id: subject.account.id,
+    event: subject.event,
+    monitor_id: subject.monitor.id,
+    ...(changeIds.length > 0 ? { change_ids: changeIds } : {}),
+  };
+}
+
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { db, clock, config } = options;
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
@@ -120,8 +137,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     );
   }
 
-  /** Records the attempt and moves the row on, if this dispatcher still holds it. */
-  async function settle(claim: ClaimedDelivery, result: SendResult, durationMs: number): Promise<DeliveryOutcome> {
+  /** Records the attempt and moves the row on, if this dispatcher still holds it; a final failure says why. */
+  async function settle(
+    claim: ClaimedDelivery,
+    result: SendResult,
+    durationMs: number,
+  ): Promise<{ outcome: DeliveryOutcome; error?: string }> {
     return db.transaction(async (tx) => {
       const row = await lockLeasedDelivery(tx, claim);
       const at = clock.now();
@@ -135,10 +156,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         outcome: result.outcome,
         error,
       });
-      if (row === null) return 'lease_lost';
+      if (row === null) return { outcome: 'lease_lost' };
       if (result.outcome !== 'retry') {
         await settleDelivery(tx, claim.id, { status: result.outcome, at, error });
-        return result.outcome;
+        return { outcome: result.outcome, ...(error === null ? {} : { error }) };
       }
       const retryAt = nextAttemptAt({
         failedAttempts: row.attempts + 1,
@@ -147,11 +168,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         retryAfterSeconds: result.retryAfterSeconds,
       });
       if (retryAt === null) {
-        await settleDelivery(tx, claim.id, { status: 'failed', at, error: `${result.error}; gave up after ${row.attempts + 1} attempts` });
-        return 'failed';
+        const gaveUp = `${result.error}; gave up after ${row.attempts + 1} attempts`;
+        await settleDelivery(tx, claim.id, { status: 'failed', at, error: gaveUp });
+        return { outcome: 'failed', error: gaveUp };
       }
       await settleDelivery(tx, claim.id, { status: 'pending', retryAt, error: result.error });
-      return 'retry';
+      return { outcome: 'retry' };
     });
   }
 
@@ -163,7 +185,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       prepared.kind === 'notice'
         ? await mailer!.send(prepared.to, composeMonitorsStoppedEmail(prepared.notice, config.publicUrl))
         : await send(claim.id, prepared.subject, prepared.destination);
-    const outcome = await settle(claim, result, Math.round(performance.now() - started));
+    const { outcome, error } = await settle(claim, result, Math.round(performance.now() - started));
+    if (outcome === 'delivered') options.logger.info(deliveryIds(claim, prepared), 'notification delivered');
+    // A notification given up on is lost to its receiver: a warning, shown at LOG_LEVEL=warn too.
+    if (outcome === 'failed') options.logger.warn({ ...deliveryIds(claim, prepared), error }, 'notification failed');
     return { id: claim.id, channel: claim.channel, outcome };
   }
 
