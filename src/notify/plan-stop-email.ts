@@ -13,8 +13,8 @@ export function composeMonitorsStoppedEmail(notice: AccountNotice, publicUrl: st
   const count = stopped.length === 1 ? '1 monitor is' : `${stopped.length} monitors are`;
   const intro = `Your account was moved to the ${plan} plan, under which ${count} no longer checked.`;
   const advice =
-    'To have them checked again, change their load mode or interval to one the plan includes, ' +
-    'or ask the operator of this pagewatch server for a plan that includes them.';
+    "Each line says what brings the monitor's checks back: a load mode the plan has checks of, " +
+    'or a plan that includes it, which the operator of this pagewatch server can give the account.';
   const nameOf = (m: StoppedMonitor) => (m.name ? `${oneLine(m.name)} (${m.url})` : m.url);
   const text = [
     intro,

@@ -56,7 +56,8 @@ test('a move to a plan without the load mode of some monitors sends the owner on
   assert.ok(mail.text.includes('Espresso machine (https://shop.example/browser-1)'), mail.text);
   assert.match(mail.text, /no browser checks/, 'says why');
   assert.ok(mail.text.includes(`https://watch.example.org/monitors/${a.browser}`), 'links the monitor');
-  assert.match(mail.text, /change their load mode or interval/, 'says what to do');
+  assert.match(mail.text, /change the monitor's load mode, or the account's plan/, 'says what to do');
+  assert.match(mail.text, /the operator of this pagewatch server/, 'and who can change the plan');
   assert.ok(!mail.text.includes('html-1'), 'an html monitor is still checked');
   assert.ok(!mail.text.includes('Paused one'), 'a paused monitor was not being checked anyway');
   assert.match(mail.html, /<a href="https:\/\/watch\.example\.org\/monitors\/[^"]+">Espresso machine/);
