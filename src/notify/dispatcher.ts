@@ -181,6 +181,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (prepared.kind === 'skipped') return { id: claim.id, channel: claim.channel, outcome: 'skipped', reason: prepared.reason };
     if (prepared.kind === 'lease_lost') return { id: claim.id, channel: claim.channel, outcome: 'lease_lost' };
     const started = performance.now();
+    // prepareDelivery skips notices too when no SMTP server is configured, so the mailer exists for one.
     const result =
       prepared.kind === 'notice'
         ? await mailer!.send(prepared.to, composeMonitorsStoppedEmail(prepared.notice, config.publicUrl))
