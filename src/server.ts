@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { buildApp } from './http/app.ts';
+import { listenAnnounced, startupLog } from './http/startup-log.ts';
 import { createLoaders } from './fetch/loaders.ts';
 import type { Engine } from './engine/scheduler.ts';
 import { startBackground } from './worker.ts';
@@ -20,16 +21,16 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-function firstRunHelp(config: Config, port: number): string {
+/** The commands that create the first account and an API token, for the first-run line. */
+function firstRunCommands(config: Config, port: number): string[] {
   const admin = config.adminToken
     ? 'pagewatch admin'
     : 'PAGEWATCH_ADMIN_TOKEN=<secret> must be set on the server first; then pagewatch admin';
   return [
-    'No accounts yet. Create the first account and an API token through the operator API:',
-    `  export PAGEWATCH_URL=http://${config.host}:${port} PAGEWATCH_ADMIN_TOKEN=<the server's secret>`,
-    `  ${admin} accounts create --email you@example.com --plan pro`,
-    `  ${admin.replace(/^.*; then /, '')} tokens create --account <account id> --name server --scopes monitors:read,monitors:write,changes:read,usage:read,checks:write --days 90`,
-  ].join('\n');
+    `export PAGEWATCH_URL=http://${config.host}:${port} PAGEWATCH_ADMIN_TOKEN=<the server's secret>`,
+    `${admin} accounts create --email you@example.com --plan pro`,
+    `${admin.replace(/^.*; then /, '')} tokens create --account <account id> --name server --scopes monitors:read,monitors:write,changes:read,usage:read,checks:write --days 90`,
+  ];
 }
 
 /** `pagewatch serve` / `pagewatch api`: opens the store, serves HTTP, stops cleanly on SIGTERM/SIGINT. */
@@ -43,13 +44,19 @@ export async function startServer(config: Config, roles: ServerRoles = { engine:
   const metrics = createMetrics({ processMetrics: true });
   const loaders = createLoaders(config, {}, metrics);
   const app = await buildApp({ config, db, clock: systemClock, loaders, metrics });
-  await app.listen({ port: config.port, host: config.host });
   const store = config.databaseUrl ? 'PostgreSQL' : `embedded store in ${config.dataDir}`;
   // The bound port, not the configured one: PORT=0 picks a free port.
-  const { port } = app.server.address() as { port: number };
-  app.log.info(`pagewatch listening on ${config.publicUrl} (${store})`);
-  console.log(`pagewatch listening on http://${config.host}:${port} (${store})`);
-  if ((await countAccounts(db)) === 0) console.log(firstRunHelp(config, port));
+  const port = await listenAnnounced(
+    app,
+    { port: config.port, host: config.host },
+    (address) => `pagewatch listening on ${address} (${store})`,
+  );
+  if ((await countAccounts(db)) === 0) {
+    startupLog(app.log).info(
+      { commands: firstRunCommands(config, port) },
+      'No accounts yet: create the first account and an API token through the operator API, with these commands',
+    );
+  }
   // pagewatch api leaves checks and notification delivery to pagewatch worker processes.
   const background = roles.engine ? startBackground(config, db, loaders, metrics, app.log) : null;
 

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createLogger } from './http/logger.ts';
+import { listenAnnounced } from './http/startup-log.ts';
 import { serverTimeouts } from './http/connection-limits.ts';
 import { operationsRoutes } from './http/operations.ts';
 import { systemClock } from './clock.ts';
@@ -8,7 +9,7 @@ import { createLoaders, type Loaders } from './fetch/loaders.ts';
 import type { EngineLogger } from './engine/engine-logger.ts';
 import { createEngine, type Engine } from './engine/scheduler.ts';
 import { createMetrics, type Metrics } from './process-metrics.ts';
-import { createDispatcher } from './notify/dispatcher.ts';
+import { createDispatcher, type DispatcherLogger } from './notify/dispatcher.ts';
 import { runUntilSignalled } from './signals.ts';
 import type { Database } from './store/database.ts';
 import { openDatabase } from './store/open-database.ts';
@@ -25,7 +26,13 @@ export interface Background {
   stop(): Promise<void>;
 }
 
-export function startBackground(config: Config, db: Database, loaders: Loaders, metrics: Metrics, logger: EngineLogger): Background {
+export function startBackground(
+  config: Config,
+  db: Database,
+  loaders: Loaders,
+  metrics: Metrics,
+  logger: EngineLogger & DispatcherLogger,
+): Background {
   const engine = createEngine({
     db,
     clock: systemClock,
@@ -78,18 +85,19 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
   });
   await app.register(operationsRoutes, { config, db, clock: systemClock, loaders, metrics });
   try {
-    await app.listen({ port: config.port, host: config.host });
+    await listenAnnounced(
+      app,
+      { port: config.port, host: config.host },
+      (address) =>
+        `pagewatch worker listening on ${address} (/healthz, /readyz, /metrics); ` +
+        `${config.workerConcurrency} checks at once, every ${config.tickSeconds} s`,
+    );
   } catch (err) {
     await loaders.close();
     await db.close();
     throw err;
   }
   const background = startBackground(config, db, loaders, metrics, app.log);
-  const { port } = app.server.address() as { port: number };
-  console.log(
-    `pagewatch worker listening on http://${config.host}:${port} (/healthz, /readyz, /metrics); ` +
-      `${config.workerConcurrency} checks at once, every ${config.tickSeconds} s`,
-  );
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {

@@ -39,7 +39,12 @@ export function benchEngine(
     loaders,
     plans: benchPlans(),
     tickSeconds,
-    logger: { error: (details, message) => console.error(message, details), warn: (details, message) => console.warn(message, details) },
+    // No info lines: a line per check would be part of what is measured.
+    logger: {
+      info: () => undefined,
+      error: (details, message) => console.error(message, details),
+      warn: (details, message) => console.warn(message, details),
+    },
     concurrency,
     metrics,
   });

@@ -5,6 +5,7 @@ import { describeRefusal, type FlagNames } from './refusal-in-flags.ts';
 const USAGE = `pagewatch admin — operator tasks through a running server's operator API
 Needs PAGEWATCH_URL (default http://127.0.0.1:8080) and PAGEWATCH_ADMIN_TOKEN.
 
+  accounts list                  (one line each: id, email, plan, created, monitors; newest first)
   accounts create --email E --plan pro|free
   accounts get ID
   accounts set-plan ID --plan pro|free
@@ -57,6 +58,31 @@ function webhookUrl(value: string | undefined): string {
   return text;
 }
 
+type ListedAccount = { id: string; email: string; plan: string; created_at: string; monitors: number };
+
+/** Every account, following the list's cursor to its end. */
+async function allAccounts(client: AdminClientOptions): Promise<ListedAccount[]> {
+  const accounts: ListedAccount[] = [];
+  let cursor: string | null = null;
+  do {
+    const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+    const page = (await adminRequest(client, 'GET', `/accounts?limit=100${query}`)) as {
+      data: ListedAccount[];
+      meta: { next_cursor: string | null };
+    };
+    accounts.push(...page.data);
+    cursor = page.meta.next_cursor;
+  } while (cursor !== null);
+  return accounts;
+}
+
+function accountLines(accounts: ListedAccount[]): string {
+  if (accounts.length === 0) return 'no accounts';
+  return accounts
+    .map((a) => `${a.id}  ${a.email}  ${a.plan}  created ${a.created_at}  ${a.monitors} monitor${a.monitors === 1 ? '' : 's'}`)
+    .join('\n');
+}
+
 interface Command {
   /** the API field each flag of the command fills, so that a refusal names the flag */
   flags: FlagNames;
@@ -64,6 +90,13 @@ interface Command {
 }
 
 const COMMANDS: Record<string, Command> = {
+  'accounts list': {
+    flags: {},
+    send: async (client) => {
+      const accounts = await allAccounts(client);
+      return { data: accounts, text: accountLines(accounts) };
+    },
+  },
   'accounts create': {
     flags: { email: '--email', plan: '--plan' },
     send: (client, _id, o) =>
@@ -180,8 +213,8 @@ export async function adminCommand(args: string[], env: Record<string, string | 
   try {
     command = commandOf(parsed.positionals);
     const result = await command.send(client, parsed.positionals[2], parsed.values);
-    const data = (result as { data?: unknown }).data ?? result;
-    console.log(parsed.values.json ? JSON.stringify(data, null, 2) : human(data));
+    const { data = result, text } = result as { data?: unknown; text?: string };
+    console.log(parsed.values.json ? JSON.stringify(data, null, 2) : (text ?? human(data)));
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {

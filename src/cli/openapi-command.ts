@@ -9,7 +9,9 @@ import { createMetrics } from '../process-metrics.ts';
 export async function printOpenApi(config: Config): Promise<void> {
   const db = await openDatabase({ databaseUrl: null, dataDir: null });
   const loaders = createLoaders(config);
-  const app = await buildApp({ config: { ...config, logLevel: 'silent' }, db, clock: systemClock, loaders, metrics: createMetrics() });
+  // The document describes the operator API too, which a server has only when its operator token is set.
+  const described = { ...config, logLevel: 'silent', adminToken: config.adminToken ?? 'openapi-document-operator-token' };
+  const app = await buildApp({ config: described, db, clock: systemClock, loaders, metrics: createMetrics() });
   const response = await app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
   await app.close();
   await loaders.close();

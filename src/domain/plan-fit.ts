@@ -25,3 +25,28 @@ export function planStopIssue(plan: Plan, monitor: { status: string; load_mode: 
   }
   return null;
 }
+
+export interface PlanFitMonitor {
+  id: string;
+  url: string;
+  name: string | null;
+  status: string;
+  load_mode: LoadMode;
+}
+
+export interface StoppedMonitor {
+  id: string;
+  url: string;
+  name: string | null;
+  /** why it is not checked, and what to do (the not_in_plan issue's message) */
+  reason: string;
+}
+
+/** The monitors a move from one plan to another stops: checked under the old plan, not under the new one. */
+export function monitorsStoppedByMove(from: Plan, to: Plan, monitors: PlanFitMonitor[]): StoppedMonitor[] {
+  return monitors.flatMap((m) => {
+    const issue = planStopIssue(to, m);
+    if (issue === null || planStopIssue(from, m) !== null) return [];
+    return [{ id: m.id, url: m.url, name: m.name, reason: issue.message }];
+  });
+}

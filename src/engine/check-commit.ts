@@ -52,8 +52,20 @@ export interface Observation {
   extractions: TargetExtraction[] | null;
 }
 
-export type CommitOutcome =
-  { outcome: 'recorded'; changes: string[]; issues: CheckIssue[] } | { outcome: 'lease_lost' } | { outcome: 'monitor_changed' };
+/** A recorded check as the log tells it (the commit may run in the store's thread, where there is no logger). */
+export interface RecordedCheck {
+  outcome: 'recorded';
+  /** the check's id, as webhooks carry it (check_id) */
+  checkId: string;
+  changes: string[];
+  issues: CheckIssue[];
+  result: 'ok' | 'issues' | 'failed';
+  httpStatus: number | null;
+  /** the monitor started failing or recovered with this check */
+  transition: { event: 'monitor.failing' | 'monitor.recovered'; failingSince: string; consecutiveFailures: number } | null;
+}
+
+export type CommitOutcome = RecordedCheck | { outcome: 'lease_lost' } | { outcome: 'monitor_changed' };
 
 const MONITOR_CHANGED: CheckIssue = {
   target_id: null,
@@ -244,7 +256,11 @@ async function commitOne(
     changes,
     run,
   };
-  return { outcome: { outcome: 'recorded', changes, issues }, record };
+  const logged = transition && { event: transition.event, failingSince: transition.since.toISOString(), consecutiveFailures };
+  return {
+    outcome: { outcome: 'recorded', checkId, changes, issues, result: run.outcome, httpStatus: load.status, transition: logged },
+    record,
+  };
 }
 
 function latest(a: Date, b: Date): Date {

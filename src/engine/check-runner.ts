@@ -8,6 +8,7 @@ import type { WorkItem } from './check-claims.ts';
 import { summarizeLoad, type CommitOutcome } from './check-commit.ts';
 import type { CommitCheck } from './commit-batcher.ts';
 import type { EngineLogger } from './engine-logger.ts';
+import { logRecordedCheck } from './check-log.ts';
 import type { Metrics } from '../process-metrics.ts';
 import type { Loaders } from '../fetch/loaders.ts';
 import type { LoadResult } from '../fetch/loader/types.ts';
@@ -77,7 +78,9 @@ export async function runCheck(deps: RunnerDeps, item: WorkItem, signal?: AbortS
   if (observed === 'deferred') return handBack(deps, item);
   const { load, extractions } = observed;
   const outcome = await deps.commit({ item, observation: { startedAt, load: summarizeLoad(load), extractions }, at: deps.clock.now() });
-  if (outcome.outcome === 'recorded' && outcome.changes.length > 0) await storeDiffs(deps, item.accountId, outcome.changes);
+  if (outcome.outcome !== 'recorded') return outcome;
+  logRecordedCheck(deps.logger, item, outcome);
+  if (outcome.changes.length > 0) await storeDiffs(deps, item.accountId, outcome.changes);
   return outcome;
 }
 

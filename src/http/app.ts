@@ -7,7 +7,7 @@ import { sendError, sendFrameworkError } from './error-handler.ts';
 import { nulError, nulField, validatorCompiler } from './validation.ts';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from './json-depth.ts';
 import { apiGate } from '../api/plugins/api-gate.ts';
-import { API_PREFIX, buildOpenApiDocument } from './openapi.ts';
+import { ADMIN_PREFIX, API_PREFIX, buildOpenApiDocument } from './openapi.ts';
 import { ErrorEnvelopeSchema, NoQuery } from '../schemas/common.ts';
 import { requireQueryDeclaration } from './query-declaration.ts';
 import { usageRoutes } from '../api/routes/usage.ts';
@@ -29,7 +29,6 @@ import { createRequestLimiter } from '../services/request-limiter.ts';
 import { createMonitorReads } from '../services/monitor-reads.ts';
 
 export const BODY_LIMIT_BYTES = 16 * 1024;
-const ADMIN_PREFIX = '/admin/v1';
 
 export interface BuildAppOptions {
   /** a pino logger; default: one at config.logLevel */
@@ -96,7 +95,7 @@ export async function buildApp(core: CoreDeps, options: BuildAppOptions = {}): P
   app.addHook('onRoute', requireQueryDeclaration([API_PREFIX, ADMIN_PREFIX]));
   const apiRoutes: RouteOptions[] = [];
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith(API_PREFIX)) apiRoutes.push(route);
+    if (route.url.startsWith(API_PREFIX) || route.url.startsWith(ADMIN_PREFIX)) apiRoutes.push(route);
   });
 
   await app.register(

@@ -6,6 +6,7 @@ import { WEBHOOK_EVENTS, WEBHOOK_HEADERS, webhookEnvelope } from '../schemas/web
 // requests, so the two cannot drift apart.
 
 export const API_PREFIX = '/api/v1';
+export const ADMIN_PREFIX = '/admin/v1';
 
 // What each status means to a client, before the codes a route can return under it.
 const STATUS_MEANING: Record<number, string> = {
@@ -21,19 +22,23 @@ const STATUS_MEANING: Record<number, string> = {
   503: 'API closed, no capacity, or the store out of room or out of reach; respect Retry-After',
 };
 
+// What every request of the public API can meet; the operator API has no plans, scopes, limits nor closed state.
+const PUBLIC_CODES: ErrorCode[] = [
+  'unauthorized',
+  'pro_required',
+  'insufficient_scope',
+  'rate_limited',
+  'unavailable',
+  'storage_unavailable',
+  'store_unavailable',
+  'unknown_parameter',
+  'invalid_request',
+];
+const OPERATOR_CODES: ErrorCode[] = ['unauthorized', 'storage_unavailable', 'store_unavailable', 'unknown_parameter', 'invalid_request'];
+
 /** The error codes a route can answer: those every request can meet, those its schema implies, and its own. */
-function errorCodes(schema: SchemaParts, own: readonly ErrorCode[]): ErrorCode[] {
-  const codes: ErrorCode[] = [
-    'unauthorized',
-    'pro_required',
-    'insufficient_scope',
-    'rate_limited',
-    'unavailable',
-    'storage_unavailable',
-    'store_unavailable',
-    'unknown_parameter',
-    'invalid_request',
-  ];
+function errorCodes(schema: SchemaParts, own: readonly ErrorCode[], operator: boolean): ErrorCode[] {
+  const codes: ErrorCode[] = [...(operator ? OPERATOR_CODES : PUBLIC_CODES)];
   if (schema.params) codes.push('not_found');
   if (schema.querystring?.properties?.cursor) codes.push('malformed_cursor');
   if (schema.body) codes.push('malformed_json', 'unknown_field', 'payload_too_large', 'unsupported_media_type', 'validation_failed');
@@ -88,7 +93,7 @@ function parameters(part: SchemaParts['params'], location: 'path' | 'query' | 'h
   }));
 }
 
-function operation(route: RouteOptions) {
+function operation(route: RouteOptions, operator: boolean) {
   const schema = (route.schema ?? {}) as SchemaParts;
   const { scope, errors = [] } = (route.config ?? {}) as { scope?: string; errors?: ErrorCode[] };
   const responses: Record<string, object> = {};
@@ -98,13 +103,14 @@ function operation(route: RouteOptions) {
       ? { description: 'no content' }
       : { description: 'success', content: { 'application/json': { schema: plain(body) } } };
   }
-  Object.assign(responses, errorResponses(errorCodes(schema, errors)));
+  Object.assign(responses, errorResponses(errorCodes(schema, errors, operator)));
   return {
     operationId: schema.operationId,
     summary: schema.summary,
     description: schema.description,
     tags: schema.tags,
-    security: [{ bearerAuth: [scope] }],
+    // Operator paths are written whole (/admin/v1/…), so they resolve against the server's root, not /api/v1.
+    ...(operator ? { servers: [{ url: '/' }], security: [{ operatorAuth: [] }] } : { security: [{ bearerAuth: [scope] }] }),
     parameters: [...parameters(schema.params, 'path'), ...parameters(schema.querystring, 'query'), ...parameters(schema.headers, 'header')],
     ...(schema.body ? { requestBody: { required: true, content: { 'application/json': { schema: plain(schema.body) } } } } : {}),
     responses,
@@ -142,13 +148,14 @@ function webhooks(): Record<string, object> {
 export function buildOpenApiDocument(routes: RouteOptions[], errorSchema: object): object {
   const paths: Record<string, Record<string, object>> = {};
   for (const route of routes) {
-    // Only the token-protected API is described; openapi.json itself is not an operation of it.
-    if (!(route.config as { scope?: string } | undefined)?.scope) continue;
+    // The token-protected API and the operator API are described; openapi.json itself is not an operation of either.
+    const operator = route.url.startsWith(ADMIN_PREFIX);
+    if (!operator && !(route.config as { scope?: string } | undefined)?.scope) continue;
     const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD');
-    const path = route.url.slice(API_PREFIX.length).replace(/:([A-Za-z_]+)/g, '{$1}') || '/';
+    const path = (operator ? route.url : route.url.slice(API_PREFIX.length)).replace(/:([A-Za-z_]+)/g, '{$1}') || '/';
     for (const method of methods) {
       paths[path] ??= {};
-      paths[path][method.toLowerCase()] = operation(route);
+      paths[path][method.toLowerCase()] = operation(route, operator);
     }
   }
   const sortedPaths = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b)));
@@ -159,7 +166,8 @@ export function buildOpenApiDocument(routes: RouteOptions[], errorSchema: object
       title: 'pagewatch public API',
       version: '1.0.0',
       description:
-        'Web-page change monitoring. Every endpoint needs `Authorization: Bearer <token>` with the scope shown, on the Pro plan. ' +
+        'Web-page change monitoring. Every endpoint needs `Authorization: Bearer <token>` with the scope shown, on the Pro plan; ' +
+        'the operator API (tag operator, under /admin/v1) needs the operator token instead. ' +
         'Unknown body fields (400 unknown_field) and query parameters (400 unknown_parameter) are rejected. ' +
         "Every response carries X-Request-Id; every response to a valid token (errors and the closed API's 503 included) carries the " +
         'X-RateLimit-* and X-Read-Bytes-Day-* headers, which answers identifying no account (401) lack.',
@@ -168,7 +176,14 @@ export function buildOpenApiDocument(routes: RouteOptions[], errorSchema: object
     paths: sortedPaths,
     webhooks: webhooks(),
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API token (pwk_…) created by the account owner' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'API token (pwk_…) created by the account owner' },
+        operatorAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "the server's PAGEWATCH_ADMIN_TOKEN; the operator API (tag operator) exists only when it is set",
+        },
+      },
       schemas: { Error: error },
     },
   };

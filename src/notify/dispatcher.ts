@@ -19,6 +19,7 @@ import { changeDiffs } from '../services/change-diffs.ts';
 import { composeEmail, webhookBody } from './monitor-event.ts';
 import { createMailer } from './email-sender.ts';
 import { prepareDelivery, type Destination, type Prepared, type SkipReason } from './prepare-delivery.ts';
+import { composeMonitorsStoppedEmail } from './plan-stop-email.ts';
 import { nextAttemptAt } from './retry-policy.ts';
 import type { SendResult } from './send-result.ts';
 import { sendWebhook } from './webhook-sender.ts';
@@ -36,6 +37,8 @@ import { sendWebhook } from './webhook-sender.ts';
 // `pagewatch serve` calls start() and stop().
 
 export interface DispatcherLogger {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
   error(details: object, message: string): void;
 }
 
@@ -84,6 +87,21 @@ const HEARTBEATS_PER_LEASE = 3;
 const DEFAULT_BATCH = 20;
 const DEFAULT_POLL_MS = 5_000;
 
+/** The ids a delivery's log line carries: the delivery (outbox row), its account, and what it was about. */
+function deliveryIds(claim: ClaimedDelivery, prepared: Extract<Prepared, { kind: 'send' | 'notice' }>): object {
+  const ids = { delivery_id: claim.id, channel: claim.channel };
+  if (prepared.kind === 'notice') return { ...ids, account_id: prepared.notice.account.id, event: prepared.notice.event };
+  const { subject } = prepared;
+  const changeIds = subject.changes.map((c) => c.id);
+  return {
+    ...ids,
+    account_id: subject.account.id,
+    event: subject.event,
+    monitor_id: subject.monitor.id,
+    ...(changeIds.length > 0 ? { change_ids: changeIds } : {}),
+  };
+}
+
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { db, clock, config } = options;
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
@@ -119,8 +137,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     );
   }
 
-  /** Records the attempt and moves the row on, if this dispatcher still holds it. */
-  async function settle(claim: ClaimedDelivery, result: SendResult, durationMs: number): Promise<DeliveryOutcome> {
+  /** Records the attempt and moves the row on, if this dispatcher still holds it; a final failure says why. */
+  async function settle(
+    claim: ClaimedDelivery,
+    result: SendResult,
+    durationMs: number,
+  ): Promise<{ outcome: DeliveryOutcome; error?: string }> {
     return db.transaction(async (tx) => {
       const row = await lockLeasedDelivery(tx, claim);
       const at = clock.now();
@@ -134,10 +156,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         outcome: result.outcome,
         error,
       });
-      if (row === null) return 'lease_lost';
+      if (row === null) return { outcome: 'lease_lost' };
       if (result.outcome !== 'retry') {
         await settleDelivery(tx, claim.id, { status: result.outcome, at, error });
-        return result.outcome;
+        return { outcome: result.outcome, ...(error === null ? {} : { error }) };
       }
       const retryAt = nextAttemptAt({
         failedAttempts: row.attempts + 1,
@@ -146,11 +168,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         retryAfterSeconds: result.retryAfterSeconds,
       });
       if (retryAt === null) {
-        await settleDelivery(tx, claim.id, { status: 'failed', at, error: `${result.error}; gave up after ${row.attempts + 1} attempts` });
-        return 'failed';
+        const gaveUp = `${result.error}; gave up after ${row.attempts + 1} attempts`;
+        await settleDelivery(tx, claim.id, { status: 'failed', at, error: gaveUp });
+        return { outcome: 'failed', error: gaveUp };
       }
       await settleDelivery(tx, claim.id, { status: 'pending', retryAt, error: result.error });
-      return 'retry';
+      return { outcome: 'retry' };
     });
   }
 
@@ -158,8 +181,15 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (prepared.kind === 'skipped') return { id: claim.id, channel: claim.channel, outcome: 'skipped', reason: prepared.reason };
     if (prepared.kind === 'lease_lost') return { id: claim.id, channel: claim.channel, outcome: 'lease_lost' };
     const started = performance.now();
-    const result = await send(claim.id, prepared.subject, prepared.destination);
-    const outcome = await settle(claim, result, Math.round(performance.now() - started));
+    // prepareDelivery skips notices too when no SMTP server is configured, so the mailer exists for one.
+    const result =
+      prepared.kind === 'notice'
+        ? await mailer!.send(prepared.to, composeMonitorsStoppedEmail(prepared.notice, config.publicUrl))
+        : await send(claim.id, prepared.subject, prepared.destination);
+    const { outcome, error } = await settle(claim, result, Math.round(performance.now() - started));
+    if (outcome === 'delivered') options.logger.info(deliveryIds(claim, prepared), 'notification delivered');
+    // A notification given up on is lost to its receiver: a warning, shown at LOG_LEVEL=warn too.
+    if (outcome === 'failed') options.logger.warn({ ...deliveryIds(claim, prepared), error }, 'notification failed');
     return { id: claim.id, channel: claim.channel, outcome };
   }
 

@@ -4,11 +4,14 @@ import {
   lockLeasedDelivery,
   markCharged,
   markSkipped,
+  readAccountNotice,
   readDeliverySubject,
+  type AccountNotice,
   type ClaimedDelivery,
   type DeliverySubject,
   type LeasedDelivery,
 } from '../store/deliveries-store.ts';
+import { MONITORS_STOPPED_EVENT } from '../store/outbox-store.ts';
 import { chargeNotification } from './notification-allowance.ts';
 
 // The step before a send, in one transaction with the row locked: decide
@@ -22,6 +25,8 @@ export type Destination = { channel: 'email'; to: string } | { channel: 'webhook
 
 export type Prepared =
   | { kind: 'send'; row: LeasedDelivery; subject: DeliverySubject; destination: Destination }
+  /** a notice about the account, by email to its owner */
+  | { kind: 'notice'; row: LeasedDelivery; notice: AccountNotice; to: string }
   | { kind: 'skipped'; reason: SkipReason }
   /** the lease ran out and another dispatcher holds the row now */
   | { kind: 'lease_lost' };
@@ -49,6 +54,7 @@ export async function prepareDelivery(
 ): Promise<Prepared> {
   const row = await lockLeasedDelivery(tx, claim);
   if (row === null) return { kind: 'lease_lost' };
+  if (row.event === MONITORS_STOPPED_EVENT) return prepareNotice(tx, row, settings.smtpConfigured, at);
   const subject = await readDeliverySubject(tx, row.id);
   // The row cascades with its change, monitor and account, so a locked row always has them.
   if (subject === null) return { kind: 'lease_lost' };
@@ -62,4 +68,14 @@ export async function prepareDelivery(
     await markCharged(tx, row.id, period);
   }
   return { kind: 'send', row, subject, destination };
+}
+
+// The service's own word to the owner about the account: not an alert the
+// owner asked for, so no monitor's flag turns it off and no allowance pays for it.
+async function prepareNotice(tx: Queryable, row: LeasedDelivery, smtpConfigured: boolean, at: Date): Promise<Prepared> {
+  const notice = await readAccountNotice(tx, row.id);
+  // The row cascades with its account, so a locked row always has one.
+  if (notice === null) return { kind: 'lease_lost' };
+  if (!smtpConfigured) return skip(tx, row.id, 'smtp_not_configured', at);
+  return { kind: 'notice', row, notice, to: notice.account.email };
 }

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { PLAN_NAMES } from '../domain/plans.ts';
 import { SCOPES } from '../domain/scopes.ts';
-import { NullableTimestamp, Timestamp } from './common.ts';
+import { MAX_CURSOR_LENGTH, NullableTimestamp, Timestamp } from './common.ts';
 
 export const PlanNameSchema = Type.Union(PLAN_NAMES.map((p) => Type.Literal(p)));
 
@@ -13,6 +13,26 @@ export const AccountSchema = Type.Object({
   time_zone: Type.String({ description: 'IANA time zone in which notifications show times; default UTC' }),
   webhook_secret: Type.Optional(Type.String({ description: 'returned once, when a new webhook_url is set' })),
 });
+
+export const AccountListItemSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  email: Type.String(),
+  plan: Type.String(),
+  webhook_url: Type.Union([Type.String(), Type.Null()]),
+  time_zone: Type.String(),
+  created_at: Timestamp,
+  monitors: Type.Integer({ minimum: 0, description: "the account's monitors, active and paused" }),
+});
+
+export const ListAccountsQuery = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+    cursor: Type.Optional(
+      Type.String({ minLength: 1, maxLength: MAX_CURSOR_LENGTH, description: 'meta.next_cursor of the previous page' }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const CreateAccountBody = Type.Object(
   { email: Type.String({ format: 'email', maxLength: 254 }), plan: PlanNameSchema },

@@ -1,20 +1,23 @@
 import type { Static } from '@sinclair/typebox';
-import type { AccountSchema } from '../schemas/admin.ts';
+import type { AccountListItemSchema, AccountSchema } from '../schemas/admin.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
-import type { PlanName } from '../domain/plans.ts';
+import type { PlanName, Plans } from '../domain/plans.ts';
 import { isTimeZone } from '../domain/time-zones.ts';
 import type { Database } from '../store/database.ts';
 import type { GuardPolicy } from '../domain/network/guard-policy.ts';
 import { vetUrl } from '../fetch/ssrf/guard.ts';
-import { findAccount, insertAccount, updateAccount, type AccountRow } from '../store/accounts-store.ts';
+import { findAccount, insertAccount, listAccounts, lockAccount, updateAccount, type AccountRow } from '../store/accounts-store.ts';
+import { noticeMonitorsStoppedByMove } from './plan-moves.ts';
 
 export type AccountView = Omit<Static<typeof AccountSchema>, 'webhook_secret'>;
+export type AccountListItem = Static<typeof AccountListItemSchema>;
 
 export interface AccountDeps {
   db: Database;
   clock: Clock;
+  config: { plans: Plans };
 }
 
 function view(row: AccountRow): AccountView {
@@ -43,6 +46,20 @@ export async function getAccount(deps: AccountDeps, id: string): Promise<Account
   return view(row);
 }
 
+/** One page of the operator's account list, newest first; `next` is the keyset position of the last row when more follow. */
+export async function listAccountPage(
+  deps: AccountDeps,
+  query: { limit: number; after: { created_at: Date; id: string } | null },
+): Promise<{ rows: AccountListItem[]; next: { created_at: Date; id: string } | null }> {
+  const rows = await listAccounts(deps.db, { limit: query.limit + 1, after: query.after });
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    rows: page.map((row) => ({ ...view(row), created_at: row.created_at.toISOString(), monitors: row.monitors })),
+    next: rows.length > query.limit && last ? { created_at: last.created_at, id: last.id } : null,
+  };
+}
+
 /**
  * Refuses now what the guard would refuse at every delivery (scheme, port, userinfo, literal private or metadata
  * addresses); a host name is resolved and vetted at delivery.
@@ -68,24 +85,34 @@ export async function changeAccount(
     });
   }
   const webhookSecret = typeof input.webhook_url === 'string' ? `whsec_${randomBytes(32).toString('base64')}` : undefined;
-  const row = await updateAccount(
-    deps.db,
-    id,
-    {
-      email: input.email?.toLowerCase(),
-      plan: input.plan,
-      webhook_url: input.webhook_url,
-      webhook_secret: input.webhook_url === null ? null : webhookSecret,
-      time_zone: input.time_zone,
-    },
-    deps.clock.now(),
-  ).catch((err: { code?: string }) => {
-    if (err.code === '23505')
-      throw new AppError('validation_failed', 'an account with this email exists', {
-        details: [{ field: 'email', message: 'already in use' }],
-      });
-    throw err;
-  });
+  const at = deps.clock.now();
+  const row = await deps.db
+    .transaction(async (tx) => {
+      // Locked first, so that of two moves to the same plan only the first sees a change of plan.
+      const before = await lockAccount(tx, id);
+      if (!before) return null;
+      const after = await updateAccount(
+        tx,
+        id,
+        {
+          email: input.email?.toLowerCase(),
+          plan: input.plan,
+          webhook_url: input.webhook_url,
+          webhook_secret: input.webhook_url === null ? null : webhookSecret,
+          time_zone: input.time_zone,
+        },
+        at,
+      );
+      if (after) await noticeMonitorsStoppedByMove(tx, deps.config.plans, { accountId: id, from: before.plan, to: after.plan, at });
+      return after;
+    })
+    .catch((err: { code?: string }) => {
+      if (err.code === '23505')
+        throw new AppError('validation_failed', 'an account with this email exists', {
+          details: [{ field: 'email', message: 'already in use' }],
+        });
+      throw err;
+    });
   if (!row) throw new AppError('not_found', 'account not found');
   return webhookSecret ? { ...view(row), webhook_secret: webhookSecret } : view(row);
 }

@@ -63,3 +63,20 @@ export async function updateAccount(
   );
   return rows[0] ?? null;
 }
+
+export type ListedAccountRow = AccountRow & { monitors: number };
+
+/** One page of accounts, newest first, strictly after the keyset position when one is given, each with its monitor count. */
+export async function listAccounts(
+  db: Queryable,
+  query: { limit: number; after: { created_at: Date; id: string } | null },
+): Promise<ListedAccountRow[]> {
+  return db.query<ListedAccountRow>(
+    `SELECT a.*, (SELECT count(*)::int FROM monitors m WHERE m.account_id = a.id) AS monitors
+     FROM accounts a
+     WHERE $1::timestamptz IS NULL OR (a.created_at, a.id) < ($1::timestamptz, $2::uuid)
+     ORDER BY a.created_at DESC, a.id DESC
+     LIMIT $3`,
+    [query.after?.created_at ?? null, query.after?.id ?? null, query.limit],
+  );
+}

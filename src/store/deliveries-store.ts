@@ -53,6 +53,7 @@ export async function renewDeliveryLeases(db: Queryable, held: ClaimedDelivery[]
 export interface LeasedDelivery {
   id: string;
   channel: NotificationChannel;
+  event: string;
   attempts: number;
   created_at: Date;
   charged_period: Date | null;
@@ -61,7 +62,7 @@ export interface LeasedDelivery {
 /** Locks a row for the rest of the transaction if this claim still holds it. */
 export async function lockLeasedDelivery(db: Queryable, claim: ClaimedDelivery): Promise<LeasedDelivery | null> {
   const rows = await db.query<LeasedDelivery>(
-    `SELECT id, channel, attempts, created_at, charged_period FROM notification_outbox
+    `SELECT id, channel, event, attempts, created_at, charged_period FROM notification_outbox
      WHERE id = $1 AND lease_token = $2 AND status = 'pending' FOR UPDATE`,
     [claim.id, claim.token],
   );
@@ -116,6 +117,23 @@ export async function readDeliverySubject(db: Queryable, outboxId: string): Prom
   const grouped = (row.event_data?.change_ids as string[] | undefined) ?? [];
   const changes = grouped.length > 1 ? await readChanges(db, grouped) : change ? [change] : [];
   return { event: row.event, eventData: row.event_data, change, changes, monitor: row.monitor, account: row.account };
+}
+
+/** A notice about the account itself (no change, no one monitor): what the move recorded, and the account as it is now. */
+export interface AccountNotice {
+  event: string;
+  eventData: Record<string, unknown>;
+  account: { id: string; email: string; time_zone: string };
+}
+
+export async function readAccountNotice(db: Queryable, outboxId: string): Promise<AccountNotice | null> {
+  const rows = await db.query<AccountNotice>(
+    `SELECT o.event, o.event_data AS "eventData", jsonb_build_object('id', a.id, 'email', a.email, 'time_zone', a.time_zone) AS account
+     FROM notification_outbox o JOIN accounts a ON a.id = o.account_id
+     WHERE o.id = $1`,
+    [outboxId],
+  );
+  return rows[0] ?? null;
 }
 
 /** The changes with these ids that still exist (retention may have removed some), in the order given. */

@@ -151,6 +151,17 @@ export async function monitorIdForUrl(db: Queryable, accountId: string, url: str
   return rows[0]?.id ?? null;
 }
 
+/** The account's active monitors, oldest first, with what decides whether its plan lets them be checked. */
+export async function activeMonitorsOf(
+  db: Queryable,
+  accountId: string,
+): Promise<{ id: string; url: string; name: string | null; status: string; load_mode: 'html' | 'browser' }[]> {
+  return db.query(
+    `SELECT id, url, name, status, load_mode FROM monitors WHERE account_id = $1 AND status = 'active' ORDER BY created_at, id`,
+    [accountId],
+  );
+}
+
 export type MonitorFilters = {
   status: string | null;
   /** carries exactly this label */

@@ -36,3 +36,18 @@ export async function enqueueMonitorEvent(
     [randomUUID(), entry.monitorId, entry.accountId, entry.channel, entry.event, JSON.stringify(entry.data), entry.at],
   );
 }
+
+/** The account-wide notice that a plan change stopped some of the account's monitors; data names them and why. */
+export const MONITORS_STOPPED_EVENT = 'account.monitors_stopped';
+
+/** Queues a notice about the account itself (no change, no one monitor): only by email, to the owner. */
+export async function enqueueAccountNotice(
+  db: Queryable,
+  entry: { accountId: string; event: string; data: unknown; at: Date },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO notification_outbox (id, account_id, channel, event, event_data, created_at, next_attempt_at)
+     VALUES ($1, $2, 'email', $3, $4::jsonb, $5::timestamptz, $5::timestamptz)`,
+    [randomUUID(), entry.accountId, entry.event, JSON.stringify(entry.data), entry.at],
+  );
+}

@@ -1,6 +1,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ADMIN_TOKEN, admin, bearer, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { insertMonitorRow } from '../helpers/monitor-rows.ts';
+import { TITLE } from '../helpers/watched-page.ts';
 
 let t: TestApp;
 before(async () => {
@@ -158,4 +160,55 @@ test('while the API is closed, requests without a token or with an unknown one a
 test('an unknown account id is 404', async () => {
   const res = await admin(t.app, 'GET', '/accounts/00000000-0000-4000-8000-000000000000');
   assert.equal(res.statusCode, 404);
+});
+
+test('the account list pages newest first through next_cursor, every account once, at any page size', async () => {
+  for (let i = 0; i < 4; i++) {
+    await createAccountWithToken(t.app);
+    t.clock.advance(1000);
+  }
+  // Accounts created in the same instant are ordered by id.
+  for (let i = 0; i < 3; i++) await createAccountWithToken(t.app);
+  const stored = await t.db.query<{ id: string }>('SELECT id FROM accounts ORDER BY created_at DESC, id DESC');
+  for (const limit of [1, 2, 3, 100]) {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+      const res = await admin(t.app, 'GET', `/accounts?limit=${limit}${query}`);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.ok(res.json().data.length <= limit);
+      seen.push(...res.json().data.map((a: { id: string }) => a.id));
+      cursor = res.json().meta.next_cursor;
+    } while (cursor !== null);
+    assert.deepEqual(
+      seen,
+      stored.map((r) => r.id),
+      `limit ${limit}`,
+    );
+  }
+});
+
+test('each listed account shows its email, plan, creation time and monitor count', async () => {
+  const { accountId } = await createAccountWithToken(t.app, { plan: 'free' });
+  for (const n of [1, 2]) {
+    await insertMonitorRow(t.db, { accountId, url: `https://shop.example/${n}`, targets: [TITLE], nextCheckAt: t.clock.now() });
+  }
+  const listed = (await admin(t.app, 'GET', '/accounts?limit=100')).json().data.find((a: { id: string }) => a.id === accountId);
+  const account = (await admin(t.app, 'GET', `/accounts/${accountId}`)).json().data;
+  assert.deepEqual(listed, { ...account, created_at: t.clock.now().toISOString(), monitors: 2 });
+  assert.equal(listed.plan, 'free');
+});
+
+test('the account list refuses an undeclared query parameter and a cursor it did not make', async () => {
+  const unknown = await admin(t.app, 'GET', '/accounts?plan=pro');
+  assert.equal(unknown.statusCode, 400);
+  assert.equal(unknown.json().error.code, 'unknown_parameter');
+  const forged = await admin(
+    t.app,
+    'GET',
+    `/accounts?cursor=${Buffer.from('{"p":{"c":"2026-01-01T00:00:00Z","i":"x"}}').toString('base64url')}.forged`,
+  );
+  assert.equal(forged.statusCode, 400);
+  assert.equal(forged.json().error.code, 'malformed_cursor');
 });

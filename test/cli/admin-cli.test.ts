@@ -93,3 +93,16 @@ test("the server's refusals of every command with flags name the command's flags
     );
   }
 });
+
+test('accounts list prints one line per account: id, email, plan, created, monitors', async () => {
+  const created = await admin(['accounts', 'create', '--email', 'listed@example.com', '--plan', 'free', '--json']);
+  const id = JSON.parse(created.stdout).id as string;
+  const res = await admin(['accounts', 'list']);
+  assert.equal(res.code, 0, res.stderr);
+  const lines = res.stdout.split('\n');
+  const count = (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM accounts'))[0]!.n;
+  assert.equal(lines.length, count, res.stdout);
+  assert.ok(lines.includes(`${id}  listed@example.com  free  created ${t.clock.now().toISOString()}  0 monitors`), res.stdout);
+  const json = await admin(['accounts', 'list', '--json']);
+  assert.ok((JSON.parse(json.stdout) as { id: string }[]).some((a) => a.id === id));
+});

@@ -11,10 +11,10 @@ const serveDir = useTempDataDirs('pw-serve-');
 
 const BIN = new URL('../../bin/pagewatch.js', import.meta.url).pathname;
 
-function serve(dataDir: string, port: number): { child: ChildProcess; output: () => string } {
+function serve(dataDir: string, port: number, logLevel = 'warn'): { child: ChildProcess; output: () => string } {
   let output = '';
   const child = spawn(process.execPath, [BIN, 'serve'], {
-    env: { ...process.env, PORT: String(port), PAGEWATCH_DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '' },
+    env: { ...process.env, PORT: String(port), PAGEWATCH_DATA_DIR: dataDir, LOG_LEVEL: logLevel, DATABASE_URL: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.on('data', (d) => (output += d));
@@ -54,6 +54,22 @@ test('serve prints where it listens and how to create the first account, and sto
   const [exitCode] = await once(server.child, 'exit');
   assert.equal(exitCode, 0);
   assert.ok(!existsSync(`${dataDir}.lock`), 'lock released');
+});
+
+test('each start-up line appears once, in the JSON log format', async () => {
+  const server = serve(serveDir(), 0, 'info');
+  after(() => server.child.kill('SIGKILL'));
+  await waitFor(server.child, () => server.output().includes('tokens create'));
+  server.child.kill('SIGTERM');
+  await once(server.child, 'exit');
+  const lines = server.output().split('\n').filter(Boolean);
+  const messages = lines.map((line) => (JSON.parse(line) as { msg: string }).msg);
+  assert.equal(messages.filter((m) => /listening/i.test(m)).length, 1, server.output());
+  assert.match(
+    messages.find((m) => /listening/i.test(m))!,
+    /^pagewatch listening on http:\/\/127\.0\.0\.1:\d+ \(embedded store in /,
+  );
+  assert.equal(messages.filter((m) => /accounts/i.test(m)).length, 1, server.output());
 });
 
 test('a bad configuration value stops serve with a message naming the variable', async () => {
