@@ -34,7 +34,7 @@ const SPEC_ENDPOINTS: [string, string, string][] = [
   ['post', '/previews/{preview_id}/evaluate', 'monitors:write'],
 ];
 
-// Endpoints beyond the specification (README: "Beyond the specification").
+// Endpoints beyond the specification (docs/guide.md: "Beyond the specification").
 const EXTENSION_ENDPOINTS: [string, string, string][] = [['get', '/monitors/{monitor_id}/checks', 'monitors:read']];
 const ENDPOINTS = [...SPEC_ENDPOINTS, ...EXTENSION_ENDPOINTS];
 
