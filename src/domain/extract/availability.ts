@@ -19,10 +19,17 @@ import { visibleText } from './visible-text.ts';
 
 const CONTROLS = new Set(['a', 'button']);
 
+// Each control is judged once, however many areas around the title hold it.
+const switched = new WeakMap<Element, boolean>();
+
 function switchedLabels(el: Element): boolean {
   if (!CONTROLS.has(el.name)) return false;
-  const wording = stockWording(visibleText([el]));
-  return wording.out > 0 && wording.in > 0;
+  let judged = switched.get(el);
+  if (judged === undefined) {
+    const wording = stockWording(visibleText([el]));
+    switched.set(el, (judged = wording.out > 0 && wording.in > 0));
+  }
+  return judged;
 }
 
 function wordingOf(nodes: readonly AnyNode[]) {

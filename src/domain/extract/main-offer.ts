@@ -1,9 +1,9 @@
 import { findAll } from 'domutils';
-import type { AnyNode, Element } from 'domhandler';
+import type { Element } from 'domhandler';
 import { isElement } from './dom.ts';
 import type { ParsedPage } from './parse-page.ts';
 import { perPage } from './per-page.ts';
-import { isHidden, visibleText } from './visible-text.ts';
+import { isHidden, showsText, visibleText } from './visible-text.ts';
 
 // Where a product page shows its main offer: around the product's title, the
 // page's <h1>. A person reads the price and the stock state next to the title
@@ -31,11 +31,7 @@ export function productTitle(page: ParsedPage): Element | null {
 
 /** Whether the element shows nothing beside its child `inner`: a wrapper, whose text is its child's. */
 function wrapsOnly(el: Element, inner: Element): boolean {
-  return el.children.every((child) => child === inner || (isElement(child) ? visibleText([child]) === '' : !/\S/u.test(textOf(child))));
-}
-
-function textOf(node: AnyNode): string {
-  return 'data' in node && node.type === 'text' ? node.data : '';
+  return !showsText(el.children.filter((child) => child !== inner));
 }
 
 /**
@@ -50,9 +46,7 @@ export function areasAroundTitle(page: ParsedPage): readonly Element[] {
 /** Whether the outermost area shows the whole page: reading the page after it would read the same text again. */
 export function areasCoverPage(page: ParsedPage, areas: readonly Element[]): boolean {
   const outer = areas[areas.length - 1];
-  return (
-    outer !== undefined && page.document.children.every((child) => child === outer || !isElement(child) || visibleText([child]) === '')
-  );
+  return outer !== undefined && !showsText(page.document.children.filter((child) => child !== outer));
 }
 
 function findAreas(page: ParsedPage): Element[] {

@@ -32,6 +32,10 @@ const byLength = (phrases: readonly StockPhrase[]) =>
   phrases.map((p) => ({ phrase: normalise(p.phrase), strength: p.strength })).sort((a, b) => b.phrase.length - a.phrase.length);
 const OUT = byLength(OUT_OF_STOCK_PHRASES);
 const IN = byLength(IN_STOCK_PHRASES);
+// One pass telling whether any phrase occurs at all: most texts (a page's
+// areas around its title, most elements) hold none, and a phrase-by-phrase
+// search of a long text costs a scan per phrase.
+const ANY_PHRASE = new RegExp([...OUT, ...IN].map(({ phrase }) => phrase.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')).join('|'), 'u');
 
 /**
  * Finds the phrases in `text` where it is not yet `taken`, and marks what they
@@ -66,6 +70,7 @@ export interface StockWording {
 
 export function stockWording(text: string): StockWording {
   const normalised = normalise(text);
+  if (!ANY_PHRASE.test(normalised)) return { out: 0, in: 0 };
   const taken = new Uint8Array(normalised.length);
   const out = strongest(findAndTake(normalised, taken, OUT));
   return { out, in: strongest(findAndTake(normalised, taken, IN)) };

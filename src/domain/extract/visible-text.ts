@@ -110,3 +110,12 @@ export function visibleText(nodes: readonly AnyNode[], options: VisibleTextOptio
     .filter((line) => line !== '')
     .join('\n');
 }
+
+/** Whether the nodes show any visible text: visibleText(nodes) !== '', stopping at the first word. */
+export function showsText(nodes: readonly AnyNode[]): boolean {
+  return nodes.some((node) => {
+    if (isTextNode(node)) return /\S/u.test(node.data);
+    if (!isElement(node) || SKIPPED.has(node.name) || isHidden(node)) return false;
+    return showsText(node.children);
+  });
+}
