@@ -38,14 +38,26 @@ export async function loadPage(page: Page, url: string, limits: PageLoadLimits, 
   let settle: SettleWatch;
   try {
     settle = await watchSettle(page);
-    const first = await page.goto(url, { waitUntil: 'load', timeout: remaining() });
+    // Only the document itself must arrive: a subresource that never answers
+    // (a tracker host behind a blocker) holds the load event back for ever.
+    const first = await page.goto(url, { waitUntil: 'commit', timeout: remaining() });
     mainResponse ??= first;
   } catch (err) {
     return failed(url, lastNavigation, err, proxyEvents);
   }
-  // Settling is a hint that scripts have finished, not a requirement: pages
-  // that poll or animate forever are read when the settle cap runs out.
-  await settle.settled({ quietMs: limits.settleQuietMs, capAt: Math.min(Date.now() + limits.settleMs, limits.deadline) });
+  // The settle cap bounds the load event and settling together. Settling is a
+  // hint that scripts have finished, not a requirement: pages that poll or
+  // animate forever are read when the cap runs out, and so are pages whose
+  // load event never comes, with an issue saying so.
+  const capAt = Math.min(Date.now() + limits.settleMs, limits.deadline);
+  const loadEventCame = await page.waitForLoadState('load', { timeout: Math.max(1, capAt - Date.now()) }).then(
+    () => true,
+    () => false,
+  );
+  if (loadEventCame) await settle.settled({ quietMs: limits.settleQuietMs, capAt });
+  const readIssues = loadEventCame
+    ? []
+    : [loadIssue('load_incomplete', 'the page was read before its load event: some of its resources never finished loading')];
 
   const finalUrl = page.url();
   if (finalUrl.startsWith('chrome-error:')) {
@@ -100,7 +112,7 @@ export async function loadPage(page: Page, url: string, limits: PageLoadLimits, 
   if (Buffer.byteLength(html) > limits.maxBodyBytes) {
     return result([loadIssue('too_large', `the rendered page is larger than ${limits.maxBodyBytes} bytes`)]);
   }
-  return result([], storableText(html));
+  return result(readIssues, storableText(html));
 }
 
 function failed(url: string, lastNavigation: string, err: unknown, proxyEvents: readonly ProxyEvent[]): LoadResult {

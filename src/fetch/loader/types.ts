@@ -16,7 +16,7 @@ export interface LoadResult {
   status: number | null;
   /** the document: HTML text (rendered DOM in browser mode) or the html loader's bytes, null when none could be read (pageText reads either) */
   html: PageSource | null;
-  /** load issues (target_id null): blocked, fetch_failed, timeout, too_large, not_html, http_status */
+  /** load issues (target_id null): blocked, fetch_failed, timeout, too_large, not_html, http_status; load_incomplete comes with the page read as it stood */
   issues: CheckIssue[];
   /** seconds the site asked us to wait (Retry-After on 429/503), for per-host backoff */
   retryAfterSeconds?: number;
