@@ -6,6 +6,7 @@ import { isHtmlMime, parseRetryAfter } from './http-headers.ts';
 import { loadIssue, type LoadResult } from './types.ts';
 import { DeadlineError, withDeadline } from './deadline.ts';
 import { watchSettle, type SettleWatch } from './page-settle.ts';
+import { encodingToDeclare, serveDeclared } from './document-encoding.ts';
 
 // One navigation in a prepared page, turned into a LoadResult. Everything a
 // page can do wrong becomes an issue; nothing here throws.
@@ -45,19 +46,7 @@ export async function loadPage(page: Page, url: string, limits: PageLoadLimits, 
   } catch (err) {
     return failed(url, lastNavigation, err, proxyEvents);
   }
-  // The settle cap bounds the load event and settling together. Settling is a
-  // hint that scripts have finished, not a requirement: pages that poll or
-  // animate forever are read when the cap runs out, and so are pages whose
-  // load event never comes, with an issue saying so.
-  const capAt = Math.min(Date.now() + limits.settleMs, limits.deadline);
-  const loadEventCame = await page.waitForLoadState('load', { timeout: Math.max(1, capAt - Date.now()) }).then(
-    () => true,
-    () => false,
-  );
-  if (loadEventCame) await settle.settled({ quietMs: limits.settleQuietMs, capAt });
-  const readIssues = loadEventCame
-    ? []
-    : [loadIssue('load_incomplete', 'the page was read before its load event: some of its resources never finished loading')];
+  let loadEventCame = await loadAndSettle(page, settle, limits);
 
   const finalUrl = page.url();
   if (finalUrl.startsWith('chrome-error:')) {
@@ -97,7 +86,20 @@ export async function loadPage(page: Page, url: string, limits: PageLoadLimits, 
     if (type !== '' && !isHtmlMime(type)) {
       return result([loadIssue('not_html', `the page is ${type}, not HTML`)]);
     }
+    const redeclared = await withDeadline(encodingToDeclare(page, response), remaining()).catch(() => null);
+    if (redeclared) {
+      try {
+        await serveDeclared(page, response, redeclared);
+        await page.goto(response.url(), { waitUntil: 'commit', timeout: remaining() });
+      } catch (err) {
+        return failed(url, lastNavigation, err, proxyEvents);
+      }
+      loadEventCame = await loadAndSettle(page, settle, limits);
+    }
   }
+  const readIssues = loadEventCame
+    ? []
+    : [loadIssue('load_incomplete', 'the page was read before its load event: some of its resources never finished loading')];
 
   let html: string;
   try {
@@ -113,6 +115,22 @@ export async function loadPage(page: Page, url: string, limits: PageLoadLimits, 
     return result([loadIssue('too_large', `the rendered page is larger than ${limits.maxBodyBytes} bytes`)]);
   }
   return result(readIssues, storableText(html));
+}
+
+/**
+ * Waits for the load event, then for the page to settle, both within the
+ * settle cap; whether the load event came. Settling is a hint that scripts
+ * have finished, not a requirement: pages that poll or animate forever are
+ * read when the cap runs out, and so are pages whose load event never comes.
+ */
+async function loadAndSettle(page: Page, settle: SettleWatch, limits: PageLoadLimits): Promise<boolean> {
+  const capAt = Math.min(Date.now() + limits.settleMs, limits.deadline);
+  const loadEventCame = await page.waitForLoadState('load', { timeout: Math.max(1, capAt - Date.now()) }).then(
+    () => true,
+    () => false,
+  );
+  if (loadEventCame) await settle.settled({ quietMs: limits.settleQuietMs, capAt });
+  return loadEventCame;
 }
 
 function failed(url: string, lastNavigation: string, err: unknown, proxyEvents: readonly ProxyEvent[]): LoadResult {
