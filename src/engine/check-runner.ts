@@ -30,7 +30,12 @@ export type RunOutcome = CommitOutcome | { outcome: 'deferred' };
 
 async function load(deps: RunnerDeps, item: WorkItem, signal?: AbortSignal): Promise<LoadResult | 'deferred'> {
   try {
-    return await deps.loaders.byMode[item.loadMode].load({ url: item.url, mode: item.loadMode, signal });
+    return await deps.loaders.byMode[item.loadMode].load({
+      url: item.url,
+      mode: item.loadMode,
+      signal,
+      turn: { account: item.accountId, lane: 'check' },
+    });
   } catch (err) {
     if (err instanceof LoadDeferred) return 'deferred';
     // Loaders report page problems as issues; anything thrown is still a failed load, never a value.

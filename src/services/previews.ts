@@ -76,7 +76,12 @@ export async function createPreview(
   const credit = await spendPreviewCredit(deps, principal);
   let result;
   try {
-    result = await deps.loaders.byMode[input.load_mode].load({ url: vetted.url.href, mode: input.load_mode });
+    result = await deps.loaders.byMode[input.load_mode].load({
+      url: vetted.url.href,
+      mode: input.load_mode,
+      turn: { account: principal.accountId, lane: 'interactive' },
+      signal,
+    });
   } catch (err) {
     await refundPreviewCredit(deps, principal, credit);
     throw err;

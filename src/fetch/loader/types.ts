@@ -1,12 +1,15 @@
 import type { CheckIssue, IssueCode } from '../../domain/issues.ts';
 import type { LoadMode } from '../../domain/load-mode.ts';
+import type { Lane } from '../../domain/fair-queue.ts';
 import type { PageSource } from '../../domain/page-source.ts';
 
 export interface LoadRequest {
   url: string;
   mode: LoadMode;
-  /** aborts the load (shutdown, lease loss) */
+  /** aborts the load (shutdown, lease loss, a client gone), also while it waits its turn */
   signal?: AbortSignal;
+  /** whose turn the load takes where loads wait (the browser's pages); none: a check of no account */
+  turn?: { account: string; lane: Lane };
 }
 
 export interface LoadResult {
