@@ -46,9 +46,9 @@ export interface BrowserLoaderOptions {
   /** the whole load, navigation to reading the DOM; default 60000 ms */
   timeoutMs?: number;
   /**
-   * longest wait after the load event for the page to settle (nothing in
-   * flight, no timer of up to 1 s pending, network and DOM still for
-   * `settleQuietMs`); default 5000 ms
+   * longest wait, from the document's arrival, for the load event and then
+   * for the page to settle (nothing in flight, no timer of up to 1 s pending,
+   * network and DOM still for `settleQuietMs`); default 5000 ms
    */
   settleMs?: number;
   /** how long a page must be still to count as settled; default 100 ms */

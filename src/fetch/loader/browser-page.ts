@@ -14,7 +14,7 @@ import { encodingToDeclare, serveDeclared } from './document-encoding.ts';
 export interface PageLoadLimits {
   /** absolute time (ms since epoch) by which the load must be done */
   deadline: number;
-  /** longest wait for the page to settle after the load event */
+  /** longest wait, from the document's arrival, for the load event and the page to settle */
   settleMs: number;
   /** how long network and DOM must be still, with no short timer pending, for the page to count as settled */
   settleQuietMs: number;
