@@ -151,3 +151,28 @@ test("the queue's depth and each load's wait for a page are reported as the brow
     assert.equal(await metric(WAITED), 2, 'both loads reported their wait');
   });
 });
+
+test('a waiting load whose requester is gone leaves the queue and never reaches Chromium', async () => {
+  await withLoader({ maxPages: 1 }, async (loader) => {
+    const first = load(loader, 'first', 'a');
+    await untilArrived(1);
+    const gone = new AbortController();
+    const dropped = loader.load({
+      url: held('dropped'),
+      mode: 'browser',
+      turn: { account: 'b', lane: 'interactive' },
+      signal: gone.signal,
+    });
+    const next = load(loader, 'next', 'c');
+    gone.abort();
+    assert.deepEqual(
+      (await dropped).issues.map((i) => i.code),
+      ['fetch_failed'],
+    );
+    answer('first');
+    await untilArrived(2);
+    answer('next');
+    await Promise.all([first, next]);
+    assert.deepEqual(arrived, ['first', 'next']);
+  });
+});
