@@ -75,8 +75,26 @@ export interface PageOutcome {
   availability: TargetAnswer;
 }
 
-/** Every page through preview + evaluate on the real application (embedded store) and a loopback fixture server. */
-export async function evaluateRealPages(pages: readonly RealPage[]): Promise<PageOutcome[]> {
+/** A page whose preview was refused: nothing to evaluate, so its targets count as missed. */
+export interface RefusedPreview {
+  page: RealPage;
+  status: number;
+  body: string;
+}
+
+export interface RealPagesRun {
+  outcomes: PageOutcome[];
+  refused: RefusedPreview[];
+  /** load issues the successful previews carried (load_incomplete), by page key */
+  warnings: Map<string, string[]>;
+}
+
+/**
+ * Every page through preview + evaluate on the real application (embedded
+ * store) and a loopback fixture server, loaded in `loadMode` (browser: the
+ * Chromium at /usr/bin/chromium, confined to loopback by the caller's netns).
+ */
+export async function evaluateRealPages(pages: readonly RealPage[], loadMode: 'html' | 'browser' = 'html'): Promise<RealPagesRun> {
   // quotas, spacing of previews and the extraction budget (a busy shared
   // machine's speed) are not what is measured here
   const app = await startTestApp({
@@ -94,14 +112,32 @@ export async function evaluateRealPages(pages: readonly RealPage[]): Promise<Pag
     const { token } = await createAccountWithToken(app.app);
     const headers = { ...bearer(token), 'content-type': 'application/json' };
     const outcomes: PageOutcome[] = [];
+    const refused: RefusedPreview[] = [];
+    const warnings = new Map<string, string[]>();
     for (const page of pages) {
       const created = await app.app.inject({
         method: 'POST',
         url: '/api/v1/previews',
         headers,
-        payload: { url: `${site.url}/${page.key}`, load_mode: 'html' },
+        payload: { url: `${site.url}/${page.key}`, load_mode: loadMode },
       });
-      assert.equal(created.statusCode, 201, `${page.key}: ${created.body}`);
+      if (created.statusCode !== 201) {
+        refused.push({ page, status: created.statusCode, body: created.body });
+        const none = {
+          ok: false,
+          value: null,
+          display: null,
+          issues: [{ code: 'preview_refused', message: `HTTP ${created.statusCode}` }],
+        };
+        outcomes.push({ page, price: none, availability: none });
+        continue;
+      }
+      const issues = created.json<{ data: { issues: { code: string }[] } }>().data.issues;
+      if (issues.length > 0)
+        warnings.set(
+          page.key,
+          issues.map((i) => i.code),
+        );
       const evaluated = await app.app.inject({
         method: 'POST',
         url: `/api/v1/previews/${created.json<{ data: { id: string } }>().data.id}/evaluate`,
@@ -115,7 +151,7 @@ export async function evaluateRealPages(pages: readonly RealPage[]): Promise<Pag
       assert.ok(price && availability);
       outcomes.push({ page, price, availability });
     }
-    return outcomes;
+    return { outcomes, refused, warnings };
   } finally {
     await site.close();
     await app.close();

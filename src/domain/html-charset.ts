@@ -42,14 +42,24 @@ function isValidUtf8(bytes: Uint8Array): boolean {
   }
 }
 
-/** The document text and the encoding used to read it. */
-export function decodeHtml(bytes: Uint8Array, headerCharset: string | null): { text: string; encoding: string } {
+function decoderOf(bytes: Uint8Array, headerCharset: string | null): TextDecoder {
   const bom = fromBom(bytes);
-  const decoder =
+  return (
     (bom ? decoderFor(bom) : null) ??
     (headerCharset ? decoderFor(headerCharset) : null) ??
     fromMeta(bytes) ??
-    new TextDecoder(isValidUtf8(bytes) ? 'utf-8' : 'windows-1252');
+    new TextDecoder(isValidUtf8(bytes) ? 'utf-8' : 'windows-1252')
+  );
+}
+
+/** The WHATWG name of the encoding the document is read in (e.g. utf-8, windows-1252). */
+export function htmlEncoding(bytes: Uint8Array, headerCharset: string | null): string {
+  return decoderOf(bytes, headerCharset).encoding;
+}
+
+/** The document text and the encoding used to read it. */
+export function decodeHtml(bytes: Uint8Array, headerCharset: string | null): { text: string; encoding: string } {
+  const decoder = decoderOf(bytes, headerCharset);
   // Node 20's one-shot decode() takes a Latin-1 shortcut for windows-1252 that
   // turns 0x80-0x9F (€, ‘ ’, …) into C1 controls; the streaming path is correct.
   const text = decoder.decode(bytes, { stream: true }) + decoder.decode();

@@ -15,6 +15,7 @@ export type IssueCode =
   | 'blocked'
   | 'fetch_failed'
   | 'timeout'
+  | 'load_incomplete'
   | 'too_large'
   | 'not_html'
   | 'http_status'
@@ -30,3 +31,6 @@ export interface CheckIssue {
   code: IssueCode;
   message: string;
 }
+
+/** Load issues that come with a page read all the same: warnings, not failures of the load. */
+export const PAGE_READ_ANYWAY: ReadonlySet<IssueCode> = new Set(['load_incomplete']);

@@ -42,7 +42,12 @@ type Observed = { load: LoadResult; extractions: TargetExtraction[] | null };
 /** Loads the page and reads its targets; 'deferred' when the check is to be handed back unchecked. */
 async function observe(deps: RunnerDeps, item: WorkItem, signal?: AbortSignal): Promise<Observed | 'deferred'> {
   try {
-    const load = await deps.loaders.byMode[item.loadMode].load({ url: item.url, mode: item.loadMode, signal });
+    const load = await deps.loaders.byMode[item.loadMode].load({
+      url: item.url,
+      mode: item.loadMode,
+      signal,
+      turn: { account: item.accountId, lane: 'check' },
+    });
     // Stopped mid-load (shutdown): the load proves nothing about the site.
     if (signal?.aborted) return 'deferred';
     const extractions =

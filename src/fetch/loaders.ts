@@ -16,8 +16,14 @@ export interface Loaders {
 }
 
 export interface LoaderSettings {
-  /** browser loads at once before renderer_busy; default 2 */
+  /** browser loads at once; default 2 */
   maxBrowserPages?: number;
+  /** browser previews one account may have waiting or rendering before renderer_busy; default 2 */
+  browserPreviewsPerAccount?: number;
+  /** browser previews waiting overall before renderer_busy; default 4 */
+  browserPreviewsWaiting?: number;
+  /** browser checks waiting overall before they are deferred; default 4 */
+  browserChecksWaiting?: number;
   /** overall deadline of one load; default 60000 ms */
   timeoutMs?: number;
   /** time budget of parsing and extracting one page; default 10000 ms */
@@ -39,7 +45,11 @@ export function createLoaders(config: Config, settings: LoaderSettings = {}, met
     chromiumPath: config.chromiumPath,
     browserWsEndpoint: config.browserWs ?? undefined,
     maxPages: settings.maxBrowserPages,
+    maxInteractivePerAccount: settings.browserPreviewsPerAccount,
+    maxInteractiveWaiting: settings.browserPreviewsWaiting,
+    maxChecksWaiting: settings.browserChecksWaiting,
     timeoutMs: settings.timeoutMs,
+    observer: metrics && queueObserver(metrics, 'browser'),
   });
   const extraction = new ExtractionPool({
     size: config.extractWorkers,

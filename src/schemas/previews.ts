@@ -21,6 +21,17 @@ export const PreviewElementSchema = Type.Object({
   hints: Type.Array(Type.Union([Type.Literal('price'), Type.Literal('availability'), Type.Literal('links'), Type.Literal('heading')])),
 });
 
+export const CheckIssueSchema = Type.Object({
+  target_id: Type.Union([Type.String(), Type.Null()]),
+  code: Type.String({
+    description:
+      'e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, ' +
+      'currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; ' +
+      "in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked)",
+  }),
+  message: Type.String(),
+});
+
 export const PreviewSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),
   url: Type.String(),
@@ -30,17 +41,10 @@ export const PreviewSchema = Type.Object({
   created_at: Timestamp,
   expires_at: Timestamp,
   elements: Type.Array(PreviewElementSchema, { maxItems: 200 }),
-});
-
-export const CheckIssueSchema = Type.Object({
-  target_id: Type.Union([Type.String(), Type.Null()]),
-  code: Type.String({
+  issues: Type.Array(CheckIssueSchema, {
     description:
-      'e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, ' +
-      'currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout; ' +
-      "in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked)",
+      'load issues that did not prevent the preview, e.g. load_incomplete (read before its load event: some resources never finished loading)',
   }),
-  message: Type.String(),
 });
 
 export const TargetResultSchema = Type.Object({

@@ -3,7 +3,7 @@ import type { PreviewSchema } from '../schemas/previews.ts';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
-import type { CheckIssue } from '../domain/issues.ts';
+import { PAGE_READ_ANYWAY, type CheckIssue } from '../domain/issues.ts';
 import type { Target } from '../domain/targets.ts';
 import { validateTargetList } from '../domain/target-rules.ts';
 import type { Plan } from '../domain/plans.ts';
@@ -34,7 +34,7 @@ export type PreviewView = Static<typeof PreviewSchema>;
 
 export type TargetResult = Omit<TargetExtraction, 'text'>;
 
-function view(row: PreviewRow): PreviewView {
+function view(row: PreviewRow, issues: CheckIssue[]): PreviewView {
   return {
     id: row.id,
     url: row.url,
@@ -44,6 +44,7 @@ function view(row: PreviewRow): PreviewView {
     created_at: row.created_at.toISOString(),
     expires_at: row.expires_at.toISOString(),
     elements: row.elements as PreviewElement[],
+    issues,
   };
 }
 
@@ -74,7 +75,12 @@ export async function createPreview(
   const credit = await spendPreviewCredit(deps, principal);
   let result;
   try {
-    result = await deps.loaders.byMode[input.load_mode].load({ url: vetted.url.href, mode: input.load_mode });
+    result = await deps.loaders.byMode[input.load_mode].load({
+      url: vetted.url.href,
+      mode: input.load_mode,
+      turn: { account: principal.accountId, lane: 'interactive' },
+      signal,
+    });
   } catch (err) {
     await refundPreviewCredit(deps, principal, credit);
     throw err;
@@ -86,7 +92,8 @@ export async function createPreview(
       details: [{ field: 'url', message: blocked.message }],
     });
   }
-  if (result.html === null || result.issues.length > 0) throw loadFailure(result.issues);
+  const warnings = result.issues.filter((i) => PAGE_READ_ANYWAY.has(i.code));
+  if (result.html === null || warnings.length < result.issues.length) throw loadFailure(result.issues);
   // Decoded here, once: the preview keeps the page's text for later evaluations.
   const html = pageText(result.html);
   const ticket = { account: principal.accountId, lane: 'interactive', signal } as const;
@@ -115,7 +122,7 @@ export async function createPreview(
     await insertPreview(tx, row);
     await discardOlderPreviews(tx, principal.accountId, PREVIEWS_KEPT);
   });
-  return view(row);
+  return view(row, warnings);
 }
 
 /** How many targets, and per-kind rules of each (unique ids, rule fits kind, required fields): 422 target_invalid. */

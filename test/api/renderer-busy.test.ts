@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { bearer, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
 
-// One browser page at a time: a second browser preview while the first loads
-// gets 503 renderer_busy with Retry-After instead of waiting, and pays nothing.
+// One browser page at a time and no room to wait: a second browser preview
+// while the first loads gets 503 renderer_busy with Retry-After, and pays nothing.
 let t: TestApp;
 let site: FixtureServer;
 before(async () => {
-  t = await startTestApp({ loaders: { maxBrowserPages: 1 } });
+  t = await startTestApp({ loaders: { maxBrowserPages: 1, browserPreviewsWaiting: 0 } });
   site = await startFixtureServer({
     '/slow': async (_req, res) => {
       await new Promise((r) => setTimeout(r, 1500));

@@ -1551,7 +1551,7 @@ export interface operations {
                             changes: string[];
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -1704,7 +1704,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -2021,7 +2021,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -2038,7 +2038,7 @@ export interface operations {
                                 /** @description the latest check's issues for this target; when any, value is the last one known */
                                 issues: {
                                     target_id: string | null;
-                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                     code: string;
                                     message: string;
                                 }[];
@@ -2329,7 +2329,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -2464,7 +2464,7 @@ export interface operations {
                             manual_check_id: string | null;
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -2573,7 +2573,7 @@ export interface operations {
                             changes: string[];
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -2717,6 +2717,13 @@ export interface operations {
                                 tag: string;
                                 text: string;
                                 hints: ("price" | "availability" | "links" | "heading")[];
+                            }[];
+                            /** @description load issues that did not prevent the preview, e.g. load_incomplete (read before its load event: some resources never finished loading) */
+                            issues: {
+                                target_id: string | null;
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                code: string;
+                                message: string;
                             }[];
                         };
                     };
@@ -2870,7 +2877,7 @@ export interface operations {
                                 links: string[] | null;
                                 issues: {
                                     target_id: string | null;
-                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                     code: string;
                                     message: string;
                                 }[];
@@ -3316,7 +3323,7 @@ export interface operations {
                         /** @description the issues of the check that made it failing */
                         issues: {
                             target_id: string | null;
-                            /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                            /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                             code: string;
                             message: string;
                         }[];

@@ -1,5 +1,7 @@
 import type { Browser, BrowserContext } from 'playwright-core';
-import { BrowserUnavailable, RendererBusy } from './load-errors.ts';
+import { BrowserUnavailable, LoadDeferred } from './load-errors.ts';
+import type { QueueObserver } from '../../domain/fair-queue.ts';
+import { RenderSlots } from './render-slots.ts';
 import type { CheckIssue } from '../../domain/issues.ts';
 import { vetUrl, type GuardPolicy } from '../ssrf/guard.ts';
 import { ChromiumSource } from '../browser/chromium.ts';
@@ -31,14 +33,22 @@ export interface BrowserLoaderOptions {
   proxyHost?: string;
   /** host the browser uses to reach the proxy; default `proxyHost` */
   proxyPublicHost?: string;
-  /** loads at once; another load fails with renderer_busy; default 2 */
+  /** loads at once (interactive ones at most all but one); others wait their turn; default 2 */
   maxPages?: number;
+  /** interactive loads (previews) one account may have waiting or running; more fail with renderer_busy; default 2 */
+  maxInteractivePerAccount?: number;
+  /** interactive loads waiting overall; more fail with renderer_busy; default 4 */
+  maxInteractiveWaiting?: number;
+  /** check loads waiting overall; more fail with renderer_busy (the check is deferred); default 4 */
+  maxChecksWaiting?: number;
+  /** where the queue's depth and each load's wait are reported */
+  observer?: QueueObserver;
   /** the whole load, navigation to reading the DOM; default 60000 ms */
   timeoutMs?: number;
   /**
-   * longest wait after the load event for the page to settle (nothing in
-   * flight, no timer of up to 1 s pending, network and DOM still for
-   * `settleQuietMs`); default 5000 ms
+   * longest wait, from the document's arrival, for the load event and then
+   * for the page to settle (nothing in flight, no timer of up to 1 s pending,
+   * network and DOM still for `settleQuietMs`); default 5000 ms
    */
   settleMs?: number;
   /** how long a page must be still to count as settled; default 100 ms */
@@ -54,6 +64,9 @@ export interface BrowserLoaderOptions {
 const SKIPPED_RESOURCES = new Set(['image', 'media', 'font']);
 
 const WATCHDOG_GRACE_MS = 5_000;
+
+/** The turn of a load that names none. */
+const UNNAMED_CHECK = { account: '', lane: 'check' } as const;
 
 /** the page-level refusals, on top of the proxy's */
 async function confine(context: BrowserContext): Promise<void> {
@@ -76,9 +89,17 @@ export function createBrowserLoader(options: BrowserLoaderOptions): PageLoader {
     maxBodyBytes: options.maxBodyBytes ?? 5 * 1024 * 1024,
     maxRedirects: options.maxRedirects ?? 5,
   };
+  const slots = new RenderSlots({
+    slots: maxPages,
+    maxPerAccount: options.maxInteractivePerAccount ?? 2,
+    maxWaiting: options.maxInteractiveWaiting ?? 4,
+    maxWaitingChecks: options.maxChecksWaiting ?? 4,
+    // A page frees at the latest when a running load hits its timeout.
+    retryAfterSeconds: Math.ceil(timeoutMs / 1000),
+    observer: options.observer,
+  });
   const proxyHost = options.proxyHost ?? '127.0.0.1';
   const proxyPublicHost = options.proxyPublicHost ?? proxyHost;
-  let active = 0;
   let closed = false;
   let started: Promise<{ proxy: FilteringProxy; chromium: ChromiumSource; proxyServer: string }> | null = null;
 
@@ -190,19 +211,24 @@ export function createBrowserLoader(options: BrowserLoaderOptions): PageLoader {
   return {
     async load(request) {
       if (closed) throw new BrowserUnavailable('the browser loader is closed', 60);
-      if (active >= maxPages) {
-        // A slot frees at the latest when a running load hits its timeout.
-        throw new RendererBusy('all browser pages are in use', Math.ceil(timeoutMs / 1000));
+      if (request.signal?.aborted) return failure(request.url, 'fetch_failed', 'the load was cancelled');
+      let release;
+      try {
+        release = await slots.acquire(request.turn ?? UNNAMED_CHECK, request.signal);
+      } catch (err) {
+        if (err instanceof LoadDeferred) throw err;
+        // Its signal aborted while it waited.
+        return failure(request.url, 'fetch_failed', 'the load was cancelled');
       }
-      active += 1;
       try {
         return await runWatched(request);
       } finally {
-        active -= 1;
+        release();
       }
     },
     async close() {
       closed = true;
+      slots.refuseWaiting(new BrowserUnavailable('the browser loader is closed', 60));
       // Closing the browser closes every context (a remote one: every context
       // this loader created), failing loads still in progress; contexts are
       // not closed one by one because closing one mid-setup can hang.

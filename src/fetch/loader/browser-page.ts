@@ -6,6 +6,7 @@ import { isHtmlMime, parseRetryAfter } from './http-headers.ts';
 import { loadIssue, type LoadResult } from './types.ts';
 import { DeadlineError, withDeadline } from './deadline.ts';
 import { watchSettle, type SettleWatch } from './page-settle.ts';
+import { encodingToDeclare, serveDeclared } from './document-encoding.ts';
 
 // One navigation in a prepared page, turned into a LoadResult. Everything a
 // page can do wrong becomes an issue; nothing here throws.
@@ -13,7 +14,7 @@ import { watchSettle, type SettleWatch } from './page-settle.ts';
 export interface PageLoadLimits {
   /** absolute time (ms since epoch) by which the load must be done */
   deadline: number;
-  /** longest wait for the page to settle after the load event */
+  /** longest wait, from the document's arrival, for the load event and the page to settle */
   settleMs: number;
   /** how long network and DOM must be still, with no short timer pending, for the page to count as settled */
   settleQuietMs: number;
@@ -38,14 +39,14 @@ export async function loadPage(page: Page, url: string, limits: PageLoadLimits, 
   let settle: SettleWatch;
   try {
     settle = await watchSettle(page);
-    const first = await page.goto(url, { waitUntil: 'load', timeout: remaining() });
+    // Only the document itself must arrive: a subresource that never answers
+    // (a tracker host behind a blocker) holds the load event back for ever.
+    const first = await page.goto(url, { waitUntil: 'commit', timeout: remaining() });
     mainResponse ??= first;
   } catch (err) {
     return failed(url, lastNavigation, err, proxyEvents);
   }
-  // Settling is a hint that scripts have finished, not a requirement: pages
-  // that poll or animate forever are read when the settle cap runs out.
-  await settle.settled({ quietMs: limits.settleQuietMs, capAt: Math.min(Date.now() + limits.settleMs, limits.deadline) });
+  let loadEventCame = await loadAndSettle(page, settle, limits);
 
   const finalUrl = page.url();
   if (finalUrl.startsWith('chrome-error:')) {
@@ -85,7 +86,20 @@ export async function loadPage(page: Page, url: string, limits: PageLoadLimits, 
     if (type !== '' && !isHtmlMime(type)) {
       return result([loadIssue('not_html', `the page is ${type}, not HTML`)]);
     }
+    const redeclared = await withDeadline(encodingToDeclare(page, response), remaining()).catch(() => null);
+    if (redeclared) {
+      try {
+        await serveDeclared(page, response, redeclared);
+        await page.goto(response.url(), { waitUntil: 'commit', timeout: remaining() });
+      } catch (err) {
+        return failed(url, lastNavigation, err, proxyEvents);
+      }
+      loadEventCame = await loadAndSettle(page, settle, limits);
+    }
   }
+  const readIssues = loadEventCame
+    ? []
+    : [loadIssue('load_incomplete', 'the page was read before its load event: some of its resources never finished loading')];
 
   let html: string;
   try {
@@ -100,7 +114,23 @@ export async function loadPage(page: Page, url: string, limits: PageLoadLimits, 
   if (Buffer.byteLength(html) > limits.maxBodyBytes) {
     return result([loadIssue('too_large', `the rendered page is larger than ${limits.maxBodyBytes} bytes`)]);
   }
-  return result([], storableText(html));
+  return result(readIssues, storableText(html));
+}
+
+/**
+ * Waits for the load event, then for the page to settle, both within the
+ * settle cap; whether the load event came. Settling is a hint that scripts
+ * have finished, not a requirement: pages that poll or animate forever are
+ * read when the cap runs out, and so are pages whose load event never comes.
+ */
+async function loadAndSettle(page: Page, settle: SettleWatch, limits: PageLoadLimits): Promise<boolean> {
+  const capAt = Math.min(Date.now() + limits.settleMs, limits.deadline);
+  const loadEventCame = await page.waitForLoadState('load', { timeout: Math.max(1, capAt - Date.now()) }).then(
+    () => true,
+    () => false,
+  );
+  if (loadEventCame) await settle.settled({ quietMs: limits.settleQuietMs, capAt });
+  return loadEventCame;
 }
 
 function failed(url: string, lastNavigation: string, err: unknown, proxyEvents: readonly ProxyEvent[]): LoadResult {

@@ -1,12 +1,15 @@
 import type { CheckIssue, IssueCode } from '../../domain/issues.ts';
 import type { LoadMode } from '../../domain/load-mode.ts';
+import type { Lane } from '../../domain/fair-queue.ts';
 import type { PageSource } from '../../domain/page-source.ts';
 
 export interface LoadRequest {
   url: string;
   mode: LoadMode;
-  /** aborts the load (shutdown, lease loss) */
+  /** aborts the load (shutdown, lease loss, a client gone), also while it waits its turn */
   signal?: AbortSignal;
+  /** whose turn the load takes where loads wait (the browser's pages); none: a check of no account */
+  turn?: { account: string; lane: Lane };
 }
 
 export interface LoadResult {
@@ -16,7 +19,7 @@ export interface LoadResult {
   status: number | null;
   /** the document: HTML text (rendered DOM in browser mode) or the html loader's bytes, null when none could be read (pageText reads either) */
   html: PageSource | null;
-  /** load issues (target_id null): blocked, fetch_failed, timeout, too_large, not_html, http_status */
+  /** load issues (target_id null): blocked, fetch_failed, timeout, too_large, not_html, http_status; load_incomplete comes with the page read as it stood */
   issues: CheckIssue[];
   /** seconds the site asked us to wait (Retry-After on 429/503), for per-host backoff */
   retryAfterSeconds?: number;

@@ -11,7 +11,7 @@ import { TITLE } from '../../helpers/watched-page.ts';
 let t: TestApp;
 let site: FixtureServer;
 before(async () => {
-  t = await startTestApp({ loaders: { maxBrowserPages: 1 } });
+  t = await startTestApp({ loaders: { maxBrowserPages: 1, browserChecksWaiting: 0 } });
   site = await startFixtureServer({
     '/page.html': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
@@ -39,7 +39,7 @@ async function receiptStatus(token: string, checkId: string): Promise<string> {
   return (await t.app.inject({ method: 'GET', url: `/api/v1/checks/${checkId}`, headers: bearer(token) })).json().data.status;
 }
 
-test('a renderer without room defers the check: its allowance goes back and a later cycle runs it', async () => {
+test('a renderer without room, nor room to wait, defers the check: its allowance goes back and a later cycle runs it', async () => {
   const { accountId, token } = await createAccountWithToken(t.app);
   await t.db.query("UPDATE monitors SET status = 'paused'");
   const monitorId = await insertMonitorRow(t.db, {

@@ -93,7 +93,7 @@ describe('browser loader limits', () => {
     });
     // A load budget well above what these pages need on a busy 2-core machine (a 4 s one timed out there in CI);
     // only /hang is meant to reach it.
-    loader = createBrowserLoader({ policy, maxPages: 1, timeoutMs: 10_000, settleMs: 500, maxBodyBytes: 100_000 });
+    loader = createBrowserLoader({ policy, maxPages: 1, maxChecksWaiting: 0, timeoutMs: 10_000, settleMs: 500, maxBodyBytes: 100_000 });
   });
 
   after(async () => {
@@ -138,7 +138,7 @@ describe('browser loader limits', () => {
     }
   });
 
-  it('fails fast with renderer_busy while every page is in use', async () => {
+  it('fails fast with renderer_busy while every page is in use and no load may wait', async () => {
     const first = loader.load({ url: `${site.url}/slow`, mode: 'browser' });
     await assert.rejects(
       loader.load({ url: `${site.url}/js/inserted.html`, mode: 'browser' }),

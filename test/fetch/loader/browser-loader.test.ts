@@ -25,6 +25,10 @@ describe('browser loader', () => {
       '/throttled': (_req, res) => void res.writeHead(429, { 'content-type': 'text/html', 'retry-after': '120' }).end('<p>slow down</p>'),
       '/plain': (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('just text'),
       '/hop': (_req, res) => void res.writeHead(302, { location: '/js/inserted.html' }).end(),
+      '/undeclared-utf8': (_req, res) =>
+        void res.writeHead(200, { 'content-type': 'text/html' }).end(Buffer.from('<p id="price">Preis: 12,50 €</p>', 'utf8')),
+      '/undeclared-latin1': (_req, res) =>
+        void res.writeHead(200, { 'content-type': 'text/html' }).end(Buffer.from('<p id="name">Café crème</p>', 'latin1')),
     });
     loader = createBrowserLoader({ policy, settleMs: 3000, timeoutMs: 20_000 });
   });
@@ -43,6 +47,14 @@ describe('browser loader', () => {
     assert.equal(result.status, 200);
     assert.equal(result.finalUrl, `${site.url}/js/inserted.html`);
     assert.match(pageText(result.html ?? ''), /<div id="app">Inserted by JavaScript: 42 widgets in stock<\/div>/);
+  });
+
+  it('reads a page that declares no encoding in the encoding html mode reads it: valid UTF-8 as UTF-8, else windows-1252', async () => {
+    const utf8 = await loader.load({ url: `${site.url}/undeclared-utf8`, mode: 'browser' });
+    assert.deepEqual(utf8.issues, []);
+    assert.match(pageText(utf8.html ?? ''), /<p id="price">Preis: 12,50 €<\/p>/);
+    const latin1 = await loader.load({ url: `${site.url}/undeclared-latin1`, mode: 'browser' });
+    assert.match(pageText(latin1.html ?? ''), /<p id="name">Café crème<\/p>/);
   });
 
   it('follows redirects and reports the final URL', async () => {
