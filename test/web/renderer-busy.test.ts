@@ -13,7 +13,7 @@ let site: FixtureServer;
 let gate: GatedPages;
 
 before(async () => {
-  t = await startTestApp({ loaders: { maxBrowserPages: 1 } });
+  t = await startTestApp({ loaders: { maxBrowserPages: 1, browserPreviewsWaiting: 0 } });
   site = await startFixtureServer();
   gate = gatedPages([site], ['/held']);
   gate.close();
