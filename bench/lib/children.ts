@@ -5,10 +5,12 @@ import { join } from 'node:path';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'pagewatch.js');
 
-export function spawnPagewatch(args: string[], env: Record<string, string>): ChildProcess {
+/** `ownProcessGroup`: the child leads a process group, which a benchmark can kill whole (kill -9 -pid). */
+export function spawnPagewatch(args: string[], env: Record<string, string>, options: { ownProcessGroup?: boolean } = {}): ChildProcess {
   return spawn(process.execPath, [BIN, ...args], {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
+    detached: options.ownProcessGroup ?? false,
   });
 }
 

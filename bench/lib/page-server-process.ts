@@ -13,6 +13,9 @@ import { productPage, smallPage, smallPageVersion } from './pages.ts';
 //   /small/<n>.html    the same watched elements alone; the price moves
 //                      every `--change-seconds` seconds, staggered per page
 //   /rendered.html     test/fixtures/site/shop/rendered-price.html (JavaScript-rendered price)
+//
+// `--delay-ms N` answers every page N ms late, as a real site takes time to
+// answer: a worker then has checks under way at any moment.
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -21,6 +24,7 @@ const option = (name: string, fallback: number) => {
 };
 const portCount = option('--ports', 1);
 const changeSeconds = option('--change-seconds', 600);
+const delayMs = option('--delay-ms', 0);
 const rendered = readFileSync(join(import.meta.dirname, '..', '..', 'test', 'fixtures', 'site', 'shop', 'rendered-price.html'));
 const products = new Map<number, Buffer>();
 
@@ -44,8 +48,12 @@ for (let i = 0; i < portCount; i++) {
       res.end('not found');
       return;
     }
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(body);
+    const answer = () => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(body);
+    };
+    if (delayMs > 0) setTimeout(answer, delayMs);
+    else answer();
   });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
