@@ -34,7 +34,8 @@ import { openBenchStore, postgresAvailable, STORE_LABELS, type StoreKind } from 
 //   BENCH_SCALE_TAKEOVER     0: skip the run with a worker killed mid-run (default 1; PostgreSQL only)
 //   BENCH_SCALE_TAKEOVER_WARMUP_S  seconds both workers run before one is killed (default 60)
 //   BENCH_SCALE_TAKEOVER_LATE_S    a due check not recorded this long after its slot is late (default 5)
-//   BENCH_SCALE_TAKEOVER_PAGE_MS   how late the take-over run's fixture site answers each page (default 20)
+//   BENCH_SCALE_TAKEOVER_PAGE_MS   how late the take-over run's fixture site answers each page (default: a quarter
+//                                  of the two workers' slots loading at the offered rate, 24 ms at 100,000 monitors)
 //   BENCH_TICK_SECONDS       scheduler cycle (default 1, see bench/lib/engine.ts)
 
 const MONITORS = Number(process.env.BENCH_SCALE_MONITORS ?? 100_000);
@@ -47,7 +48,10 @@ const SETTLED = process.env.BENCH_SCALE_SETTLED !== '0';
 const TAKE_OVER = process.env.BENCH_SCALE_TAKEOVER !== '0';
 const TAKE_OVER_WARMUP_S = Number(process.env.BENCH_SCALE_TAKEOVER_WARMUP_S ?? 60);
 const TAKE_OVER_LATE_S = Number(process.env.BENCH_SCALE_TAKEOVER_LATE_S ?? 5);
-const TAKE_OVER_PAGE_MS = Number(process.env.BENCH_SCALE_TAKEOVER_PAGE_MS ?? 20);
+// Pages slow enough that a quarter of the two workers' slots are loading at the offered rate: the killed worker is in the middle of checks.
+const TAKE_OVER_PAGE_MS = Number(
+  process.env.BENCH_SCALE_TAKEOVER_PAGE_MS ?? Math.round((0.25 * 2 * CONCURRENCY * 1000) / (MONITORS / (INTERVAL * 60))),
+);
 // The take-over run uses production's lease.
 const LEASE_SECONDS = loadConfig({}).leaseSeconds;
 const START_DELAY_MS = 5_000;
@@ -247,8 +251,8 @@ try {
 
 **A worker killed mid-run** (issue #35): the same monitors, due the same way, shared by two \`pagewatch worker\` processes on
 PostgreSQL, pages answered ${TAKE_OVER_PAGE_MS} ms late by a site of their own (as real sites take time, so that a worker has checks under
-way at any moment; each worker ${CONCURRENCY} checks at once, \`PAGEWATCH_LEASE_SECONDS=${LEASE_SECONDS}\`, the default); after ${TAKE_OVER_WARMUP_S} s one is
-killed (SIGKILL of its process group) and the store sampled every 0.5 s for due checks not recorded ${TAKE_OVER_LATE_S} s after their
+way at any moment; each worker ${CONCURRENCY} checks at once, \`PAGEWATCH_LEASE_SECONDS=${LEASE_SECONDS}\`, the default); after ${TAKE_OVER_WARMUP_S} s the one that
+recorded more checks in the last 5 s is killed (SIGKILL of its process group) and the store sampled every 0.5 s for due checks not recorded ${TAKE_OVER_LATE_S} s after their
 slot. The dead worker's claimed and running checks stay late until the survivor takes them over, at most one lease after the
 dead worker's last heartbeat plus one cycle: the baseline the measured time is compared with. Checks of the other monitors must
 stay on time meanwhile (the survivor alone has room for the offered rate).

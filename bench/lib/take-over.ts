@@ -3,7 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { nextDueAt, stableOffsetSeconds } from '../../src/domain/schedule.ts';
 import type { Database } from '../../src/store/database.ts';
 import { rescheduleMonitors } from '../../src/store/monitor-checks-store.ts';
-import { spawnPagewatch, stopChild } from './children.ts';
+import { listeningUrl, spawnPagewatch, stopChild } from './children.ts';
 import { sleep } from './measure.ts';
 import { startPageServer } from './page-server.ts';
 import { PRODUCT_TARGETS } from './pages.ts';
@@ -13,8 +13,10 @@ import { simulateHistory } from './simulated-hour.ts';
 import { openBenchStore } from './stores.ts';
 
 // A worker killed mid-run (issue #35): two `pagewatch worker` processes share
-// the scale benchmark's monitors on PostgreSQL; once they run on time, one is
-// killed (SIGKILL of its process group) and the store is sampled for due
+// the scale benchmark's monitors on PostgreSQL; once they run on time, the one
+// that recorded more checks in the last seconds is killed (SIGKILL of its
+// process group: with little due, one worker may do nearly all of the work,
+// and killing an idle one would measure nothing) and the store is sampled for due
 // checks not recorded within `lateSeconds` of their slot. The dead worker's
 // claimed and running checks are late until the survivor takes them over,
 // one lease after the dead worker's last heartbeat and at its next cycle.
@@ -57,6 +59,16 @@ const SAMPLE_MS = 500;
 const OBSERVE_EXTRA_MS = 30_000;
 // A live worker's check is recorded well within this; a lease claimed before the kill and still live then was the dead worker's.
 const HELD_AFTER_MS = 2_000;
+// The worker that recorded more checks over this last part of the warm-up is killed.
+const BUSIEST_OVER_MS = 5_000;
+
+/** Checks a worker recorded so far, from its /metrics. */
+async function recordedChecks(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  let sum = 0;
+  for (const match of text.matchAll(/^pagewatch_checks_total\{[^}]*outcome="recorded"[^}]*\} ([0-9.e+-]+)$/gm)) sum += Number(match[1]);
+  return sum;
+}
 
 async function lateChecks(db: Database, lateSeconds: number): Promise<number> {
   const rows = await db.query<{ n: number }>(
@@ -123,19 +135,23 @@ export async function measureTakeOver(settings: TakeOverSettings): Promise<TakeO
             PAGEWATCH_TICK_SECONDS: String(settings.tickSeconds),
             PAGEWATCH_LEASE_SECONDS: String(settings.leaseSeconds),
           },
-          { ownProcessGroup: true },
+          { ownProcessGroup: true, stdout: true },
         ),
       );
+    const urls = await Promise.all(workers.map((worker) => listeningUrl(worker)));
 
     await sleep(Math.max(0, start.getTime() - Date.now()));
     let lateBefore = 0;
     const killAt = Date.now() + settings.warmupSeconds * 1000;
+    let recent: number[] = [];
     while (Date.now() < killAt) {
       lateBefore = Math.max(lateBefore, await lateChecks(db, settings.lateSeconds));
+      if (killAt - Date.now() < BUSIEST_OVER_MS && recent.length === 0) recent = await Promise.all(urls.map(recordedChecks));
       await sleep(SAMPLE_MS);
     }
-
-    process.kill(-workers[0]!.pid!, 'SIGKILL');
+    const now = await Promise.all(urls.map(recordedChecks));
+    const busiest = now[0]! - recent[0]! >= now[1]! - recent[1]! ? 0 : 1;
+    process.kill(-workers[busiest]!.pid!, 'SIGKILL');
     const killedAt = Date.now();
     let held: number | null = null;
     let lateAfter = 0;
