@@ -25,6 +25,8 @@ const BLOCKERS = CONCURRENCY - IN_FLIGHT;
 const BLOCKER_SITES = BLOCKERS / 2;
 const MANUAL_SITES = MANUAL / 2;
 
+// Held fetches wait at their gates for the whole test, however slow the machine.
+const HOLD_MS = 120_000;
 const gates: GatedPages[] = [];
 let shared: SharedSchema, sites: FixtureServer[], group: ProcessGroup;
 useSharedWorld(
@@ -69,7 +71,7 @@ test(
 
     // Baselines of the manual checks' monitors, then their pages held: a fetch started now waits at the gate.
     const paths = Array.from({ length: MANUAL }, (_, i) => `/take-over/${i}.html`);
-    const manualPages = gatedPages(manualSites, paths);
+    const manualPages = gatedPages(manualSites, paths, HOLD_MS);
     gates.push(manualPages);
     const ids = await monitorsOf(manualSites, paths);
     const baselined = async () =>
@@ -85,7 +87,7 @@ test(
     manualPages.close();
 
     const blockerPaths = Array.from({ length: BLOCKERS }, (_, i) => `/blocker/${i}.html`);
-    const blockers = gatedPages(blockerSites, blockerPaths);
+    const blockers = gatedPages(blockerSites, blockerPaths, HOLD_MS);
     gates.push(blockers);
     blockers.close();
     await monitorsOf(blockerSites, blockerPaths);

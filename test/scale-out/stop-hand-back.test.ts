@@ -21,6 +21,8 @@ const CONCURRENCY = 4;
 const CLAIMED_AHEAD = CONCURRENCY;
 const TAKE_OVER_MS = 10_000;
 
+// Held fetches wait at their gates for the whole test, however slow the machine.
+const HOLD_MS = 120_000;
 const gates: GatedPages[] = [];
 let shared: SharedSchema, sites: FixtureServer[], group: ProcessGroup;
 // Politeness allows two leases per host: two hosts for the checks under way, two for those claimed ahead.
@@ -53,7 +55,7 @@ test(
 
     // Checks under way that stay under way: they fill worker-a's slots.
     const busyPaths = Array.from({ length: CONCURRENCY }, (_, i) => `/busy/${i}.html`);
-    const busy = gatedPages(busySites, busyPaths);
+    const busy = gatedPages(busySites, busyPaths, HOLD_MS);
     gates.push(busy);
     busy.close();
     for (const [i, path] of busyPaths.entries()) {
