@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { loadConfig } from '../src/config.ts';
 import { nextDueAt, stableOffsetSeconds } from '../src/domain/schedule.ts';
 import type { Loaders } from '../src/fetch/loaders.ts';
 import { rescheduleMonitors } from '../src/store/monitor-checks-store.ts';
@@ -8,9 +10,10 @@ import { collectGarbage, percentile, sleep } from './lib/measure.ts';
 import { portsForConcurrency, startPageServer, type PageServer } from './lib/page-server.ts';
 import { PRODUCT_TARGETS } from './lib/pages.ts';
 import { fmt, mib, publish, ratio, table, type Cell } from './lib/report.ts';
-import { benchPlans } from './lib/plans.ts';
+import { benchPlans, writeBenchPlansFile } from './lib/plans.ts';
 import { createAccount, insertMonitors } from './lib/seed.ts';
 import { simulateHistory } from './lib/simulated-hour.ts';
+import { measureTakeOver } from './lib/take-over.ts';
 import { openBenchStore, postgresAvailable, STORE_LABELS, type StoreKind } from './lib/stores.ts';
 
 // Item 3: 100,000 active html monitors at 5 minutes (≈ 333 checks/s offered)
@@ -28,6 +31,11 @@ import { openBenchStore, postgresAvailable, STORE_LABELS, type StoreKind } from 
 //                            first interval a first capture (default 1: each monitor
 //                            captured once before the run, as on a settled service)
 //   BENCH_SCALE_SIMULATE     0: skip the simulated hour (default 1)
+//   BENCH_SCALE_TAKEOVER     0: skip the run with a worker killed mid-run (default 1; PostgreSQL only)
+//   BENCH_SCALE_TAKEOVER_WARMUP_S  seconds both workers run before one is killed (default 60)
+//   BENCH_SCALE_TAKEOVER_LATE_S    a due check not recorded this long after its slot is late (default 5)
+//   BENCH_SCALE_TAKEOVER_PAGE_MS   how late the take-over run's fixture site answers each page (default: a quarter
+//                                  of the two workers' slots loading at the offered rate, 24 ms at 100,000 monitors)
 //   BENCH_TICK_SECONDS       scheduler cycle (default 1, see bench/lib/engine.ts)
 
 const MONITORS = Number(process.env.BENCH_SCALE_MONITORS ?? 100_000);
@@ -37,6 +45,15 @@ const CONCURRENCY = Number(process.env.BENCH_SCALE_CONCURRENCY ?? 16);
 const STORES = (process.env.BENCH_SCALE_STORES ?? 'pglite,postgres').split(',') as StoreKind[];
 const SIMULATE = process.env.BENCH_SCALE_SIMULATE !== '0';
 const SETTLED = process.env.BENCH_SCALE_SETTLED !== '0';
+const TAKE_OVER = process.env.BENCH_SCALE_TAKEOVER !== '0';
+const TAKE_OVER_WARMUP_S = Number(process.env.BENCH_SCALE_TAKEOVER_WARMUP_S ?? 60);
+const TAKE_OVER_LATE_S = Number(process.env.BENCH_SCALE_TAKEOVER_LATE_S ?? 5);
+// Pages slow enough that a quarter of the two workers' slots are loading at the offered rate: the killed worker is in the middle of checks.
+const TAKE_OVER_PAGE_MS = Number(
+  process.env.BENCH_SCALE_TAKEOVER_PAGE_MS ?? Math.round((0.25 * 2 * CONCURRENCY * 1000) / (MONITORS / (INTERVAL * 60))),
+);
+// The take-over run uses production's lease.
+const LEASE_SECONDS = loadConfig({}).leaseSeconds;
 const START_DELAY_MS = 5_000;
 // The fixture site moves each page's price this often (bench/lib/pages.ts).
 const CHANGE_SECONDS = 600;
@@ -194,6 +211,53 @@ try {
       `${fmt(f.simulationSeconds, 0)} s`,
     ]);
   }
+  const takeOver: Cell[][] = [];
+  if (TAKE_OVER && kinds.includes('postgres')) {
+    const plansFile = writeBenchPlansFile();
+    try {
+      const f = await measureTakeOver({
+        monitors: MONITORS,
+        intervalMinutes: INTERVAL,
+        concurrency: CONCURRENCY,
+        tickSeconds: TICK_SECONDS,
+        leaseSeconds: LEASE_SECONDS,
+        settled: SETTLED,
+        changeSeconds: CHANGE_SECONDS,
+        warmupSeconds: TAKE_OVER_WARMUP_S,
+        lateSeconds: TAKE_OVER_LATE_S,
+        // Two workers' leases: enough ports that politeness is not what is measured.
+        ports: portsForConcurrency(2 * CONCURRENCY),
+        pageDelayMs: TAKE_OVER_PAGE_MS,
+        plansFile,
+      });
+      const bound = LEASE_SECONDS + TICK_SECONDS;
+      takeOver.push([
+        STORE_LABELS.postgres,
+        f.held,
+        f.lateBefore,
+        f.lateAfter,
+        f.held === 0 ? 'n/a (nothing held)' : f.recoverySeconds === null ? 'not within the observation' : fmt(f.recoverySeconds, 1),
+        `${bound} s`,
+        f.held === 0 ? 'n/a' : ratio(f.recoverySeconds, bound),
+      ]);
+    } finally {
+      rmSync(plansFile, { force: true });
+    }
+  }
+  const takeOverSection =
+    takeOver.length === 0
+      ? ''
+      : `
+
+**A worker killed mid-run** (issue #35): the same monitors, due the same way, shared by two \`pagewatch worker\` processes on
+PostgreSQL, pages answered ${TAKE_OVER_PAGE_MS} ms late by a site of their own (as real sites take time, so that a worker has checks under
+way at any moment; each worker ${CONCURRENCY} checks at once, \`PAGEWATCH_LEASE_SECONDS=${LEASE_SECONDS}\`, the default); after ${TAKE_OVER_WARMUP_S} s the one that
+recorded more checks in the last 5 s is killed (SIGKILL of its process group) and the store sampled every 0.5 s for due checks not recorded ${TAKE_OVER_LATE_S} s after their
+slot. The dead worker's claimed and running checks stay late until the survivor takes them over, at most one lease after the
+dead worker's last heartbeat plus one cycle: the baseline the measured time is compared with. Checks of the other monitors must
+stay on time meanwhile (the survivor alone has room for the offered rate).
+
+${table(['store', 'checks the killed worker held', 'late checks before the kill (most at once)', 'late checks after the kill (most at once)', 'seconds until every due check is on time again', 'lease + one cycle', 'ratio'], takeOver)}`;
   publish(
     'scale',
     `## 3. Scale: ${MONITORS.toLocaleString('en-US')} active html monitors on one machine
@@ -222,10 +286,11 @@ writes it: texts, baselines and changes, and each check's claim and commit with 
 per-batch transactions' WAL are not simulated; dead row versions count in the size until vacuum makes their
 space reusable.
 
-${table(['store', 'after seeding', 'after the real run', 'after the simulated hour', 'changes recorded', 'bytes per check', 'simulation time'], sizes)}
+${table(['store', 'after seeding', 'after the real run', 'after the simulated hour', 'changes recorded', 'bytes per check', 'simulation time'], sizes)}${takeOverSection}
 
 Re-run: \`node bin/run-ts.js bench/scale.bench.ts\` (BENCH_SCALE_MONITORS, BENCH_SCALE_MINUTES, BENCH_SCALE_INTERVAL,
-BENCH_SCALE_CONCURRENCY, BENCH_SCALE_STORES, BENCH_SCALE_SETTLED, BENCH_SCALE_SIMULATE, BENCH_TICK_SECONDS, BENCH_DATABASE_URL).`,
+BENCH_SCALE_CONCURRENCY, BENCH_SCALE_STORES, BENCH_SCALE_SETTLED, BENCH_SCALE_SIMULATE, BENCH_SCALE_TAKEOVER,
+BENCH_SCALE_TAKEOVER_WARMUP_S, BENCH_SCALE_TAKEOVER_LATE_S, BENCH_TICK_SECONDS, BENCH_DATABASE_URL).`,
   );
 } finally {
   await server.close();

@@ -5,10 +5,36 @@ import { join } from 'node:path';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'pagewatch.js');
 
-export function spawnPagewatch(args: string[], env: Record<string, string>): ChildProcess {
+/**
+ * `ownProcessGroup`: the child leads a process group, which a benchmark can
+ * kill whole (kill -9 -pid); `stdout`: its standard output is readable (the
+ * "listening on" line names its port).
+ */
+export function spawnPagewatch(
+  args: string[],
+  env: Record<string, string>,
+  options: { ownProcessGroup?: boolean; stdout?: boolean } = {},
+): ChildProcess {
   return spawn(process.execPath, [BIN, ...args], {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', options.stdout ? 'pipe' : 'ignore', 'inherit'],
+    detached: options.ownProcessGroup ?? false,
+  });
+}
+
+/** The base URL a child started with `stdout` listens on, from its "listening on" line. */
+export function listeningUrl(child: ChildProcess, limitMs = 30_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`no "listening on" line within ${limitMs} ms`)), limitMs);
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+      const match = /listening on (http:\/\/[^\s]+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
   });
 }
 

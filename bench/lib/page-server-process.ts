@@ -15,6 +15,9 @@ import { loadRealPageFixtures } from './real-pages.ts';
 //                      every `--change-seconds` seconds, staggered per page
 //   /rendered.html     test/fixtures/site/shop/rendered-price.html (JavaScript-rendered price)
 //   /real/<n>.html     real shop page n (modulo their number) of test/corpora/realpages
+//
+// `--delay-ms N` answers every page N ms late, as a real site takes time to
+// answer: a worker then has checks under way at any moment.
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -23,6 +26,7 @@ const option = (name: string, fallback: number) => {
 };
 const portCount = option('--ports', 1);
 const changeSeconds = option('--change-seconds', 600);
+const delayMs = option('--delay-ms', 0);
 const rendered = readFileSync(join(import.meta.dirname, '..', '..', 'test', 'fixtures', 'site', 'shop', 'rendered-price.html'));
 const products = new Map<number, Buffer>();
 let realPages: Buffer[] | null = null;
@@ -54,8 +58,12 @@ for (let i = 0; i < portCount; i++) {
     }
     // real pages declare their own encoding, in their markup
     const type = req.url?.startsWith('/real/') ? 'text/html' : 'text/html; charset=utf-8';
-    res.writeHead(200, { 'content-type': type });
-    res.end(body);
+    const answer = () => {
+      res.writeHead(200, { 'content-type': type });
+      res.end(body);
+    };
+    if (delayMs > 0) setTimeout(answer, delayMs);
+    else answer();
   });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -23,10 +23,17 @@ export function portsForConcurrency(concurrency: number): number {
   return Math.ceil((3 * concurrency) / DEFAULT_HOST_CONCURRENCY);
 }
 
-export async function startPageServer(options: { ports?: number; changeSeconds?: number } = {}): Promise<PageServer> {
+export async function startPageServer(options: { ports?: number; changeSeconds?: number; delayMs?: number } = {}): Promise<PageServer> {
   const child: ChildProcess = fork(
     join(import.meta.dirname, 'page-server-process.ts'),
-    ['--ports', String(options.ports ?? 1), '--change-seconds', String(options.changeSeconds ?? 600)],
+    [
+      '--ports',
+      String(options.ports ?? 1),
+      '--change-seconds',
+      String(options.changeSeconds ?? 600),
+      '--delay-ms',
+      String(options.delayMs ?? 0),
+    ],
     { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
   );
   const ports = await new Promise<number[]>((resolve, reject) => {

@@ -7,7 +7,9 @@ import { ADMIN_TOKEN, ALL_SCOPES } from './test-app.ts';
 // Real pagewatch processes (node bin/pagewatch.js <command>) as an operator
 // runs them, for the multi-process tests. Every process binds PORT=0 on the
 // loopback address and reports its port in its "listening on" line; a group
-// kills whatever is still running when the test file ends.
+// kills whatever is still running when the test file ends. Each process leads
+// a process group of its own, so a test can signal it and anything it started
+// at once, as a supervisor does.
 
 const BIN = new URL('../../bin/pagewatch.js', import.meta.url).pathname;
 
@@ -23,6 +25,8 @@ export interface PagewatchProcess {
   exited: Promise<number | null>;
   /** counter values from this process's /metrics, summed over the label sets that match `labels` */
   metric(name: string, labels?: Record<string, string>): Promise<number>;
+  /** sends `signal` to the process's whole group (kill -SIGNAL -pid) */
+  signalGroup(signal: NodeJS.Signals): void;
 }
 
 /** Plan limits a multi-process test needs beyond the defaults (PAGEWATCH_PLANS_FILE). */
@@ -52,7 +56,7 @@ export class ProcessGroup {
 
   /** Starts `pagewatch <command>` and waits (at most `ms`) until it listens. */
   async start(command: Command, name: string, env: Record<string, string>, ms = 30_000): Promise<PagewatchProcess> {
-    const child = spawn(process.execPath, [BIN, command], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, command], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
@@ -64,6 +68,7 @@ export class ProcessGroup {
       output: () => output,
       exited,
       metric: (metric, labels) => readMetric(proc.url, metric, labels),
+      signalGroup: (signal) => process.kill(-child.pid!, signal),
     };
     this.all.push(proc);
     const deadline = Date.now() + ms;
