@@ -15,6 +15,8 @@ const SCOPE_HELP: Record<string, string> = {
   'changes:read': 'list changes and read captured text',
   'usage:read': 'read allowances and usage',
   'checks:write': 'request manual checks and read their receipts',
+  'feeds:read': 'list Atom feed tokens',
+  'feeds:write': 'create and revoke Atom feed tokens',
 };
 
 export interface TokenForm {
