@@ -484,6 +484,10 @@ export interface operations {
                             plan: string;
                             webhook_url: string | null;
                             time_zone: string;
+                            /** @description change emails of the account's monitors that set no mode of their own: each (one per check, the default), daily or weekly (one digest of the period, at digest_hour in time_zone; weekly on Mondays; none when nothing changed) */
+                            email_mode: "each" | "daily" | "weekly";
+                            /** @description the hour digests go out, in the account's time_zone; default 8 */
+                            digest_hour: number;
                             /** Format: date-time */
                             created_at: string;
                             /** @description the account's monitors, active and paused */
@@ -557,6 +561,10 @@ export interface operations {
                             webhook_url: string | null;
                             /** @description IANA time zone in which notifications show times; default UTC */
                             time_zone: string;
+                            /** @description change emails of the account's monitors that set no mode of their own: each (one per check, the default), daily or weekly (one digest of the period, at digest_hour in time_zone; weekly on Mondays; none when nothing changed) */
+                            email_mode: "each" | "daily" | "weekly";
+                            /** @description the hour digests go out, in the account's time_zone; default 8 */
+                            digest_hour: number;
                             /** @description returned once, when a new webhook_url is set */
                             webhook_secret?: string;
                         };
@@ -645,6 +653,10 @@ export interface operations {
                             webhook_url: string | null;
                             /** @description IANA time zone in which notifications show times; default UTC */
                             time_zone: string;
+                            /** @description change emails of the account's monitors that set no mode of their own: each (one per check, the default), daily or weekly (one digest of the period, at digest_hour in time_zone; weekly on Mondays; none when nothing changed) */
+                            email_mode: "each" | "daily" | "weekly";
+                            /** @description the hour digests go out, in the account's time_zone; default 8 */
+                            digest_hour: number;
                             /** @description returned once, when a new webhook_url is set */
                             webhook_secret?: string;
                         };
@@ -707,6 +719,10 @@ export interface operations {
                     webhook_url?: string | null;
                     /** @description an IANA time zone name, e.g. Europe/Berlin, or UTC */
                     time_zone?: string;
+                    /** @description change emails of the account's monitors that set no mode of their own: each (one per check, the default), daily or weekly (one digest of the period, at digest_hour in time_zone; weekly on Mondays; none when nothing changed) */
+                    email_mode?: "each" | "daily" | "weekly";
+                    /** @description the hour digests go out, in the account's time_zone; default 8 */
+                    digest_hour?: number;
                 };
             };
         };
@@ -726,6 +742,10 @@ export interface operations {
                             webhook_url: string | null;
                             /** @description IANA time zone in which notifications show times; default UTC */
                             time_zone: string;
+                            /** @description change emails of the account's monitors that set no mode of their own: each (one per check, the default), daily or weekly (one digest of the period, at digest_hour in time_zone; weekly on Mondays; none when nothing changed) */
+                            email_mode: "each" | "daily" | "weekly";
+                            /** @description the hour digests go out, in the account's time_zone; default 8 */
+                            digest_hour: number;
                             /** @description returned once, when a new webhook_url is set */
                             webhook_secret?: string;
                         };
@@ -2006,6 +2026,8 @@ export interface operations {
                             }[];
                             notifications: {
                                 email_enabled: boolean;
+                                /** @description each (one email per check), daily or weekly (one digest of the period); null: the account's email_mode (the default) */
+                                email_mode: ("each" | "daily" | "weekly") | null;
                                 webhook_enabled: boolean;
                                 failing_after: number;
                             };
@@ -2147,6 +2169,8 @@ export interface operations {
                     notifications?: {
                         /** @description email the account on matched changes; default true */
                         email_enabled?: boolean;
+                        /** @description each (one email per check), daily or weekly (one digest of the period); null: the account's email_mode (the default) */
+                        email_mode?: ("each" | "daily" | "weekly") | null;
                         /** @description post matched changes to the account's webhook (configured by the operator); default false */
                         webhook_enabled?: boolean;
                         /** @description after this many failed checks in a row (the page did not load, or a target could not be read) one monitor.failing is sent, and one monitor.recovered when a check succeeds again; default 3 */
@@ -2323,6 +2347,8 @@ export interface operations {
                             }[];
                             notifications: {
                                 email_enabled: boolean;
+                                /** @description each (one email per check), daily or weekly (one digest of the period); null: the account's email_mode (the default) */
+                                email_mode: ("each" | "daily" | "weekly") | null;
                                 webhook_enabled: boolean;
                                 failing_after: number;
                             };
@@ -2560,6 +2586,8 @@ export interface operations {
                     notifications?: {
                         /** @description email the account on matched changes; default true */
                         email_enabled?: boolean;
+                        /** @description each (one email per check), daily or weekly (one digest of the period); null: the account's email_mode (the default) */
+                        email_mode?: ("each" | "daily" | "weekly") | null;
                         /** @description post matched changes to the account's webhook (configured by the operator); default false */
                         webhook_enabled?: boolean;
                         /** @description after this many failed checks in a row (the page did not load, or a target could not be read) one monitor.failing is sent, and one monitor.recovered when a check succeeds again; default 3 */
@@ -2631,6 +2659,8 @@ export interface operations {
                             }[];
                             notifications: {
                                 email_enabled: boolean;
+                                /** @description each (one email per check), daily or weekly (one digest of the period); null: the account's email_mode (the default) */
+                                email_mode: ("each" | "daily" | "weekly") | null;
                                 webhook_enabled: boolean;
                                 failing_after: number;
                             };
