@@ -29,6 +29,7 @@ const NOTICES: Record<string, string> = {
   'password-set': 'Your password is set. Sign in with it.',
   'signed-in-required': 'Please sign in to continue.',
   'token-revoked': 'The token is revoked. API requests that use it are refused from now on.',
+  'feed-revoked': 'The feed is revoked. Its address answers 404 from now on.',
   'monitor-created': 'The monitor is created. Its first check records the baseline and sends no alert.',
   'monitor-paused': 'The monitor is paused.',
   'monitor-resumed': 'The monitor is active again.',
