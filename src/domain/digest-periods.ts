@@ -6,6 +6,10 @@ export const EMAIL_MODES = ['each', 'daily', 'weekly'] as const;
 export type EmailMode = (typeof EMAIL_MODES)[number];
 export type DigestMode = Exclude<EmailMode, 'each'>;
 
+export function isEmailMode(value: string): value is EmailMode {
+  return (EMAIL_MODES as readonly string[]).includes(value);
+}
+
 const MONDAY = 1;
 
 interface LocalTime {

@@ -37,6 +37,7 @@ const NOTICES: Record<string, string> = {
   'monitor-reconfigured': 'The targets and schedule are saved. Changed targets record a new baseline at the next check, with no alert.',
   'monitor-deleted': 'The monitor and its history are deleted.',
   'time-zone-saved': 'The time zone is saved. Alert emails show times in it from now on.',
+  'email-mode-saved': 'The change email settings are saved.',
 };
 
 export function csrfField(ctx: PageContext): SafeHtml {
