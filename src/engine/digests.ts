@@ -12,6 +12,8 @@ export async function queueDueDigests(db: Database, now: Date): Promise<number> 
   let queued = 0;
   for (const waiting of await accountsAwaitingDigests(db)) {
     const periodEnd = latestDigestBoundary(now, waiting.kind, waiting.time_zone, waiting.digest_hour);
+    // Most rounds fall within a period: no transaction until one has ended with emails in it.
+    if (waiting.oldest > periodEnd) continue;
     const id = await db.transaction((tx) => queueDigest(tx, { accountId: waiting.account_id, kind: waiting.kind, periodEnd, at: now }));
     if (id !== null) queued++;
   }

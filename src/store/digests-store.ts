@@ -16,14 +16,17 @@ export interface AwaitingDigest {
   kind: DigestKind;
   time_zone: string;
   digest_hour: number;
+  /** when the oldest waiting email was queued: no digest is due before the first boundary after it */
+  oldest: Date;
 }
 
 /** The accounts with change emails waiting for a digest, by kind, with what places their digests in time. */
 export async function accountsAwaitingDigests(db: Queryable): Promise<AwaitingDigest[]> {
   return db.query<AwaitingDigest>(
-    `SELECT DISTINCT o.account_id, replace(o.skipped_reason, '_digest', '') AS kind, a.time_zone, a.digest_hour
+    `SELECT o.account_id, replace(o.skipped_reason, '_digest', '') AS kind, a.time_zone, a.digest_hour, min(o.created_at) AS oldest
      FROM notification_outbox o JOIN accounts a ON a.id = o.account_id
-     WHERE o.digest_id IS NULL AND o.skipped_reason IN ('daily_digest', 'weekly_digest')`,
+     WHERE o.digest_id IS NULL AND o.skipped_reason IN ('daily_digest', 'weekly_digest')
+     GROUP BY o.account_id, o.skipped_reason, a.time_zone, a.digest_hour`,
   );
 }
 

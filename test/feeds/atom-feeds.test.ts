@@ -92,6 +92,8 @@ test('a feed reader gets 304 while nothing changed and sees the new change after
   const { page, feed } = await accountWithChanges();
   const first = await readFeed(feedPath(feed.token));
   const etag = String(first.headers.etag);
+  assert.match(etag, /^"[A-Za-z0-9_-]+"$/);
+  assert.equal(first.headers['cache-control'], 'private, no-cache');
   const unchanged = await readFeed(feedPath(feed.token), { 'if-none-match': etag });
   assert.equal(unchanged.statusCode, 304);
   assert.equal(unchanged.body, '');
@@ -169,6 +171,7 @@ test('feed tokens are listed without their secret and a revoked token’s feed i
   const gone = await readFeed(feedPath(feed.token));
   assert.equal(gone.statusCode, 404);
   assert.equal(gone.json().error.code, 'not_found');
+  assert.equal(gone.headers['cache-control'], 'no-store');
   const list = await t.app.inject({ method: 'GET', url: '/api/v1/feed-tokens', headers: bearer(account.token) });
   assert.equal(list.statusCode, 200);
   assert.deepEqual(

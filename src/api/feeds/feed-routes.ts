@@ -13,13 +13,14 @@ const Label = Type.String({ minLength: 1, maxLength: 50 });
 
 export const feedRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps) => {
   async function answer(request: FastifyRequest, reply: FastifyReply, params: { token: string; label?: string; monitorId?: string }) {
-    // A secret URL: no shared cache may keep it, and a reader always revalidates.
-    reply.header('Cache-Control', 'private, no-cache');
+    reply.header('Cache-Control', 'no-store');
     const feed = await readFeed(deps, {
       ...params,
       path: request.url.split('?')[0] ?? request.url,
       ifNoneMatch: request.headers['if-none-match'],
     });
+    // A secret URL: no shared cache may keep the feed, and a reader always revalidates it.
+    reply.header('Cache-Control', 'private, no-cache');
     reply.header('ETag', feed.etag);
     if (feed.status === 304) return reply.status(304).send();
     return reply.type('application/atom+xml; charset=utf-8').send(feed.body);
