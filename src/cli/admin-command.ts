@@ -11,6 +11,7 @@ Needs PAGEWATCH_URL (default http://127.0.0.1:8080) and PAGEWATCH_ADMIN_TOKEN.
   accounts set-plan ID --plan pro|free
   accounts set-webhook ID --url URL | --remove
   accounts set-time-zone ID --zone ZONE   (IANA name, e.g. Europe/Berlin; default UTC)
+  accounts set-email-mode ID --mode each|daily|weekly [--hour 0..23]   (change emails per check or as a digest at the hour)
   accounts password-link ID      (one-time dashboard set-password link, 24 h)
   tokens create --account ID --name N --scopes a,b --days 1..365
   tokens list --account ID
@@ -30,6 +31,8 @@ type Options = {
   days?: string;
   'retry-after'?: string;
   zone?: string;
+  mode?: string;
+  hour?: string;
   json?: boolean;
 };
 
@@ -116,6 +119,15 @@ const COMMANDS: Record<string, Command> = {
     flags: { time_zone: '--zone' },
     send: (client, id, o) => adminRequest(client, 'PATCH', `/accounts/${required(id, 'ID')}`, { time_zone: required(o.zone, '--zone') }),
   },
+  'accounts set-email-mode': {
+    flags: { email_mode: '--mode', digest_hour: '--hour' },
+    send: (client, id, o) =>
+      adminRequest(client, 'PATCH', `/accounts/${required(id, 'ID')}`, {
+        email_mode: required(o.mode, '--mode'),
+        // A whole number goes as one; anything else goes as typed, for the server to refuse naming --hour.
+        ...(o.hour === undefined ? {} : { digest_hour: /^\d+$/.test(o.hour) ? Number(o.hour) : o.hour }),
+      }),
+  },
   'accounts password-link': {
     flags: {},
     send: (client, id) => adminRequest(client, 'POST', `/accounts/${required(id, 'ID')}/password-link`, {}),
@@ -191,6 +203,8 @@ export async function adminCommand(args: string[], env: Record<string, string | 
         days: { type: 'string' },
         'retry-after': { type: 'string' },
         zone: { type: 'string' },
+        mode: { type: 'string' },
+        hour: { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean' },
       },

@@ -7,6 +7,10 @@ export interface Plan {
   requests_per_day: number;
   read_bytes_per_day: number;
   tokens: number;
+  /** active Atom feed tokens (DESIGN §8 Feeds) */
+  feed_tokens: number;
+  /** reads of one feed token per hour, 304s included */
+  feed_reads_per_hour: number;
   monitors: number;
   targets_per_monitor: number;
   min_interval_minutes: { html: number; browser: number };
@@ -38,6 +42,8 @@ const PRO: Plan = {
   requests_per_day: 5000,
   read_bytes_per_day: 104857600,
   tokens: 5,
+  feed_tokens: 10,
+  feed_reads_per_hour: 60,
   monitors: 100,
   targets_per_monitor: 3,
   min_interval_minutes: { html: 5, browser: 15 },
@@ -56,6 +62,7 @@ const FREE: Plan = {
   ...PRO,
   api_access: false,
   tokens: 0,
+  feed_tokens: 0,
   monitors: 5,
   min_interval_minutes: { html: 60, browser: 240 },
   previews_per_month: 30,

@@ -1,4 +1,12 @@
-export const SCOPES = ['monitors:read', 'monitors:write', 'changes:read', 'usage:read', 'checks:write'] as const;
+export const SCOPES = [
+  'monitors:read',
+  'monitors:write',
+  'changes:read',
+  'usage:read',
+  'checks:write',
+  'feeds:read',
+  'feeds:write',
+] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export function isScope(value: string): value is Scope {

@@ -9,6 +9,7 @@ import { createCommitBatcher, DEFAULT_COMMIT_BATCH, type CommitBatchSettings } f
 import type { EngineLogger } from './engine-logger.ts';
 import { DEFAULT_HOST_CONCURRENCY } from './host-politeness.ts';
 import { cleanupExpired, settleChecks } from './housekeeping.ts';
+import { queueDueDigests } from './digests.ts';
 import type { Loaders } from '../fetch/loaders.ts';
 import { analyzeChangedTables } from '../store/planner-statistics.ts';
 import { renewLeases } from '../store/check-leases-store.ts';
@@ -193,6 +194,7 @@ export function createEngine(options: EngineOptions): Engine {
     const now = clock.now();
     if (always || lastSettle === null || now.getTime() - lastSettle.getTime() >= SETTLE_EVERY_MS) {
       await settleChecks(db, plans, now);
+      await queueDueDigests(db, now);
       lastSettle = now;
     }
     if (db.kind === 'pglite' && (lastTableUpkeep === null || now.getTime() - lastTableUpkeep.getTime() >= TABLE_UPKEEP_EVERY_MS)) {

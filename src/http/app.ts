@@ -16,6 +16,8 @@ import { monitorRoutes } from '../api/routes/monitors.ts';
 import { changeRoutes } from '../api/routes/changes.ts';
 import { checkRoutes } from '../api/routes/checks.ts';
 import { checkHistoryRoutes } from '../api/routes/check-history.ts';
+import { feedTokenRoutes } from '../api/routes/feed-tokens.ts';
+import { feedRoutes } from '../api/feeds/feed-routes.ts';
 import { adminRoutes } from '../api/admin/admin-routes.ts';
 import { dashboard } from '../web/dashboard.ts';
 import { renderNotFoundPage } from '../web/error-page.ts';
@@ -110,6 +112,7 @@ export async function buildApp(core: CoreDeps, options: BuildAppOptions = {}): P
       await api.register(changeRoutes, deps);
       await api.register(checkRoutes, deps);
       await api.register(checkHistoryRoutes, deps);
+      await api.register(feedTokenRoutes, deps);
       let document: object | null = null;
       api.get(
         '/openapi.json',
@@ -121,6 +124,7 @@ export async function buildApp(core: CoreDeps, options: BuildAppOptions = {}): P
   );
 
   await app.register(operationsRoutes, deps);
+  await app.register(feedRoutes, deps);
 
   // The account dashboard at "/" (src/web): cookie sessions of its own, never the API's bearer gate.
   await app.register(dashboard, deps);

@@ -1,9 +1,9 @@
 // What a logged URL may not show: the value of a parameter named like a
 // credential — in the query or as a ";name=value" path parameter, however the
 // name is written (brackets, percent-encoding, NULs, case, camelCase) — and
-// anything shaped like a secret pagewatch issues (API tokens "pwk_…", and the
-// 43-character base64url of 32 random bytes that password links and sessions
-// use), wherever it stands.
+// anything shaped like a secret pagewatch issues (API tokens "pwk_…", feed
+// tokens "pwf_…" in feed URLs, and the 43-character base64url of 32 random
+// bytes that password links and sessions use), wherever it stands.
 
 const CREDENTIAL_WORDS = new Set([
   'token',

@@ -20,6 +20,7 @@ import { composeEmail, webhookBody } from './monitor-event.ts';
 import { createMailer } from './email-sender.ts';
 import { prepareDelivery, type Destination, type Prepared, type SkipReason } from './prepare-delivery.ts';
 import { composeMonitorsStoppedEmail } from './plan-stop-email.ts';
+import { composeDigestEmail } from './digest-email.ts';
 import { nextAttemptAt } from './retry-policy.ts';
 import type { SendResult } from './send-result.ts';
 import { sendWebhook } from './webhook-sender.ts';
@@ -88,9 +89,17 @@ const DEFAULT_BATCH = 20;
 const DEFAULT_POLL_MS = 5_000;
 
 /** The ids a delivery's log line carries: the delivery (outbox row), its account, and what it was about. */
-function deliveryIds(claim: ClaimedDelivery, prepared: Extract<Prepared, { kind: 'send' | 'notice' }>): object {
+function deliveryIds(claim: ClaimedDelivery, prepared: Extract<Prepared, { kind: 'send' | 'notice' | 'digest' }>): object {
   const ids = { delivery_id: claim.id, channel: claim.channel };
   if (prepared.kind === 'notice') return { ...ids, account_id: prepared.notice.account.id, event: prepared.notice.event };
+  if (prepared.kind === 'digest') {
+    return {
+      ...ids,
+      account_id: prepared.digest.account.id,
+      event: `digest.${prepared.digest.kind}`,
+      change_ids: prepared.digest.changes.map((c) => c.id),
+    };
+  }
   const { subject } = prepared;
   const changeIds = subject.changes.map((c) => c.id);
   return {
@@ -182,10 +191,13 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (prepared.kind === 'lease_lost') return { id: claim.id, channel: claim.channel, outcome: 'lease_lost' };
     const started = performance.now();
     // prepareDelivery skips notices too when no SMTP server is configured, so the mailer exists for one.
+    // prepareDelivery skips digests too when no SMTP server is configured.
     const result =
       prepared.kind === 'notice'
         ? await mailer!.send(prepared.to, composeMonitorsStoppedEmail(prepared.notice, config.publicUrl))
-        : await send(claim.id, prepared.subject, prepared.destination);
+        : prepared.kind === 'digest'
+          ? await mailer!.send(prepared.to, composeDigestEmail(prepared.digest, config.publicUrl))
+          : await send(claim.id, prepared.subject, prepared.destination);
     const { outcome, error } = await settle(claim, result, Math.round(performance.now() - started));
     if (outcome === 'delivered') options.logger.info(deliveryIds(claim, prepared), 'notification delivered');
     // A notification given up on is lost to its receiver: a warning, shown at LOG_LEVEL=warn too.

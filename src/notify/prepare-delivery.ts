@@ -11,7 +11,10 @@ import {
   type DeliverySubject,
   type LeasedDelivery,
 } from '../store/deliveries-store.ts';
+import { digestEvent, digestSkipReason, readDigest, type Digest } from '../store/digests-store.ts';
 import { MONITORS_STOPPED_EVENT } from '../store/outbox-store.ts';
+
+const CHANGE_EVENT = 'change.detected';
 import { chargeNotification } from './notification-allowance.ts';
 
 // The step before a send, in one transaction with the row locked: decide
@@ -19,7 +22,14 @@ import { chargeNotification } from './notification-allowance.ts';
 // notification that cannot be sent ends here as skipped, with the reason, and
 // is never retried: nothing about it would change by waiting.
 
-export type SkipReason = 'notifications_disabled' | 'smtp_not_configured' | 'no_webhook_url' | 'allowance_exhausted';
+export type SkipReason =
+  | 'notifications_disabled'
+  | 'smtp_not_configured'
+  | 'no_webhook_url'
+  | 'allowance_exhausted'
+  /** a change email of a monitor in digest mode: the period's digest takes it (engine/digests.ts) */
+  | 'daily_digest'
+  | 'weekly_digest';
 
 export type Destination = { channel: 'email'; to: string } | { channel: 'webhook'; url: string; secret: string };
 
@@ -27,6 +37,8 @@ export type Prepared =
   | { kind: 'send'; row: LeasedDelivery; subject: DeliverySubject; destination: Destination }
   /** a notice about the account, by email to its owner */
   | { kind: 'notice'; row: LeasedDelivery; notice: AccountNotice; to: string }
+  /** a period's digest of change emails, by email to the owner */
+  | { kind: 'digest'; row: LeasedDelivery; digest: Digest; to: string }
   | { kind: 'skipped'; reason: SkipReason }
   /** the lease ran out and another dispatcher holds the row now */
   | { kind: 'lease_lost' };
@@ -36,6 +48,10 @@ function destinationOf(channel: LeasedDelivery['channel'], subject: DeliverySubj
   const { monitor, account } = subject;
   // The flag was on when the change was queued; switching it off since also stops pending retries.
   if (!(channel === 'email' ? monitor.email_enabled : monitor.webhook_enabled)) return 'notifications_disabled';
+  // The mode as it is at sending time: a monitor switched to a digest since the change waits for the digest.
+  if (channel === 'email' && subject.event === CHANGE_EVENT && (monitor.email_mode === 'daily' || monitor.email_mode === 'weekly')) {
+    return digestSkipReason(monitor.email_mode);
+  }
   if (channel === 'email') return smtpConfigured ? { channel, to: account.email } : 'smtp_not_configured';
   if (account.webhook_url === null || account.webhook_secret === null) return 'no_webhook_url';
   return { channel, url: account.webhook_url, secret: account.webhook_secret };
@@ -55,19 +71,45 @@ export async function prepareDelivery(
   const row = await lockLeasedDelivery(tx, claim);
   if (row === null) return { kind: 'lease_lost' };
   if (row.event === MONITORS_STOPPED_EVENT) return prepareNotice(tx, row, settings.smtpConfigured, at);
+  if (row.event === digestEvent('daily') || row.event === digestEvent('weekly')) return prepareDigest(tx, row, settings, at);
   const subject = await readDeliverySubject(tx, row.id);
   // The row cascades with its change, monitor and account, so a locked row always has them.
   if (subject === null) return { kind: 'lease_lost' };
 
   const destination = destinationOf(row.channel, subject, settings.smtpConfigured);
   if (typeof destination === 'string') return skip(tx, row.id, destination, at);
-  if (row.charged_period === null) {
-    const plan = settings.plans[subject.account.plan as PlanName];
-    const period = await chargeNotification(tx, subject.account.id, plan, row.channel, at);
-    if (period === null) return skip(tx, row.id, 'allowance_exhausted', at);
-    await markCharged(tx, row.id, period);
-  }
+  if (!(await charged(tx, row, subject.account, settings.plans, at))) return skip(tx, row.id, 'allowance_exhausted', at);
   return { kind: 'send', row, subject, destination };
+}
+
+/** Charges the notification to the account's allowance once, before its first send; false when the allowance is spent. */
+async function charged(
+  tx: Queryable,
+  row: LeasedDelivery,
+  account: { id: string; plan: string },
+  plans: Plans,
+  at: Date,
+): Promise<boolean> {
+  if (row.charged_period !== null) return true;
+  const period = await chargeNotification(tx, account.id, plans[account.plan as PlanName], row.channel, at);
+  if (period === null) return false;
+  await markCharged(tx, row.id, period);
+  return true;
+}
+
+// A digest is one email, charged as one.
+async function prepareDigest(
+  tx: Queryable,
+  row: LeasedDelivery,
+  settings: { plans: Plans; smtpConfigured: boolean },
+  at: Date,
+): Promise<Prepared> {
+  const digest = await readDigest(tx, row.id);
+  // The row cascades with its account, so a locked row always has one.
+  if (digest === null) return { kind: 'lease_lost' };
+  if (!settings.smtpConfigured) return skip(tx, row.id, 'smtp_not_configured', at);
+  if (!(await charged(tx, row, digest.account, settings.plans, at))) return skip(tx, row.id, 'allowance_exhausted', at);
+  return { kind: 'digest', row, digest, to: digest.account.email };
 }
 
 // The service's own word to the owner about the account: not an alert the

@@ -1,9 +1,24 @@
 import { Type } from '@sinclair/typebox';
 import { PLAN_NAMES } from '../domain/plans.ts';
 import { SCOPES } from '../domain/scopes.ts';
+import { EMAIL_MODES } from '../domain/digest-periods.ts';
 import { MAX_CURSOR_LENGTH, NullableTimestamp, Timestamp } from './common.ts';
 
 export const PlanNameSchema = Type.Union(PLAN_NAMES.map((p) => Type.Literal(p)));
+
+export const EmailModeSchema = Type.Union(
+  EMAIL_MODES.map((m) => Type.Literal(m)),
+  {
+    description:
+      "change emails of the account's monitors that set no mode of their own: each (one per check, the default), daily or weekly " +
+      '(one digest of the period, at digest_hour in time_zone; weekly on Mondays; none when nothing changed)',
+  },
+);
+const DigestHourSchema = Type.Integer({
+  minimum: 0,
+  maximum: 23,
+  description: "the hour digests go out, in the account's time_zone; default 8",
+});
 
 export const AccountSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),
@@ -11,6 +26,8 @@ export const AccountSchema = Type.Object({
   plan: Type.String(),
   webhook_url: Type.Union([Type.String(), Type.Null()]),
   time_zone: Type.String({ description: 'IANA time zone in which notifications show times; default UTC' }),
+  email_mode: EmailModeSchema,
+  digest_hour: DigestHourSchema,
   webhook_secret: Type.Optional(Type.String({ description: 'returned once, when a new webhook_url is set' })),
 });
 
@@ -20,6 +37,8 @@ export const AccountListItemSchema = Type.Object({
   plan: Type.String(),
   webhook_url: Type.Union([Type.String(), Type.Null()]),
   time_zone: Type.String(),
+  email_mode: EmailModeSchema,
+  digest_hour: DigestHourSchema,
   created_at: Timestamp,
   monitors: Type.Integer({ minimum: 0, description: "the account's monitors, active and paused" }),
 });
@@ -47,6 +66,8 @@ export const PatchAccountBody = Type.Object(
     time_zone: Type.Optional(
       Type.String({ minLength: 1, maxLength: 64, description: 'an IANA time zone name, e.g. Europe/Berlin, or UTC' }),
     ),
+    email_mode: Type.Optional(EmailModeSchema),
+    digest_hour: Type.Optional(DigestHourSchema),
   },
   { additionalProperties: false },
 );

@@ -2,10 +2,16 @@ import { Type } from '@sinclair/typebox';
 import { TargetListSchema, TargetSchema } from '../domain/targets.ts';
 import { IDEMPOTENCY_KEY_PATTERN, MAX_CURSOR_LENGTH, NullableTimestamp, Timestamp } from './common.ts';
 import { CheckIssueSchema, LoadModeSchema } from './previews.ts';
+import { EmailModeSchema } from './admin.ts';
+
+const MonitorEmailMode = Type.Union([EmailModeSchema, Type.Null()], {
+  description: "each (one email per check), daily or weekly (one digest of the period); null: the account's email_mode (the default)",
+});
 
 export const NotificationsInputSchema = Type.Object(
   {
     email_enabled: Type.Optional(Type.Boolean({ description: 'email the account on matched changes; default true' })),
+    email_mode: Type.Optional(MonitorEmailMode),
     webhook_enabled: Type.Optional(
       Type.Boolean({ description: "post matched changes to the account's webhook (configured by the operator); default false" }),
     ),
@@ -73,7 +79,12 @@ export const MonitorSchema = Type.Object({
   labels: Type.Array(Type.String()),
   interval_minutes: Type.Integer(),
   targets: Type.Array(TargetSchema),
-  notifications: Type.Object({ email_enabled: Type.Boolean(), webhook_enabled: Type.Boolean(), failing_after: Type.Integer() }),
+  notifications: Type.Object({
+    email_enabled: Type.Boolean(),
+    email_mode: MonitorEmailMode,
+    webhook_enabled: Type.Boolean(),
+    failing_after: Type.Integer(),
+  }),
   config_version: Type.Integer({ description: 'pass as expected_version when changing targets, load method or schedule' }),
   created_at: Timestamp,
   updated_at: Timestamp,

@@ -5,6 +5,7 @@ import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import type { PlanName, Plans } from '../domain/plans.ts';
 import { isTimeZone } from '../domain/time-zones.ts';
+import type { EmailMode } from '../domain/digest-periods.ts';
 import type { Database } from '../store/database.ts';
 import type { GuardPolicy } from '../domain/network/guard-policy.ts';
 import { vetUrl } from '../fetch/ssrf/guard.ts';
@@ -21,7 +22,15 @@ export interface AccountDeps {
 }
 
 function view(row: AccountRow): AccountView {
-  return { id: row.id, email: row.email, plan: row.plan, webhook_url: row.webhook_url, time_zone: row.time_zone };
+  return {
+    id: row.id,
+    email: row.email,
+    plan: row.plan,
+    webhook_url: row.webhook_url,
+    time_zone: row.time_zone,
+    email_mode: row.email_mode,
+    digest_hour: row.digest_hour,
+  };
 }
 
 export async function createAccount(deps: AccountDeps, input: { email: string; plan: PlanName }): Promise<AccountView> {
@@ -77,7 +86,7 @@ export function assertWebhookUrlAllowed(url: string, policy: GuardPolicy): void 
 export async function changeAccount(
   deps: AccountDeps,
   id: string,
-  input: { email?: string; plan?: PlanName; webhook_url?: string | null; time_zone?: string },
+  input: { email?: string; plan?: PlanName; webhook_url?: string | null; time_zone?: string; email_mode?: EmailMode; digest_hour?: number },
 ): Promise<AccountView & { webhook_secret?: string }> {
   if (input.time_zone !== undefined && !isTimeZone(input.time_zone)) {
     throw new AppError('validation_failed', 'time_zone is not an IANA time zone name', {
@@ -100,6 +109,8 @@ export async function changeAccount(
           webhook_url: input.webhook_url,
           webhook_secret: input.webhook_url === null ? null : webhookSecret,
           time_zone: input.time_zone,
+          email_mode: input.email_mode,
+          digest_hour: input.digest_hour,
         },
         at,
       );

@@ -9,6 +9,19 @@ export function generateTokenSecret(): string {
   return PREFIX + randomBytes(32).toString('base64url');
 }
 
+// A feed token is `pwf_` + 32 random bytes: it stands in feed URLs, so its own
+// prefix tells it apart from API tokens and the log redaction knows its shape.
+const FEED_PREFIX = 'pwf_';
+const FEED_TOKEN_PATTERN = /^pwf_[A-Za-z0-9_-]{43}$/;
+
+export function generateFeedTokenSecret(): string {
+  return FEED_PREFIX + randomBytes(32).toString('base64url');
+}
+
+export function looksLikeFeedToken(value: string): boolean {
+  return FEED_TOKEN_PATTERN.test(value);
+}
+
 export function hashTokenSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }

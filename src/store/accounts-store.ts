@@ -7,13 +7,15 @@ export interface AccountRow {
   webhook_url: string | null;
   webhook_secret: string | null;
   time_zone: string;
+  email_mode: 'each' | 'daily' | 'weekly';
+  digest_hour: number;
   created_at: Date;
   updated_at: Date;
 }
 
 export async function insertAccount(
   db: Queryable,
-  row: Omit<AccountRow, 'webhook_url' | 'webhook_secret' | 'time_zone'>,
+  row: Omit<AccountRow, 'webhook_url' | 'webhook_secret' | 'time_zone' | 'email_mode' | 'digest_hour'>,
 ): Promise<AccountRow | null> {
   const rows = await db.query<AccountRow>(
     `INSERT INTO accounts (id, email, plan, created_at, updated_at) VALUES ($1, $2, $3, $4, $5)
@@ -47,7 +49,15 @@ export async function countAccounts(db: Queryable): Promise<number> {
 export async function updateAccount(
   db: Queryable,
   id: string,
-  changes: { email?: string; plan?: string; webhook_url?: string | null; webhook_secret?: string | null; time_zone?: string },
+  changes: {
+    email?: string;
+    plan?: string;
+    webhook_url?: string | null;
+    webhook_secret?: string | null;
+    time_zone?: string;
+    email_mode?: string;
+    digest_hour?: number;
+  },
   at: Date,
 ): Promise<AccountRow | null> {
   const sets: string[] = [];

@@ -85,6 +85,8 @@ export interface DeliverySubject {
     targets: { id: string; label?: string }[];
     email_enabled: boolean;
     webhook_enabled: boolean;
+    /** the monitor's own email mode, else the account's: each, daily or weekly */
+    email_mode: string;
   };
   account: { id: string; email: string; plan: string; webhook_url: string | null; webhook_secret: string | null; time_zone: string };
 }
@@ -100,7 +102,8 @@ export async function readDeliverySubject(db: Queryable, outboxId: string): Prom
   }>(
     `SELECT o.event, o.event_data, CASE WHEN c.id IS NULL THEN NULL ELSE to_jsonb(c.*) END AS change,
        jsonb_build_object('id', m.id, 'url', m.url, 'name', m.name, 'targets', m.targets,
-         'email_enabled', m.email_enabled, 'webhook_enabled', m.webhook_enabled) AS monitor,
+         'email_enabled', m.email_enabled, 'webhook_enabled', m.webhook_enabled,
+         'email_mode', COALESCE(m.email_mode, a.email_mode)) AS monitor,
        jsonb_build_object('id', a.id, 'email', a.email, 'plan', a.plan,
          'webhook_url', a.webhook_url, 'webhook_secret', a.webhook_secret, 'time_zone', a.time_zone) AS account
      FROM notification_outbox o

@@ -69,6 +69,7 @@ async function newMonitor(accountId: string, at: Date): Promise<string> {
     interval_minutes: 60,
     targets: [TITLE],
     email_enabled: false,
+    email_mode: null,
     webhook_enabled: false,
     failing_after: 3,
     created_at: at,

@@ -35,7 +35,12 @@ const SPEC_ENDPOINTS: [string, string, string][] = [
 ];
 
 // Endpoints beyond the specification (docs/guide.md: "Beyond the specification").
-const EXTENSION_ENDPOINTS: [string, string, string][] = [['get', '/monitors/{monitor_id}/checks', 'monitors:read']];
+const EXTENSION_ENDPOINTS: [string, string, string][] = [
+  ['get', '/monitors/{monitor_id}/checks', 'monitors:read'],
+  ['post', '/feed-tokens', 'feeds:write'],
+  ['get', '/feed-tokens', 'feeds:read'],
+  ['delete', '/feed-tokens/{feed_token_id}', 'feeds:write'],
+];
 const ENDPOINTS = [...SPEC_ENDPOINTS, ...EXTENSION_ENDPOINTS];
 
 test('every endpoint of the specification, and each extension, is documented with its scope', () => {

@@ -41,7 +41,7 @@ test('creating an account returns 201 with id, email and plan', async () => {
   assert.equal(res.json().data.email, 'owner@example.com');
   assert.equal(res.json().data.plan, 'pro');
   const read = await admin(t.app, 'GET', `/accounts/${res.json().data.id}`);
-  assert.deepEqual(read.json().data, { ...res.json().data, webhook_url: null, time_zone: 'UTC' });
+  assert.deepEqual(read.json().data, { ...res.json().data, webhook_url: null, time_zone: 'UTC', email_mode: 'each', digest_hour: 8 });
 });
 
 test('a token is shown once with the pwk_ prefix and listed later without its secret', async () => {

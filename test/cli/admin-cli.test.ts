@@ -77,6 +77,8 @@ test("the server's refusals of every command with flags name the command's flags
     [['accounts', 'set-plan', id, '--plan', 'gold'], '--plan'],
     [['accounts', 'set-webhook', id, '--url', 'http://169.254.169.254/hook'], '--url'],
     [['accounts', 'set-time-zone', id, '--zone', 'Mars/Olympus_Mons'], '--zone'],
+    [['accounts', 'set-email-mode', id, '--mode', 'hourly'], '--mode'],
+    [['accounts', 'set-email-mode', id, '--mode', 'daily', '--hour', '24'], '--hour'],
     [[...token, '--name', 'n', '--scopes', 'monitors:read,everything'], '--scopes'],
     [[...token, '--name', 'n'.repeat(101), '--scopes', 'monitors:read'], '--name'],
     [['api', 'close', '--retry-after', '0'], '--retry-after'],
@@ -88,7 +90,7 @@ test("the server's refusals of every command with flags name the command's flags
     assert.deepEqual(fields, [flag], res.stderr);
     assert.doesNotMatch(
       res.stderr,
-      /expires_in_days|webhook_url|time_zone|retry_after_seconds|(?<![\w-])(plan|scopes)(?![\w-])/,
+      /expires_in_days|webhook_url|time_zone|email_mode|digest_hour|retry_after_seconds|(?<![\w-])(plan|scopes)(?![\w-])/,
       res.stderr,
     );
   }
@@ -105,4 +107,13 @@ test('accounts list prints one line per account: id, email, plan, created, monit
   assert.ok(lines.includes(`${id}  listed@example.com  free  created ${t.clock.now().toISOString()}  0 monitors`), res.stdout);
   const json = await admin(['accounts', 'list', '--json']);
   assert.ok((JSON.parse(json.stdout) as { id: string }[]).some((a) => a.id === id));
+});
+
+test('accounts set-email-mode sets the change emails to a digest at the hour', async () => {
+  const account = await admin(['accounts', 'create', '--email', 'digest@example.com', '--plan', 'pro', '--json']);
+  const id = JSON.parse(account.stdout).id as string;
+  const res = await admin(['accounts', 'set-email-mode', id, '--mode', 'weekly', '--hour', '18', '--json']);
+  assert.equal(res.code, 0, res.stderr);
+  const set = JSON.parse(res.stdout) as { email_mode: string; digest_hour: number };
+  assert.deepEqual([set.email_mode, set.digest_hour], ['weekly', 18]);
 });

@@ -175,3 +175,22 @@ test('checks.history iterates every check of a monitor, newest first, across pag
   assert.deepEqual(all, [...all].sort().reverse(), 'newest first');
   for (const limit of [1, 5, 11]) assert.deepEqual(await history(limit), all, `pages of ${limit}`);
 });
+
+test('feedTokens.create makes a feed token whose feed_url serves Atom; list shows it without the secret; revoke ends its feed', async () => {
+  const { pw } = await client();
+  const created = await pw.feedTokens.create({ name: 'reader' });
+  const path = new URL(created.feed_url).pathname;
+  assert.equal(path, `/feeds/${created.token}/changes.atom`);
+  const feed = await fetch(`${await listening()}${path}`);
+  assert.equal(feed.status, 200);
+  assert.match(feed.headers.get('content-type') ?? '', /^application\/atom\+xml/);
+  const listed = await pw.feedTokens.list();
+  assert.deepEqual(
+    listed.map((f) => [f.id, f.state]),
+    [[created.id, 'valid']],
+  );
+  assert.ok(!JSON.stringify(listed).includes(created.token));
+  await pw.feedTokens.revoke(created.id);
+  assert.equal((await pw.feedTokens.list())[0]!.state, 'revoked');
+  assert.equal((await fetch(`${await listening()}${path}`)).status, 404);
+});

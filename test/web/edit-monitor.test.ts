@@ -203,3 +203,19 @@ test('a failing monitor is marked in the list and on its page, the list filters 
   assert.equal(refused.statusCode, 422);
   assert.match(refused.body, /failing_after: must be at least 1/);
 });
+
+test("a monitor's emails can come in the daily digest, or as the account's settings say", async () => {
+  const { client, monitorId } = await ownerWithMonitor();
+  const page = await client.get(`/monitors/${monitorId}/edit`);
+  assert.match(page.body, /<option value="" selected>As the account’s settings say<\/option>/);
+  await client.post(`/monitors/${monitorId}/edit`, { name: '', labels: '', email: 'on', email_mode: 'daily' });
+  const mode = async () =>
+    (await t.db.query<{ email_mode: string | null }>('SELECT email_mode FROM monitors WHERE id = $1', [monitorId]))[0]!.email_mode;
+  assert.equal(await mode(), 'daily');
+  assert.match((await client.get(`/monitors/${monitorId}/edit`)).body, /<option value="daily" selected>/);
+  await client.post(`/monitors/${monitorId}/edit`, { name: '', labels: '', email: 'on', email_mode: '' });
+  assert.equal(await mode(), null);
+  const refused = await client.post(`/monitors/${monitorId}/edit`, { name: '', labels: '', email: 'on', email_mode: 'hourly' });
+  assert.equal(refused.statusCode, 422);
+  assert.equal(await mode(), null);
+});

@@ -5,6 +5,9 @@ import type {
   Change,
   ChangeDetail,
   ChangeQuery,
+  CreatedFeedToken,
+  FeedToken,
+  FeedTokenCreate,
   CheckHistoryQuery,
   CheckRun,
   Monitor,
@@ -125,6 +128,16 @@ export class PagewatchClient {
         if (this.now() + waitMs > deadline) throw new Error(`check ${checkId} is still ${res.body.data.status} after the timeout`);
         await this.sleep(waitMs);
       }
+    },
+  };
+
+  readonly feedTokens = {
+    /** Makes a feed token; its secret and feed_url are in this answer only. Not retried: a retry would make a second token. */
+    create: async (body: FeedTokenCreate): Promise<CreatedFeedToken> =>
+      (await this.http.request<Data<CreatedFeedToken>>({ method: 'POST', path: '/feed-tokens', body, retry: false })).body.data,
+    list: async (): Promise<FeedToken[]> => (await this.http.request<Data<FeedToken[]>>({ method: 'GET', path: '/feed-tokens' })).body.data,
+    revoke: async (id: string): Promise<void> => {
+      await this.http.request({ method: 'DELETE', path: `/feed-tokens/${enc(id)}` });
     },
   };
 

@@ -193,6 +193,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/feed-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the account’s feed tokens, newest first, without secrets */
+        get: operations["listFeedTokens"];
+        put?: never;
+        /**
+         * Create an Atom feed token
+         * @description A read-only token for feed readers, which cannot send headers: it stands in the feed URL (feed_url, /feeds/{token}/changes.atom), shown once. It shows the whole account, one label (label) or one monitor (monitor_id). At most the plan's feed_tokens active tokens (10 on Pro).
+         */
+        post: operations["createFeedToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feed-tokens/{feed_token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a feed token
+         * @description Its feeds answer 404 from now on. Revoking a revoked token is 204 again.
+         */
+        delete: operations["revokeFeedToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/monitors": {
         parameters: {
             query?: never;
@@ -443,6 +484,10 @@ export interface operations {
                             plan: string;
                             webhook_url: string | null;
                             time_zone: string;
+                            /** @description change emails of the account's monitors that set no mode of their own: each (one per check, the default), daily or weekly (one digest of the period, at digest_hour in time_zone; weekly on Mondays; none when nothing changed) */
+                            email_mode: "each" | "daily" | "weekly";
+                            /** @description the hour digests go out, in the account's time_zone; default 8 */
+                            digest_hour: number;
                             /** Format: date-time */
                             created_at: string;
                             /** @description the account's monitors, active and paused */
@@ -516,6 +561,10 @@ export interface operations {
                             webhook_url: string | null;
                             /** @description IANA time zone in which notifications show times; default UTC */
                             time_zone: string;
+                            /** @description change emails of the account's monitors that set no mode of their own: each (one per check, the default), daily or weekly (one digest of the period, at digest_hour in time_zone; weekly on Mondays; none when nothing changed) */
+                            email_mode: "each" | "daily" | "weekly";
+                            /** @description the hour digests go out, in the account's time_zone; default 8 */
+                            digest_hour: number;
                             /** @description returned once, when a new webhook_url is set */
                             webhook_secret?: string;
                         };
@@ -604,6 +653,10 @@ export interface operations {
                             webhook_url: string | null;
                             /** @description IANA time zone in which notifications show times; default UTC */
                             time_zone: string;
+                            /** @description change emails of the account's monitors that set no mode of their own: each (one per check, the default), daily or weekly (one digest of the period, at digest_hour in time_zone; weekly on Mondays; none when nothing changed) */
+                            email_mode: "each" | "daily" | "weekly";
+                            /** @description the hour digests go out, in the account's time_zone; default 8 */
+                            digest_hour: number;
                             /** @description returned once, when a new webhook_url is set */
                             webhook_secret?: string;
                         };
@@ -666,6 +719,10 @@ export interface operations {
                     webhook_url?: string | null;
                     /** @description an IANA time zone name, e.g. Europe/Berlin, or UTC */
                     time_zone?: string;
+                    /** @description change emails of the account's monitors that set no mode of their own: each (one per check, the default), daily or weekly (one digest of the period, at digest_hour in time_zone; weekly on Mondays; none when nothing changed) */
+                    email_mode?: "each" | "daily" | "weekly";
+                    /** @description the hour digests go out, in the account's time_zone; default 8 */
+                    digest_hour?: number;
                 };
             };
         };
@@ -685,6 +742,10 @@ export interface operations {
                             webhook_url: string | null;
                             /** @description IANA time zone in which notifications show times; default UTC */
                             time_zone: string;
+                            /** @description change emails of the account's monitors that set no mode of their own: each (one per check, the default), daily or weekly (one digest of the period, at digest_hour in time_zone; weekly on Mondays; none when nothing changed) */
+                            email_mode: "each" | "daily" | "weekly";
+                            /** @description the hour digests go out, in the account's time_zone; default 8 */
+                            digest_hour: number;
                             /** @description returned once, when a new webhook_url is set */
                             webhook_secret?: string;
                         };
@@ -943,7 +1004,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    scopes: ("monitors:read" | "monitors:write" | "changes:read" | "usage:read" | "checks:write")[];
+                    scopes: ("monitors:read" | "monitors:write" | "changes:read" | "usage:read" | "checks:write" | "feeds:read" | "feeds:write")[];
                     expires_in_days: number;
                 };
             };
@@ -1615,6 +1676,282 @@ export interface operations {
             };
         };
     };
+    listFeedTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            label: string | null;
+                            monitor_id: string | null;
+                            /** @description the first 8 characters of the token */
+                            hint: string;
+                            state: "valid" | "revoked";
+                            /** Format: date-time */
+                            created_at: string;
+                            revoked_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description malformed request: unknown_parameter, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid, expired or revoked token: unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Pro required, or the token lacks the scope: pro_required, insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a limit was reached; wait Retry-After seconds: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API closed, no capacity, or the store out of room or out of reach; respect Retry-After: unavailable, storage_unavailable, store_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createFeedToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description show only monitors carrying this label */
+                    label?: string;
+                    /**
+                     * Format: uuid
+                     * @description show only this monitor
+                     */
+                    monitor_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description pwf_…, shown once */
+                            token: string;
+                            /** @description the feed's address, with the token in it */
+                            feed_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description malformed request: unknown_parameter, invalid_request, malformed_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid, expired or revoked token: unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Pro required, or the token lacks the scope: pro_required, insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: allowance_exhausted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body over 16 KiB: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON content type required: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid configuration: validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a limit was reached; wait Retry-After seconds: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API closed, no capacity, or the store out of room or out of reach; respect Retry-After: unavailable, storage_unavailable, store_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeFeedToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                feed_token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description malformed request: unknown_parameter, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid, expired or revoked token: unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Pro required, or the token lacks the scope: pro_required, insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource missing, owned by another account, deleted or expired: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a limit was reached; wait Retry-After seconds: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API closed, no capacity, or the store out of room or out of reach; respect Retry-After: unavailable, storage_unavailable, store_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listMonitors: {
         parameters: {
             query: {
@@ -1689,6 +2026,8 @@ export interface operations {
                             }[];
                             notifications: {
                                 email_enabled: boolean;
+                                /** @description each (one email per check), daily or weekly (one digest of the period); null: the account's email_mode (the default) */
+                                email_mode: ("each" | "daily" | "weekly") | null;
                                 webhook_enabled: boolean;
                                 failing_after: number;
                             };
@@ -1830,6 +2169,8 @@ export interface operations {
                     notifications?: {
                         /** @description email the account on matched changes; default true */
                         email_enabled?: boolean;
+                        /** @description each (one email per check), daily or weekly (one digest of the period); null: the account's email_mode (the default) */
+                        email_mode?: ("each" | "daily" | "weekly") | null;
                         /** @description post matched changes to the account's webhook (configured by the operator); default false */
                         webhook_enabled?: boolean;
                         /** @description after this many failed checks in a row (the page did not load, or a target could not be read) one monitor.failing is sent, and one monitor.recovered when a check succeeds again; default 3 */
@@ -2006,6 +2347,8 @@ export interface operations {
                             }[];
                             notifications: {
                                 email_enabled: boolean;
+                                /** @description each (one email per check), daily or weekly (one digest of the period); null: the account's email_mode (the default) */
+                                email_mode: ("each" | "daily" | "weekly") | null;
                                 webhook_enabled: boolean;
                                 failing_after: number;
                             };
@@ -2243,6 +2586,8 @@ export interface operations {
                     notifications?: {
                         /** @description email the account on matched changes; default true */
                         email_enabled?: boolean;
+                        /** @description each (one email per check), daily or weekly (one digest of the period); null: the account's email_mode (the default) */
+                        email_mode?: ("each" | "daily" | "weekly") | null;
                         /** @description post matched changes to the account's webhook (configured by the operator); default false */
                         webhook_enabled?: boolean;
                         /** @description after this many failed checks in a row (the page did not load, or a target could not be read) one monitor.failing is sent, and one monitor.recovered when a check succeeds again; default 3 */
@@ -2314,6 +2659,8 @@ export interface operations {
                             }[];
                             notifications: {
                                 email_enabled: boolean;
+                                /** @description each (one email per check), daily or weekly (one digest of the period); null: the account's email_mode (the default) */
+                                email_mode: ("each" | "daily" | "weekly") | null;
                                 webhook_enabled: boolean;
                                 failing_after: number;
                             };

@@ -31,3 +31,6 @@ export type Receipt = ResponseBody<'getCheck', 200>['data'];
 export type Usage = ResponseBody<'getUsage', 200>['data'];
 export type CheckRun = ResponseBody<'listMonitorChecks', 200>['data'][number];
 export type CheckHistoryQuery = Partial<Omit<QueryOf<'listMonitorChecks'>, 'cursor'>>;
+export type FeedToken = ResponseBody<'listFeedTokens', 200>['data'][number];
+export type FeedTokenCreate = RequestBody<'createFeedToken'>;
+export type CreatedFeedToken = ResponseBody<'createFeedToken', 201>['data'];

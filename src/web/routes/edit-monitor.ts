@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../http/app-deps.ts';
+import type { EmailMode } from '../../domain/digest-periods.ts';
 import { UpdateMonitorBody } from '../../schemas/monitors.ts';
 import { AppError } from '../../errors.ts';
 import type { LoadMode } from '../../domain/load-mode.ts';
@@ -24,6 +25,7 @@ function readSettings(request: FastifyRequest): SettingsInput {
     name: field(request, 'name').trim(),
     labels: field(request, 'labels'),
     email: field(request, 'email') === 'on',
+    emailMode: field(request, 'email_mode'),
     webhook: field(request, 'webhook') === 'on',
     failingAfter: field(request, 'failing_after').trim(),
   };
@@ -61,6 +63,8 @@ export const editMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) 
       labels: labelList(input.labels),
       notifications: {
         email_enabled: input.email,
+        // Checked by the API's schema below: a value not offered is refused like any invalid setting.
+        email_mode: input.emailMode === '' ? null : (input.emailMode as EmailMode),
         webhook_enabled: input.webhook,
         ...(input.failingAfter === '' ? {} : { failing_after: countValue(input.failingAfter) }),
       },

@@ -10,15 +10,25 @@ export interface SettingsInput {
   name: string;
   labels: string;
   email: boolean;
+  /** each, daily or weekly; empty: the account's mode */
+  emailMode: string;
   webhook: boolean;
   failingAfter: string;
 }
+
+const EMAIL_MODE_CHOICES: [string, string][] = [
+  ['', 'As the account’s settings say'],
+  ['each', 'One email per check'],
+  ['daily', 'In the daily digest'],
+  ['weekly', 'In the weekly digest'],
+];
 
 export function settingsInput(m: MonitorView): SettingsInput {
   return {
     name: m.name ?? '',
     labels: m.labels.join(', '),
     email: m.notifications.email_enabled,
+    emailMode: m.notifications.email_mode ?? '',
     webhook: m.notifications.webhook_enabled,
     failingAfter: String(m.notifications.failing_after),
   };
@@ -44,6 +54,10 @@ ${csrfField(ctx)}
 <span class="help" id="labels-help">comma-separated, e.g. "shop, competitors"; the monitor list filters by them</span>
 <fieldset><legend>Notifications</legend>
 ${checkbox('email', 'Email me when an alert rule matches')}
+<label for="email_mode">Emails come</label>
+<select id="email_mode" name="email_mode">${EMAIL_MODE_CHOICES.map(
+    ([value, label]) => html`<option value="${value}"${input.emailMode === value ? html` selected` : ''}>${label}</option>`,
+  )}</select>
 ${checkbox('webhook', 'Post to the account\u2019s webhook (set up by the operator)')}
 <label for="failing_after">Alert when the checks fail this many times in a row</label>
 <input id="failing_after" name="failing_after" type="number" min="1" max="100" value="${input.failingAfter}" aria-describedby="failing-help">

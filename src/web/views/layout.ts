@@ -29,6 +29,7 @@ const NOTICES: Record<string, string> = {
   'password-set': 'Your password is set. Sign in with it.',
   'signed-in-required': 'Please sign in to continue.',
   'token-revoked': 'The token is revoked. API requests that use it are refused from now on.',
+  'feed-revoked': 'The feed is revoked. Its address answers 404 from now on.',
   'monitor-created': 'The monitor is created. Its first check records the baseline and sends no alert.',
   'monitor-paused': 'The monitor is paused.',
   'monitor-resumed': 'The monitor is active again.',
@@ -36,6 +37,7 @@ const NOTICES: Record<string, string> = {
   'monitor-reconfigured': 'The targets and schedule are saved. Changed targets record a new baseline at the next check, with no alert.',
   'monitor-deleted': 'The monitor and its history are deleted.',
   'time-zone-saved': 'The time zone is saved. Alert emails show times in it from now on.',
+  'email-mode-saved': 'The change email settings are saved.',
 };
 
 export function csrfField(ctx: PageContext): SafeHtml {

@@ -15,6 +15,8 @@ const SCOPE_HELP: Record<string, string> = {
   'changes:read': 'list changes and read captured text',
   'usage:read': 'read allowances and usage',
   'checks:write': 'request manual checks and read their receipts',
+  'feeds:read': 'list Atom feed tokens',
+  'feeds:write': 'create and revoke Atom feed tokens',
 };
 
 export interface TokenForm {
@@ -82,6 +84,7 @@ export function tokensBody(
   const pro = input.plan.api_access;
   return html`<h1>API access</h1>
 <p>Tokens let your own server tools use the <a href="/api/v1/openapi.json">pagewatch API</a> with <code>Authorization: Bearer &lt;token&gt;</code>. Use them only from your server; this dashboard's sign-in never works for the API.</p>
+<p>Feed readers cannot send a token: give them an <a href="/feed-tokens">Atom feed</a> address instead.</p>
 ${
   !pro &&
   html`<div class="card warn" role="note"><h2>API access needs the Pro plan</h2>
