@@ -3,10 +3,14 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { randomUUID } from 'node:crypto';
 import type { Database } from '../../src/store/database.ts';
 import { DataDirLockedError } from '../../src/store/data-dir-lock.ts';
 import { openPgliteThreadDatabase } from '../../src/store/pglite-thread-database.ts';
-import { insertItems, misnamed } from '../helpers/sample-procedures.ts';
+import { migrate } from '../../src/store/migrate.ts';
+import { storeProcedures } from '../../src/store/procedures/index.ts';
+import { DEFAULT_PLANS } from '../../src/domain/plans.ts';
+import { insertMonitorRow } from '../helpers/monitor-rows.ts';
 import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 
 // The embedded store runs PGlite in a worker thread (whatever TEST_DATABASE_URL
@@ -71,49 +75,38 @@ test('a failed statement inside a transaction rolls the whole transaction back',
 });
 
 test('a store procedure runs whole in the thread, one transaction, its input and output copied with their types', async () => {
-  const at = new Date('2026-03-04T05:06:07Z');
-  const out = await db.transact(insertItems, {
-    items: [
-      { id: 10, name: 'ten' },
-      { id: 11, name: 'eleven' },
-    ],
-    at,
-  });
-  assert.equal(out.inMainThread, false, 'it ran in the store thread');
-  assert.deepEqual(out.at, at);
-  assert.deepEqual(
-    out.names,
-    new Map([
-      [10, 'ten'],
-      [11, 'eleven'],
-    ]),
-  );
-  const rows = await db.query<{ name: string }>('SELECT name FROM items WHERE id IN (10, 11) ORDER BY id');
-  assert.deepEqual(
-    rows.map((r) => r.name),
-    ['ten', 'eleven'],
-  );
+  const store = await openPgliteThreadDatabase(null);
+  try {
+    await migrate(store);
+    const accountId = randomUUID();
+    await store.query("INSERT INTO accounts (id, email, plan, created_at, updated_at) VALUES ($1, $2, 'pro', now(), now())", [
+      accountId,
+      `${accountId}@example.test`,
+    ]);
+    const dueAt = new Date('2026-03-04T05:00:00Z');
+    const monitorId = await insertMonitorRow(store, { accountId, url: 'http://127.0.0.1:9/', targets: [], nextCheckAt: dueAt });
+    const settings = { plans: DEFAULT_PLANS, capacity: 1, leaseSeconds: 60, hostConcurrency: 2, tickSeconds: 60 };
+    const claim = await store.transact(storeProcedures.claimWork, { settings, at: new Date('2026-03-04T05:00:30Z') });
+    assert.equal(claim.items.length, 1);
+    assert.deepEqual(claim.items[0]!.dueAt, dueAt);
+    assert.ok(claim.items[0]!.reservation.period instanceof Date);
+    assert.deepEqual(await store.query('SELECT monitor_id FROM check_leases'), [{ monitor_id: monitorId }]);
+  } finally {
+    await store.close();
+  }
 });
 
-test('a store procedure that fails leaves nothing and its error keeps its SQLSTATE and constraint', async () => {
-  await assert.rejects(
-    db.transact(insertItems, {
-      items: [
-        { id: 12, name: 'twelve' },
-        { id: 12, name: 'again' },
-      ],
-      at: new Date(),
-    }),
-    (err: Error & { code?: string; constraint?: string }) => {
-      assert.equal(err.code, '23505');
-      assert.equal(err.constraint, 'items_pkey');
-      return true;
-    },
-  );
-  assert.deepEqual(await db.query('SELECT 1 FROM items WHERE id = 12'), []);
+test('a store procedure that fails keeps its SQLSTATE, and the store goes on', async () => {
+  const settings = { plans: DEFAULT_PLANS, capacity: 1, leaseSeconds: 60, hostConcurrency: 2, tickSeconds: 60 };
+  await assert.rejects(db.transact(storeProcedures.claimWork, { settings, at: new Date() }), (err: Error & { code?: string }) => {
+    assert.equal(err.code, '42P01', 'this store has no monitors table');
+    return true;
+  });
+  assert.deepEqual(await db.query<{ n: number }>('SELECT 1 AS n'), [{ n: 1 }]);
 });
 
 test('a store procedure the thread cannot find is refused with its name', async () => {
+  const misnamed = { name: 'notExported', run: async () => null };
   await assert.rejects(db.transact(misnamed, undefined), /exports no store procedure named notExported/);
 });
 
