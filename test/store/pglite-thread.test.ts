@@ -19,11 +19,31 @@ import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 const run = promisify(execFile);
 const freshDir = useTempDataDirs('pw-thread-');
 let db: Database;
+/** a store with the schema, for the store procedures */
+let migrated: Database;
 before(async () => {
   db = await openPgliteThreadDatabase(null);
   await db.exec('CREATE TABLE items (id integer PRIMARY KEY, name text NOT NULL)');
+  migrated = await openPgliteThreadDatabase(null);
+  await migrate(migrated);
 });
-after(() => db.close());
+after(async () => {
+  await db.close();
+  await migrated.close();
+});
+
+const CLAIM_SETTINGS = { plans: DEFAULT_PLANS, capacity: 1, leaseSeconds: 60, hostConcurrency: 2, tickSeconds: 60 };
+
+/** A Pro account with one monitor due at `dueAt`. */
+async function dueMonitor(dueAt: Date): Promise<{ accountId: string; monitorId: string }> {
+  const accountId = randomUUID();
+  await migrated.query("INSERT INTO accounts (id, email, plan, created_at, updated_at) VALUES ($1, $2, 'pro', now(), now())", [
+    accountId,
+    `${accountId}@example.test`,
+  ]);
+  const monitorId = await insertMonitorRow(migrated, { accountId, url: 'http://127.0.0.1:9/', targets: [], nextCheckAt: dueAt });
+  return { accountId, monitorId };
+}
 
 test('rows, parameters and types come back as the in-process store gives them', async () => {
   const [row] = await db.query<{ n: number; at: Date; doc: { a: number[] }; big: number }>(
@@ -75,34 +95,34 @@ test('a failed statement inside a transaction rolls the whole transaction back',
 });
 
 test('a store procedure runs whole in the thread, one transaction, its input and output copied with their types', async () => {
-  const store = await openPgliteThreadDatabase(null);
-  try {
-    await migrate(store);
-    const accountId = randomUUID();
-    await store.query("INSERT INTO accounts (id, email, plan, created_at, updated_at) VALUES ($1, $2, 'pro', now(), now())", [
-      accountId,
-      `${accountId}@example.test`,
-    ]);
-    const dueAt = new Date('2026-03-04T05:00:00Z');
-    const monitorId = await insertMonitorRow(store, { accountId, url: 'http://127.0.0.1:9/', targets: [], nextCheckAt: dueAt });
-    const settings = { plans: DEFAULT_PLANS, capacity: 1, leaseSeconds: 60, hostConcurrency: 2, tickSeconds: 60 };
-    const claim = await store.transact(storeProcedures.claimWork, { settings, at: new Date('2026-03-04T05:00:30Z') });
-    assert.equal(claim.items.length, 1);
-    assert.deepEqual(claim.items[0]!.dueAt, dueAt);
-    assert.ok(claim.items[0]!.reservation.period instanceof Date);
-    assert.deepEqual(await store.query('SELECT monitor_id FROM check_leases'), [{ monitor_id: monitorId }]);
-  } finally {
-    await store.close();
-  }
+  const dueAt = new Date('2026-03-04T05:00:00Z');
+  const { monitorId } = await dueMonitor(dueAt);
+  const claim = await migrated.transact(storeProcedures.claimWork, { settings: CLAIM_SETTINGS, at: new Date('2026-03-04T05:00:30Z') });
+  assert.equal(claim.items.length, 1);
+  assert.deepEqual(claim.items[0]!.dueAt, dueAt);
+  assert.ok(claim.items[0]!.reservation.period instanceof Date);
+  assert.deepEqual(await migrated.query('SELECT monitor_id FROM check_leases WHERE monitor_id = $1', [monitorId]), [
+    { monitor_id: monitorId },
+  ]);
 });
 
-test('a store procedure that fails keeps its SQLSTATE, and the store goes on', async () => {
-  const settings = { plans: DEFAULT_PLANS, capacity: 1, leaseSeconds: 60, hostConcurrency: 2, tickSeconds: 60 };
-  await assert.rejects(db.transact(storeProcedures.claimWork, { settings, at: new Date() }), (err: Error & { code?: string }) => {
-    assert.equal(err.code, '42P01', 'this store has no monitors table');
-    return true;
-  });
-  assert.deepEqual(await db.query<{ n: number }>('SELECT 1 AS n'), [{ n: 1 }]);
+test('a store procedure that fails leaves nothing and its error keeps its SQLSTATE and constraint', async () => {
+  const { accountId } = await dueMonitor(new Date('2026-03-05T05:00:00Z'));
+  // The claim reserves the check's allowance, then fails writing its lease.
+  await migrated.exec('ALTER TABLE check_leases ADD CONSTRAINT no_new_leases CHECK (false) NOT VALID');
+  try {
+    await assert.rejects(
+      migrated.transact(storeProcedures.claimWork, { settings: CLAIM_SETTINGS, at: new Date('2026-03-05T05:00:30Z') }),
+      (err: Error & { code?: string; constraint?: string }) => {
+        assert.equal(err.code, '23514');
+        assert.equal(err.constraint, 'no_new_leases');
+        return true;
+      },
+    );
+    assert.deepEqual(await migrated.query('SELECT 1 FROM usage_counters WHERE account_id = $1', [accountId]), []);
+  } finally {
+    await migrated.exec('ALTER TABLE check_leases DROP CONSTRAINT no_new_leases');
+  }
 });
 
 test('a store procedure the thread cannot find is refused with its name', async () => {
