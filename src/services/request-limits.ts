@@ -15,7 +15,7 @@ import { periodEnd, periodStart, secondsUntil } from '../domain/periods.ts';
 
 export const WINDOW_SECONDS = 60;
 /** How often the counts held in this process are written to the store. */
-export const FLUSH_INTERVAL_MS = 1000;
+const FLUSH_INTERVAL_MS = 1000;
 
 /** The values behind the X-RateLimit-* and X-Read-Bytes-* headers. */
 export interface LimitState {
@@ -77,7 +77,7 @@ export function windowEnd(start: Date): Date {
 }
 
 /** Whether a request at `now` is counted, given the counts before it. */
-export function underLimits(plan: Plan, windowUsed: number, dayUsed: number): boolean {
+function underLimits(plan: Plan, windowUsed: number, dayUsed: number): boolean {
   return windowUsed < plan.requests_per_minute && dayUsed < plan.requests_per_day;
 }
 
