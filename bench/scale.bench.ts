@@ -270,7 +270,7 @@ slot as on a settled service, ${
     }, run for **${MINUTES} real minutes** per store; ${CONCURRENCY} checks at once, scheduler cycle ${TICK_SECONDS} s;
 small pages (the three watched elements, ~0.3 KB) whose price moves every ${CHANGE_SECONDS / 60} minutes, served by a child process on
 ${server.bases.length} loopback ports. Lateness is the start of each check's load against its due time; a monitor the engine
-reaches more than two cycles late is moved to its next slot (src/engine/check-claims.ts), so an engine slower than the offered
+reaches more than two cycles late is moved to its next slot (src/store/procedures/claim-work.ts), so an engine slower than the offered
 rate shows as a sustained rate below it rather than as ever-growing lateness. CPU is the benchmark process (engine, and PGlite
 itself when embedded) and the fixture site's process, as a share of one core; PostgreSQL's server processes are not included
 (other engineers' tests share that server). Peak RSS is the benchmark process during the run (what seeding left behind is garbage-collected before it);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DEFAULT_CHECK_LEASE_SECONDS } from '../../src/config.ts';
 import type { Plan } from '../../src/domain/plans.ts';
 import { nextDueAt, stableOffsetSeconds } from '../../src/domain/schedule.ts';
-import { reserveChecks } from '../../src/engine/check-allowance.ts';
+import { reserveChecks } from '../../src/store/procedures/check-allowance.ts';
 import { writeLeases } from '../../src/store/check-leases-store.ts';
 import type { Database } from '../../src/store/database.ts';
 import { recordChecks } from '../../src/store/monitor-checks-store.ts';

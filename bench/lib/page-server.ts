@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { DEFAULT_HOST_CONCURRENCY } from '../../src/engine/host-politeness.ts';
+import { DEFAULT_HOST_CONCURRENCY } from '../../src/domain/host-politeness.ts';
 import { processCpuMs } from './measure.ts';
 
 // Starts bench/lib/page-server-process.ts and waits for its ports.

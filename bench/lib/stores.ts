@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { Database } from '../../src/store/database.ts';
+import { migrate } from '../../src/store/migrate.ts';
 import { openDatabase } from '../../src/store/open-database.ts';
+import { openPgliteEventLoopStore } from './pglite-event-loop-store.ts';
 
 // The two stores a benchmark compares: PGlite in a fresh temporary data
 // directory, and PostgreSQL in a fresh schema (BENCH_DATABASE_URL). Both are
@@ -72,7 +74,8 @@ export async function openBenchStore(kind: StoreKind): Promise<BenchStore> {
   const sizeOf = async (db: Database) => Number((await db.query<{ bytes: number }>(SIZE_SQL))[0]!.bytes);
   if (kind !== 'postgres') {
     const dir = mkdtempSync(join(tmpdir(), 'pagewatch-bench-'));
-    const db = await openDatabase({ databaseUrl: null, dataDir: dir, embeddedThread: kind === 'pglite' });
+    const db = kind === 'pglite' ? await openDatabase({ databaseUrl: null, dataDir: dir }) : await openPgliteEventLoopStore(dir);
+    if (kind === 'pglite-loop') await migrate(db);
     return {
       kind,
       label: STORE_LABELS[kind],

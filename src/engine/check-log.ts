@@ -1,5 +1,5 @@
-import type { WorkItem } from './check-claims.ts';
-import type { RecordedCheck } from './check-commit.ts';
+import type { WorkItem } from '../store/procedures/claim-work.ts';
+import type { RecordedCheck } from '../store/procedures/commit-checks.ts';
 import type { EngineLogger } from './engine-logger.ts';
 
 // What the engine says at `info` about a recorded check: one line for the

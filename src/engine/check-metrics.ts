@@ -1,5 +1,5 @@
 import type { Metrics } from '../process-metrics.ts';
-import type { WorkItem } from './check-claims.ts';
+import type { WorkItem } from '../store/procedures/claim-work.ts';
 import type { RunOutcome } from './check-runner.ts';
 
 // What one process's engine reports to Prometheus (/metrics): every check by

@@ -3,9 +3,9 @@ import { LoadDeferred } from '../fetch/loader/load-errors.ts';
 import { extractWithin } from '../extraction/extraction-pool.ts';
 import type { Database } from '../store/database.ts';
 import { deferLease, lockHeldLease } from '../store/check-leases-store.ts';
-import { refundCheck } from './check-allowance.ts';
-import type { WorkItem } from './check-claims.ts';
-import { summarizeLoad, type CommitOutcome } from './check-commit.ts';
+import { refundCheck } from '../store/procedures/check-allowance.ts';
+import type { WorkItem } from '../store/procedures/claim-work.ts';
+import type { CommitOutcome, LoadSummary } from '../store/procedures/commit-checks.ts';
 import type { CommitCheck } from './commit-batcher.ts';
 import type { EngineLogger } from './engine-logger.ts';
 import { logRecordedCheck } from './check-log.ts';
@@ -23,6 +23,11 @@ import { readChangesByIds } from '../store/changes-store.ts';
 // a later cycle. Each change recorded has its diff computed in the extraction
 // threads and stored at once, so no reader computes one. Failures it goes on
 // after are logged and counted, never silent.
+
+/** What the commit needs of a load: not the page itself, which extraction is done with. */
+function summarizeLoad({ status, issues, retryAfterSeconds, html }: LoadResult): LoadSummary {
+  return { status, issues, retryAfterSeconds, loaded: html !== null };
+}
 
 export interface RunnerDeps {
   db: Database;

@@ -1,5 +1,6 @@
 import type { Database } from '../store/database.ts';
-import { commitChecksProcedure, type CommitOutcome, type PendingCheck } from './check-commit.ts';
+import type { CommitOutcome, PendingCheck } from '../store/procedures/commit-checks.ts';
+import { storeProcedures } from '../store/procedures/index.ts';
 
 // Group commit: finished checks wait a moment for others and are committed
 // together, one transaction per batch, so a busy engine pays one commit (on
@@ -37,7 +38,7 @@ export function createCommitBatcher(db: Database, settings: CommitBatchSettings 
     let results;
     try {
       results = await db.transact(
-        commitChecksProcedure,
+        storeProcedures.commitChecks,
         batch.map((entry) => entry.check),
       );
     } catch (error) {

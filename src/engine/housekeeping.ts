@@ -11,9 +11,9 @@ import { refreshPlannerStatistics } from '../store/planner-statistics.ts';
 import { vacuumHotTables } from '../store/vacuum.ts';
 import { deleteExpiredPreviews } from '../store/previews-store.ts';
 import { deleteUnreferencedTexts } from '../store/texts-store.ts';
-import { monitoredPlans } from './check-claims.ts';
-import { abandonLease } from './lease-settlement.ts';
-import { storedReservation } from './check-allowance.ts';
+import { monitoredPlans } from '../store/procedures/claim-work.ts';
+import { abandonLease } from '../store/procedures/lease-settlement.ts';
+import { storedReservation } from '../store/procedures/check-allowance.ts';
 import { RECEIPT_DAYS } from '../domain/manual-check.ts';
 
 // Book-keeping every scheduler cycle does before claiming work, and the

@@ -2,12 +2,13 @@ import type { Clock } from '../clock.ts';
 import { DEFAULT_CHECK_LEASE_SECONDS } from '../config.ts';
 import type { Plans } from '../domain/plans.ts';
 import type { Database } from '../store/database.ts';
-import { claimWorkProcedure, type Claim, type WorkItem } from './check-claims.ts';
+import type { Claim, WorkItem } from '../store/procedures/claim-work.ts';
+import { storeProcedures } from '../store/procedures/index.ts';
 import { recordClaim, recordOutcome, type EngineMetrics } from './check-metrics.ts';
 import { handBack, runCheck, type RunOutcome } from './check-runner.ts';
 import { createCommitBatcher, DEFAULT_COMMIT_BATCH, type CommitBatchSettings } from './commit-batcher.ts';
 import type { EngineLogger } from './engine-logger.ts';
-import { DEFAULT_HOST_CONCURRENCY } from './host-politeness.ts';
+import { DEFAULT_HOST_CONCURRENCY } from '../domain/host-politeness.ts';
 import { cleanupExpired, settleChecks } from './housekeeping.ts';
 import { queueDueDigests } from './digests.ts';
 import type { Loaders } from '../fetch/loaders.ts';
@@ -133,7 +134,7 @@ export function createEngine(options: EngineOptions): Engine {
   let freedDuringClaim = false;
 
   const claimOnce = async (capacity: number): Promise<Claim> => {
-    const claimed = await db.transact(claimWorkProcedure, {
+    const claimed = await db.transact(storeProcedures.claimWork, {
       settings: {
         plans,
         capacity,

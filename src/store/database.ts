@@ -12,20 +12,14 @@ export interface Queryable {
  * A transaction's work that the store runs where its data is: the embedded
  * store runs it in its own thread, so the transaction holds the store for its
  * statements only, not for a round trip to a busy event loop per statement.
- * There it is found by `module` (its module's URL) and `name` (the export it
- * is found under, see storeProcedure), and its input and output are copied
+ * Every procedure is declared in store/procedures/index.ts, the one registry
+ * the thread runs them from, by `name`; their input and output are copied
  * between threads (plain data, Dates, Maps; Errors inside the output keep
  * their message only). What it throws keeps its PostgreSQL fields.
  */
 export interface StoreProcedure<I, O> {
-  readonly module: string;
   readonly name: string;
   run(tx: Queryable, input: I): Promise<O>;
-}
-
-/** Declares `run` as the procedure exported as `name` by the module at `module` (its import.meta.url). */
-export function storeProcedure<I, O>(module: string, name: string, run: (tx: Queryable, input: I) => Promise<O>): StoreProcedure<I, O> {
-  return { module, name, run };
 }
 
 export interface Database extends Queryable {

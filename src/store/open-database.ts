@@ -1,5 +1,4 @@
 import type { Database } from './database.ts';
-import { openPgliteDatabase } from './pglite-database.ts';
 import { openPgliteThreadDatabase } from './pglite-thread-database.ts';
 import { openPostgresDatabase } from './postgres-database.ts';
 import { migrate } from './migrate.ts';
@@ -17,8 +16,6 @@ export interface StoreLocation {
    * store per run and starts every file from its snapshot
    */
   snapshot?: Uint8Array<ArrayBuffer>;
-  /** PGlite in a worker thread (default) rather than on the caller's event loop */
-  embeddedThread?: boolean;
   /** bring the schema up to date on opening (default true); `pagewatch migrate` opens without, to report what it applies */
   migrate?: boolean;
 }
@@ -27,9 +24,7 @@ export interface StoreLocation {
 export async function openDatabase(location: StoreLocation): Promise<Database> {
   const db = location.databaseUrl
     ? await openPostgresDatabase({ connectionString: location.databaseUrl, schema: location.schema })
-    : location.embeddedThread === false
-      ? await openPgliteDatabase(location.dataDir)
-      : await openPgliteThreadDatabase(location.dataDir, location.snapshot ?? null);
+    : await openPgliteThreadDatabase(location.dataDir, location.snapshot ?? null);
   if (location.migrate === false) return db;
   try {
     await migrate(db);

@@ -137,8 +137,7 @@ async function openThread(dataDir: string | null, snapshot: Uint8Array<ArrayBuff
       return result;
     },
     // One message: the procedure's statements run in the thread, back to back.
-    transact: async <I, O>({ module, name }: StoreProcedure<I, O>, input: I) =>
-      (await call({ op: 'transact', module, name, input })).value as O,
+    transact: async <I, O>({ name }: StoreProcedure<I, O>, input: I) => (await call({ op: 'transact', name, input })).value as O,
     // In-process for the store: nothing can be missed, so onReset never runs.
     async listen(channel, onMessage) {
       const subscription = nextId++;

@@ -1,22 +1,23 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
-import type { Queryable, StoreProcedure } from './database.ts';
+import type { Queryable } from './database.ts';
 import { preparedStatements } from './pglite-statements.ts';
 import { isPreparable } from './preparable.ts';
+import { storeProcedureNamed } from './procedures/index.ts';
 
 // The thread side of the embedded store (pglite-thread-database.ts is the
 // other): PGlite runs here, so its query execution does not take turns with
 // HTTP, extraction and the engine on the main event loop. One message per
 // query; a transaction stays open across messages until commit or rollback,
 // or runs here whole, one message, when it is a store procedure (the
-// engine's claims and commits). Statements are kept prepared
+// registry in procedures/index.ts: the engine's claims and commits). Statements are kept prepared
 // (pglite-statements.ts).
 
 export type ThreadRequest = { id: number } & (
   | { op: 'query'; sql: string; params: unknown[] | undefined; tx: number | null }
   | { op: 'exec'; sql: string; tx: number | null }
   | { op: 'begin' | 'commit' | 'rollback'; tx: number }
-  | { op: 'transact'; module: string; name: string; input: unknown }
+  | { op: 'transact'; name: string; input: unknown }
   | { op: 'listen'; channel: string; subscription: number }
   | { op: 'unlisten'; subscription: number }
   | { op: 'close' }
@@ -61,25 +62,6 @@ interface OpenTransaction {
 }
 
 const ROLLBACK = new Error('rolled back by the caller');
-
-const procedures = new Map<string, Promise<StoreProcedure<unknown, unknown>>>();
-
-/** The procedure a module exports under `name`, imported once per thread. */
-function procedureAt(module: string, name: string): Promise<StoreProcedure<unknown, unknown>> {
-  const key = `${module}#${name}`;
-  let found = procedures.get(key);
-  if (!found) {
-    found = import(module).then((exports: Record<string, Partial<StoreProcedure<unknown, unknown>> | undefined>) => {
-      const procedure = exports[name];
-      if (typeof procedure?.run !== 'function') throw new Error(`${module} exports no store procedure named ${name}`);
-      return procedure as StoreProcedure<unknown, unknown>;
-    });
-    // A failed import is not kept: the error reaches this caller, and the next one tries again.
-    found.catch(() => procedures.delete(key));
-    procedures.set(key, found);
-  }
-  return found;
-}
 
 /** The thread's entry point: opens PGlite and answers the main thread until told to close. */
 export async function runPgliteThread(): Promise<void> {
@@ -143,8 +125,8 @@ export async function runPgliteThread(): Promise<void> {
     },
   });
 
-  const transact = async (module: string, name: string, input: unknown): Promise<unknown> => {
-    const procedure = await procedureAt(module, name);
+  const transact = async (name: string, input: unknown): Promise<unknown> => {
+    const procedure = storeProcedureNamed(name);
     return db.transaction((handle) => procedure.run(local(handle), input));
   };
 
@@ -194,7 +176,7 @@ export async function runPgliteThread(): Promise<void> {
   port.on('message', (request: ThreadRequest) => {
     if (request.op === 'begin') return begin(request.id, request.tx);
     if (request.op === 'transact') {
-      transact(request.module, request.name, request.input).then(
+      transact(request.name, request.input).then(
         (value) => {
           // Committed, but an output that cannot be copied (a function, say) must still be answered.
           try {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { relative } from 'node:path';
+import { moduleReferences, sourceFiles, SRC } from './module-references.ts';
 
 // The layers of docs/ARCHITECTURE.md, lowest first. A module may import from
 // its own layer's folder or from a lower layer, never from a higher one nor
@@ -27,16 +27,6 @@ const LAYERS: string[][] = [
 const SERVICES_ONLY = ['api', 'web'];
 const BEHIND_SERVICES = ['store', 'extraction', 'fetch', 'engine', 'notify'];
 
-const SRC = resolve(import.meta.dirname, '..', '..', 'src');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return path.endsWith('.ts') ? [path] : [];
-  });
-}
-
 /** The most specific layer entry a file belongs to, as [level, entry]. */
 function layerOf(file: string): { level: number; unit: string } {
   const path = relative(SRC, file);
@@ -51,16 +41,17 @@ function layerOf(file: string): { level: number; unit: string } {
   return best;
 }
 
-function relativeImports(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((m) => resolve(dirname(file), m[1]!));
-}
-
 const files = sourceFiles(SRC);
-const graph = new Map(files.map((file) => [file, relativeImports(file)]));
+const references = new Map(files.map((file) => [file, moduleReferences(file)]));
+const graph = new Map([...references].map(([file, found]) => [file, found.local]));
 
 test('every source module belongs to a layer', () => {
   for (const file of files) layerOf(file);
+});
+
+test('every import names its module, so the layers see it: no dynamic import of a computed name', () => {
+  const unseen = [...references].flatMap(([file, found]) => found.unseen.map((call) => `${relative(SRC, file)}: ${call}`));
+  assert.deepEqual(unseen, []);
 });
 
 test('imports point to the same part or down a layer, never up nor sideways', () => {

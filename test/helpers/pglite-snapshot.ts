@@ -14,7 +14,7 @@ if (!out) throw new Error('usage: pglite-snapshot.ts <output file>');
 const parent = mkdtempSync(join(tmpdir(), 'pw-snapshot-'));
 try {
   const dataDir = join(parent, 'data');
-  const db = await openDatabase({ databaseUrl: null, dataDir, embeddedThread: false });
+  const db = await openDatabase({ databaseUrl: null, dataDir });
   await db.close();
   const pg = new PGlite(dataDir);
   await pg.waitReady;

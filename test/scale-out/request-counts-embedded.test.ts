@@ -5,7 +5,7 @@ import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 
 // On the embedded store `pagewatch serve` counts API requests and read bytes in
 // memory and writes them to the data directory every second and at shutdown
-// (src/services/request-limits-embedded.ts). A clean stop loses nothing; a
+// (src/services/request-counts-in-memory.ts). A clean stop loses nothing; a
 // kill -9 loses at most the last second's counts.
 
 const dataDir = useTempDataDirs('pw-counts-');

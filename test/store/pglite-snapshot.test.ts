@@ -12,7 +12,7 @@ const dataDirs = useTempDataDirs('pw-snapshot-test-');
 
 test('stores started from one snapshot hold its schema, need no migration, and do not share writes', async () => {
   const dataDir = dataDirs();
-  const source = await openDatabase({ databaseUrl: null, dataDir, embeddedThread: false });
+  const source = await openDatabase({ databaseUrl: null, dataDir });
   await source.close();
   const pg = new PGlite(dataDir);
   await pg.waitReady;

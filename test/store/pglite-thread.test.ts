@@ -3,10 +3,14 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { randomUUID } from 'node:crypto';
 import type { Database } from '../../src/store/database.ts';
 import { DataDirLockedError } from '../../src/store/data-dir-lock.ts';
 import { openPgliteThreadDatabase } from '../../src/store/pglite-thread-database.ts';
-import { insertItems, misnamed } from '../helpers/sample-procedures.ts';
+import { migrate } from '../../src/store/migrate.ts';
+import { storeProcedures } from '../../src/store/procedures/index.ts';
+import { DEFAULT_PLANS } from '../../src/domain/plans.ts';
+import { insertMonitorRow } from '../helpers/monitor-rows.ts';
 import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 
 // The embedded store runs PGlite in a worker thread (whatever TEST_DATABASE_URL
@@ -15,11 +19,31 @@ import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 const run = promisify(execFile);
 const freshDir = useTempDataDirs('pw-thread-');
 let db: Database;
+/** a store with the schema, for the store procedures */
+let migrated: Database;
 before(async () => {
   db = await openPgliteThreadDatabase(null);
   await db.exec('CREATE TABLE items (id integer PRIMARY KEY, name text NOT NULL)');
+  migrated = await openPgliteThreadDatabase(null);
+  await migrate(migrated);
 });
-after(() => db.close());
+after(async () => {
+  await db.close();
+  await migrated.close();
+});
+
+const CLAIM_SETTINGS = { plans: DEFAULT_PLANS, capacity: 1, leaseSeconds: 60, hostConcurrency: 2, tickSeconds: 60 };
+
+/** A Pro account with one monitor due at `dueAt`. */
+async function dueMonitor(dueAt: Date): Promise<{ accountId: string; monitorId: string }> {
+  const accountId = randomUUID();
+  await migrated.query("INSERT INTO accounts (id, email, plan, created_at, updated_at) VALUES ($1, $2, 'pro', now(), now())", [
+    accountId,
+    `${accountId}@example.test`,
+  ]);
+  const monitorId = await insertMonitorRow(migrated, { accountId, url: 'http://127.0.0.1:9/', targets: [], nextCheckAt: dueAt });
+  return { accountId, monitorId };
+}
 
 test('rows, parameters and types come back as the in-process store gives them', async () => {
   const [row] = await db.query<{ n: number; at: Date; doc: { a: number[] }; big: number }>(
@@ -71,49 +95,38 @@ test('a failed statement inside a transaction rolls the whole transaction back',
 });
 
 test('a store procedure runs whole in the thread, one transaction, its input and output copied with their types', async () => {
-  const at = new Date('2026-03-04T05:06:07Z');
-  const out = await db.transact(insertItems, {
-    items: [
-      { id: 10, name: 'ten' },
-      { id: 11, name: 'eleven' },
-    ],
-    at,
-  });
-  assert.equal(out.inMainThread, false, 'it ran in the store thread');
-  assert.deepEqual(out.at, at);
-  assert.deepEqual(
-    out.names,
-    new Map([
-      [10, 'ten'],
-      [11, 'eleven'],
-    ]),
-  );
-  const rows = await db.query<{ name: string }>('SELECT name FROM items WHERE id IN (10, 11) ORDER BY id');
-  assert.deepEqual(
-    rows.map((r) => r.name),
-    ['ten', 'eleven'],
-  );
+  const dueAt = new Date('2026-03-04T05:00:00Z');
+  const { monitorId } = await dueMonitor(dueAt);
+  const claim = await migrated.transact(storeProcedures.claimWork, { settings: CLAIM_SETTINGS, at: new Date('2026-03-04T05:00:30Z') });
+  assert.equal(claim.items.length, 1);
+  assert.deepEqual(claim.items[0]!.dueAt, dueAt);
+  assert.ok(claim.items[0]!.reservation.period instanceof Date);
+  assert.deepEqual(await migrated.query('SELECT monitor_id FROM check_leases WHERE monitor_id = $1', [monitorId]), [
+    { monitor_id: monitorId },
+  ]);
 });
 
 test('a store procedure that fails leaves nothing and its error keeps its SQLSTATE and constraint', async () => {
-  await assert.rejects(
-    db.transact(insertItems, {
-      items: [
-        { id: 12, name: 'twelve' },
-        { id: 12, name: 'again' },
-      ],
-      at: new Date(),
-    }),
-    (err: Error & { code?: string; constraint?: string }) => {
-      assert.equal(err.code, '23505');
-      assert.equal(err.constraint, 'items_pkey');
-      return true;
-    },
-  );
-  assert.deepEqual(await db.query('SELECT 1 FROM items WHERE id = 12'), []);
+  const { accountId } = await dueMonitor(new Date('2026-03-05T05:00:00Z'));
+  // The claim reserves the check's allowance, then fails writing its lease.
+  await migrated.exec('ALTER TABLE check_leases ADD CONSTRAINT no_new_leases CHECK (false) NOT VALID');
+  try {
+    await assert.rejects(
+      migrated.transact(storeProcedures.claimWork, { settings: CLAIM_SETTINGS, at: new Date('2026-03-05T05:00:30Z') }),
+      (err: Error & { code?: string; constraint?: string }) => {
+        assert.equal(err.code, '23514');
+        assert.equal(err.constraint, 'no_new_leases');
+        return true;
+      },
+    );
+    assert.deepEqual(await migrated.query('SELECT 1 FROM usage_counters WHERE account_id = $1', [accountId]), []);
+  } finally {
+    await migrated.exec('ALTER TABLE check_leases DROP CONSTRAINT no_new_leases');
+  }
 });
 
 test('a store procedure the thread cannot find is refused with its name', async () => {
+  const misnamed = { name: 'notExported', run: async () => null };
   await assert.rejects(db.transact(misnamed, undefined), /exports no store procedure named notExported/);
 });
 

@@ -5,8 +5,9 @@ import pino from 'pino';
 import { METRICS } from '../../src/domain/usage-metrics.ts';
 import { DEFAULT_PLANS } from '../../src/domain/plans.ts';
 import { periodStart } from '../../src/domain/periods.ts';
-import { EmbeddedLimiter } from '../../src/services/request-limits-embedded.ts';
-import { SharedLimiter } from '../../src/services/request-limits-shared.ts';
+import { InMemoryRequestCounts } from '../../src/services/request-counts-in-memory.ts';
+import { SqlRequestCounts } from '../../src/services/request-counts-in-sql.ts';
+import { RequestLimits, type Admission } from '../../src/services/request-limits.ts';
 import type { Principal } from '../../src/services/tokens.ts';
 import type { Database } from '../../src/store/database.ts';
 import { insertAccount } from '../../src/store/accounts-store.ts';
@@ -14,8 +15,8 @@ import { readCounters } from '../../src/store/counters-store.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
 import { openTestDatabase, testDatabaseUrl } from '../helpers/test-database.ts';
 
-// What an admission costs the store. Both limiters run on either store here
-// (the app picks EmbeddedLimiter for PGlite and SharedLimiter for PostgreSQL).
+// What an admission costs the store. Both ways of keeping the counts run on
+// either store here (the app keeps them in memory on PGlite, in SQL on PostgreSQL).
 
 let db: Database;
 before(async () => {
@@ -50,7 +51,7 @@ async function storedReadBytes(accountId: string): Promise<number> {
 test('shared counts: an admission is one statement and carries the read bytes served since the previous one', async () => {
   const who = await principal();
   const store = counting();
-  const limiter = new SharedLimiter(store.db, { clock }, log);
+  const limiter = new RequestLimits(new SqlRequestCounts(store.db, () => clock.now()), { clock }, log);
   try {
     const first = await limiter.admit(who, true);
     assert.equal(store.statements(), 1);
@@ -68,7 +69,7 @@ test('shared counts: an admission is one statement and carries the read bytes se
 test('shared counts: requests that arrive while an admission is on its way are admitted together, in order, within the limits', async () => {
   const [who, other] = [await principal(), await principal()];
   const store = counting();
-  const limiter = new SharedLimiter(store.db, { clock }, log);
+  const limiter = new RequestLimits(new SqlRequestCounts(store.db, () => clock.now()), { clock }, log);
   try {
     const minuteLimit = DEFAULT_PLANS.pro.requests_per_minute;
     const requests = Array.from({ length: minuteLimit + 10 }, (_, i) => limiter.admit(i === 5 ? other : who, false));
@@ -93,7 +94,7 @@ test('shared counts: requests that arrive while an admission is on its way are a
 test('shared counts: a request whose account was deleted meanwhile fails alone, not the requests admitted with it', async () => {
   const [who, gone] = [await principal(), await principal()];
   await db.query('DELETE FROM accounts WHERE id = $1', [gone.accountId]);
-  const limiter = new SharedLimiter(db, { clock }, log);
+  const limiter = new RequestLimits(new SqlRequestCounts(db, () => clock.now()), { clock }, log);
   try {
     // The first request goes alone; the next two wait for it and are grouped.
     const results = await Promise.allSettled([limiter.admit(who, false), limiter.admit(gone, false), limiter.admit(who, false)]);
@@ -101,7 +102,7 @@ test('shared counts: a request whose account was deleted meanwhile fails alone, 
       results.map((r) => r.status),
       ['fulfilled', 'rejected', 'fulfilled'],
     );
-    const last = results[2] as PromiseFulfilledResult<Awaited<ReturnType<SharedLimiter['admit']>>>;
+    const last = results[2] as PromiseFulfilledResult<Admission>;
     assert.equal(last.value.state.minuteRemaining, DEFAULT_PLANS.pro.requests_per_minute - 2);
   } finally {
     await limiter.stop();
@@ -110,7 +111,10 @@ test('shared counts: a request whose account was deleted meanwhile fails alone, 
 
 test('shared counts: two nodes admitting groups of many accounts at once count each account exactly to its limit', async () => {
   const accounts = await Promise.all(Array.from({ length: 24 }, () => principal()));
-  const nodes = [new SharedLimiter(db, { clock }, log), new SharedLimiter(db, { clock }, log)];
+  const nodes = [
+    new RequestLimits(new SqlRequestCounts(db, () => clock.now()), { clock }, log),
+    new RequestLimits(new SqlRequestCounts(db, () => clock.now()), { clock }, log),
+  ];
   try {
     const minuteLimit = DEFAULT_PLANS.pro.requests_per_minute;
     // Every account asks minuteLimit + 5 times, its requests spread over both nodes in shuffled order.
@@ -141,7 +145,7 @@ test(
   { skip: testDatabaseUrl ? false : 'needs a second connection (PostgreSQL)' },
   async () => {
     const [who, gone] = [await principal(), await principal()];
-    const limiter = new SharedLimiter(db, { clock }, log);
+    const limiter = new RequestLimits(new SqlRequestCounts(db, () => clock.now()), { clock }, log);
     try {
       await Promise.all([limiter.admit(who, false), limiter.admit(gone, false)]);
       const waiting = db.transaction(async (tx) => {
@@ -163,7 +167,7 @@ test(
         ['fulfilled', 'rejected'],
       );
       assert.equal((results[1] as PromiseRejectedResult).reason.code, '23503', "refused by the account's foreign key");
-      const kept = results[0] as PromiseFulfilledResult<Awaited<ReturnType<SharedLimiter['admit']>>>;
+      const kept = results[0] as PromiseFulfilledResult<Admission>;
       assert.equal(kept.value.state.minuteRemaining, DEFAULT_PLANS.pro.requests_per_minute - 2);
     } finally {
       await limiter.stop();
@@ -173,7 +177,7 @@ test(
 
 test('shared counts: read bytes of an account that makes no further request are written within a second', async () => {
   const who = await principal();
-  const limiter = new SharedLimiter(db, { clock }, log);
+  const limiter = new RequestLimits(new SqlRequestCounts(db, () => clock.now()), { clock }, log);
   try {
     const admission = await limiter.admit(who, true);
     limiter.chargeReadBytes(who, 700, admission.state);
@@ -208,7 +212,7 @@ test('shared counts: the admission commits without waiting for the WAL flush', a
 test('embedded counts: once an account is in memory, admissions and charges send no statement until the write-behind', async () => {
   const who = await principal();
   const store = counting();
-  const limiter = new EmbeddedLimiter(store.db, { clock }, log);
+  const limiter = new RequestLimits(new InMemoryRequestCounts(store.db), { clock }, log);
   try {
     const first = await limiter.admit(who, true);
     const loaded = store.statements();
@@ -219,5 +223,31 @@ test('embedded counts: once an account is in memory, admissions and charges send
     assert.equal(await storedReadBytes(who.accountId), 300);
   } finally {
     await limiter.stop();
+  }
+});
+
+test('one rule on both stores: the same requests get the same answers whether their counts are kept in memory or in SQL', async () => {
+  const limiters = [
+    new RequestLimits(new InMemoryRequestCounts(db), { clock }, log),
+    new RequestLimits(new SqlRequestCounts(db, () => clock.now()), { clock }, log),
+  ];
+  const answers = async (limiter: RequestLimits) => {
+    const who = await principal();
+    const start = clock.now();
+    const seen: unknown[] = [];
+    for (let i = 0; i < DEFAULT_PLANS.pro.requests_per_minute + 2; i++) {
+      const { state, rejection } = await limiter.admit(who, true);
+      seen.push({ state, rejection: rejection?.message ?? null, readBytesLeft: limiter.chargeReadBytes(who, 1000, state) });
+      clock.advance(100);
+    }
+    seen.push(await limiter.peek(who));
+    clock.set(start);
+    return seen;
+  };
+  try {
+    const [inMemory, inSql] = [await answers(limiters[0]!), await answers(limiters[1]!)];
+    assert.deepEqual(inMemory, inSql);
+  } finally {
+    for (const limiter of limiters) await limiter.stop();
   }
 });

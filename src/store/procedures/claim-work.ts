@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { CheckIssue } from '../domain/issues.ts';
-import { earliestRunAt } from '../domain/manual-check.ts';
-import type { Plan, Plans, PlanName } from '../domain/plans.ts';
-import { nextDueAt, slotWaitsForInterval, stableOffsetSeconds } from '../domain/schedule.ts';
-import type { Target } from '../domain/targets.ts';
-import { storeProcedure, type Queryable } from '../store/database.ts';
+import type { CheckIssue } from '../../domain/issues.ts';
+import { earliestRunAt } from '../../domain/manual-check.ts';
+import type { Plan, Plans, PlanName } from '../../domain/plans.ts';
+import { nextDueAt, slotWaitsForInterval, stableOffsetSeconds } from '../../domain/schedule.ts';
+import type { Target } from '../../domain/targets.ts';
+import type { Queryable } from '../database.ts';
 import {
   countLiveLeasesByHost,
   findClaimCandidates,
@@ -12,14 +12,14 @@ import {
   writeLeases,
   type ClaimCandidate,
   type LeaseRow,
-} from '../store/check-leases-store.ts';
-import { readActiveBackoffs } from '../store/host-backoff-store.ts';
-import { finishManualCheck, startManualCheck } from '../store/manual-checks-store.ts';
-import { recordSkippedCheck, rescheduleMonitors } from '../store/monitor-checks-store.ts';
+} from '../check-leases-store.ts';
+import { readActiveBackoffs } from '../host-backoff-store.ts';
+import { finishManualCheck, startManualCheck } from '../manual-checks-store.ts';
+import { recordSkippedCheck, rescheduleMonitors } from '../monitor-checks-store.ts';
 import { reserveChecks, storedReservation, type Reservation } from './check-allowance.ts';
-import { backoffIssue, hostOf } from './host-politeness.ts';
+import { backoffIssue, hostOf } from '../../domain/host-politeness.ts';
 import { abandonLease } from './lease-settlement.ts';
-import type { LoadMode } from '../domain/load-mode.ts';
+import type { LoadMode } from '../../domain/load-mode.ts';
 
 // One claim transaction: picks the work a worker may start now and leases it.
 // What is due is decided here, with the clock's time: the schedule, manual
@@ -196,13 +196,6 @@ export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date
   const movedOn = moved.rescheduled.length + moved.skipped > 0;
   return { items, waiting: waiting || fullPage, again: fullPage && movedOn && items.length < settings.capacity };
 }
-
-/** claimWork as a store procedure: on the embedded store the whole claim runs in the store's thread. */
-export const claimWorkProcedure = storeProcedure(
-  import.meta.url,
-  'claimWorkProcedure',
-  (tx, { settings, at }: { settings: ClaimSettings; at: Date }) => claimWork(tx, settings, at),
-);
 
 const OVERDUE_CYCLES = 2;
 

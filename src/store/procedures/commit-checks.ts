@@ -1,20 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import type { TargetExtraction } from '../domain/extract/index.ts';
-import type { CheckIssue } from '../domain/issues.ts';
-import { CONFIRM_RECHECK_SECONDS } from '../domain/noise.ts';
-import { nextDueAfterCapture, stableOffsetSeconds } from '../domain/schedule.ts';
-import { storeProcedure, type Queryable } from '../store/database.ts';
-import { deleteOtherBaselines, readBaselinesOf, setPendingValue, writeBaselines, type BaselineRow } from '../store/baselines-store.ts';
-import { insertChanges, type ChangeRow } from '../store/changes-store.ts';
-import { deleteLease, lockHeldChecks, type HeldCheck } from '../store/check-leases-store.ts';
-import { finishManualCheck } from '../store/manual-checks-store.ts';
-import { recordChecks, type CheckRecord } from '../store/monitor-checks-store.ts';
-import { enqueueMonitorEvent, enqueueNotification } from '../store/outbox-store.ts';
-import { lazySavepoint } from '../store/savepoint.ts';
-import { saveTexts } from '../store/texts-store.ts';
-import type { WorkItem } from './check-claims.ts';
-import { recordHostOutcome, type LoadAnswer } from './host-politeness.ts';
-import type { LoadResult } from '../fetch/loader/types.ts';
+import type { TargetExtraction } from '../../domain/extract/index.ts';
+import type { LoadAnswer } from '../../domain/host-politeness.ts';
+import type { CheckIssue } from '../../domain/issues.ts';
+import { CONFIRM_RECHECK_SECONDS } from '../../domain/noise.ts';
+import { nextDueAfterCapture, stableOffsetSeconds } from '../../domain/schedule.ts';
+import type { Queryable } from '../database.ts';
+import { deleteOtherBaselines, readBaselinesOf, setPendingValue, writeBaselines, type BaselineRow } from '../baselines-store.ts';
+import { insertChanges, type ChangeRow } from '../changes-store.ts';
+import { deleteLease, lockHeldChecks, type HeldCheck } from '../check-leases-store.ts';
+import { finishManualCheck } from '../manual-checks-store.ts';
+import { recordChecks, type CheckRecord } from '../monitor-checks-store.ts';
+import { enqueueMonitorEvent, enqueueNotification } from '../outbox-store.ts';
+import { lazySavepoint } from '../savepoint.ts';
+import { saveTexts } from '../texts-store.ts';
+import type { WorkItem } from './claim-work.ts';
+import { recordHostOutcome } from './host-outcome.ts';
 import { decideTarget, type TargetDecision } from './target-outcome.ts';
 
 // The end of checks, several in one transaction (group commit): for each
@@ -38,10 +38,6 @@ import { decideTarget, type TargetDecision } from './target-outcome.ts';
 export interface LoadSummary extends LoadAnswer {
   /** whether a page was read (LoadResult.html was not null) */
   loaded: boolean;
-}
-
-export function summarizeLoad({ status, issues, retryAfterSeconds, html }: LoadResult): LoadSummary {
-  return { status, issues, retryAfterSeconds, loaded: html !== null };
 }
 
 export interface Observation {
@@ -134,9 +130,6 @@ export async function commitChecks(tx: Queryable, checks: PendingCheck[]): Promi
   await recordChecks(tx, records);
   return results;
 }
-
-/** commitChecks as a store procedure: on the embedded store the whole batch runs in the store's thread. */
-export const commitChecksProcedure = storeProcedure(import.meta.url, 'commitChecksProcedure', commitChecks);
 
 /** What each target of a check decides, per target in the monitor's order; null when the monitor's targets changed meanwhile. */
 function decideTargets(

@@ -1,22 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { currencyExponent } from '../domain/extract/index.ts';
-import type { TargetExtraction } from '../domain/extract/index.ts';
-import { isObservedValue, valuesEqual, type ObservedValue } from '../domain/observed-value.ts';
-import { detectChange } from '../domain/rules.ts';
-import { targetFingerprint } from '../domain/target-fingerprint.ts';
-import type { Target } from '../domain/targets.ts';
-import type { BaselineRow } from '../store/baselines-store.ts';
-import type { ChangeRow } from '../store/changes-store.ts';
-import { textHash, type TextRow } from '../store/texts-store.ts';
-import type { LoadMode } from '../domain/load-mode.ts';
+import { currencyExponent } from '../../domain/extract/money.ts';
+import type { TargetExtraction } from '../../domain/extract/index.ts';
+import { isObservedValue, valuesEqual, type ObservedValue } from '../../domain/observed-value.ts';
+import { detectChange } from '../../domain/rules.ts';
+import { targetFingerprint } from '../../domain/target-fingerprint.ts';
+import type { Target } from '../../domain/targets.ts';
+import type { BaselineRow } from '../baselines-store.ts';
+import type { ChangeRow } from '../changes-store.ts';
+import { textHash, type TextRow } from '../texts-store.ts';
+import type { LoadMode } from '../../domain/load-mode.ts';
 
 // One target of one capture: compare with the baseline, and decide the change
 // (if any) and the baseline's move. An undetermined value touches nothing: the
 // check issue explains it and the old baseline stays. A baseline equal to the
 // stored row is not rewritten, so its updated_at is when it last changed.
 // Only decided here, without a statement: the commit writes the texts and the
-// baselines of a whole batch of checks in one statement each (check-commit.ts).
+// baselines of a whole batch of checks in one statement each (commit-checks.ts).
 
 /** Captured texts longer than this are not kept (the change's text is then null). */
 export const MAX_STORED_TEXT_CHARS = 1_000_000;

@@ -1,7 +1,7 @@
-import type { CheckIssue } from '../domain/issues.ts';
-import type { Queryable } from '../store/database.ts';
-import { deleteLeaseOf } from '../store/check-leases-store.ts';
-import { finishManualCheck } from '../store/manual-checks-store.ts';
+import type { CheckIssue } from '../../domain/issues.ts';
+import type { Queryable } from '../database.ts';
+import { deleteLeaseOf } from '../check-leases-store.ts';
+import { finishManualCheck } from '../manual-checks-store.ts';
 import { refundCheck, type Reservation } from './check-allowance.ts';
 
 // A lease that will never be committed (its monitor was paused or lost Pro

@@ -1,29 +1,17 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { METRICS } from '../domain/usage-metrics.ts';
 import type { Database } from '../store/database.ts';
 import { addToCounters, readCounters, readRateWindow, saveRateWindows } from '../store/counters-store.ts';
 import { periodStart } from '../domain/periods.ts';
-import {
-  judge,
-  snapshot,
-  underLimits,
-  windowEnd,
-  type Admission,
-  type LimiterDeps,
-  type LimitSnapshot,
-  type LimitState,
-  type RequestLimiter,
-} from './request-limits.ts';
+import { countRequest, windowEnd, type Counted, type RequestCounts, type StoredCounts } from './request-limits.ts';
 import type { Principal } from './tokens.ts';
 
-// Request limits on the embedded store (PGlite). Only one process can open its
-// data directory, so this process sees every request and counts them exactly
-// in memory: an admission is a few arithmetic operations, no query. The counts
-// are written behind to the store every FLUSH_INTERVAL_MS and at shutdown, and
-// read back from it when an account is first seen after a start. A crash
-// (kill -9, power loss) forgets at most the counts of the last interval.
-
-export const FLUSH_INTERVAL_MS = 1000;
+// The request counts on the embedded store (PGlite). Only one process can open
+// its data directory, so this process sees every request and counts them
+// exactly in memory: an admission is a few arithmetic operations, no query.
+// The counts are written behind to the store (RequestLimits writes every
+// FLUSH_INTERVAL_MS and at shutdown) and read back from it when an account is
+// first seen after a start. A crash (kill -9, power loss) forgets at most the
+// counts of the last interval.
 
 interface Window {
   start: Date;
@@ -41,25 +29,16 @@ interface DayCounts {
   unwrittenBytes: number;
 }
 
-export class EmbeddedLimiter implements RequestLimiter {
+export class InMemoryRequestCounts implements RequestCounts {
   private readonly windows = new Map<string, Window>();
   private readonly days = new Map<string, DayCounts>();
   /** counts of a day that has ended, until written */
   private retired: DayCounts[] = [];
   private readonly loading = new Map<string, Promise<void>>();
-  private flushing: Promise<void> = Promise.resolve();
-  private readonly timer: NodeJS.Timeout;
 
-  constructor(
-    private readonly db: Database,
-    private readonly deps: LimiterDeps,
-    private readonly log: FastifyBaseLogger,
-  ) {
-    this.timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS).unref();
-  }
+  constructor(private readonly db: Database) {}
 
-  async admit(principal: Principal, isRead: boolean): Promise<Admission> {
-    const now = this.deps.clock.now();
+  async count(principal: Principal, now: Date): Promise<Counted> {
     for (;;) {
       // From the lookup to the return nothing is awaited: admissions of one account are judged one at a time.
       const counts = this.inMemory(principal.accountId, now);
@@ -68,55 +47,37 @@ export class EmbeddedLimiter implements RequestLimiter {
         continue;
       }
       const { window, day } = counts;
-      if (windowEnd(window.start) <= now) {
-        window.start = now;
-        window.count = 0;
-        window.dirty = true;
-      }
-      const windowUsed = window.count;
-      const dayUsed = day.requests;
-      const counted = underLimits(principal.plan, windowUsed, dayUsed);
-      if (counted) {
-        window.count++;
-        window.dirty = true;
+      const judged = countRequest(principal.plan, window, day.requests, now);
+      if (judged.windowStart !== window.start || judged.counted) window.dirty = true;
+      window.start = judged.windowStart;
+      window.count = judged.windowUsed + (judged.counted ? 1 : 0);
+      if (judged.counted) {
         day.requests++;
         day.unwrittenRequests++;
       }
-      return judge(principal.plan, { windowStart: window.start, windowUsed, dayUsed, readBytesUsed: day.readBytes, counted }, isRead, now);
+      return { counts: { ...judged, readBytesUsed: day.readBytes }, at: now };
     }
   }
 
-  async peek(principal: Principal): Promise<LimitSnapshot> {
-    const now = this.deps.clock.now();
-    let counts = this.inMemory(principal.accountId, now);
+  async read(accountId: string, now: Date): Promise<StoredCounts> {
+    let counts = this.inMemory(accountId, now);
     while (!counts) {
-      await this.load(principal.accountId, now);
-      counts = this.inMemory(principal.accountId, now);
+      await this.load(accountId, now);
+      counts = this.inMemory(accountId, now);
     }
-    return snapshot(principal.plan, counts.window, counts.day.requests, counts.day.readBytes, now);
+    return { window: counts.window, requestsUsed: counts.day.requests, readBytesUsed: counts.day.readBytes };
   }
 
-  chargeReadBytes(principal: Principal, bytes: number, admitted: LimitState): number {
-    let day = this.days.get(principal.accountId);
-    if (!day) {
+  addReadBytes(accountId: string, day: Date, bytes: number, usedAtAdmission: number): number {
+    let counts = this.days.get(accountId);
+    if (!counts) {
       // Forgotten while the response was made (its day ended): the charge is still written.
-      const today = periodStart(METRICS.readBytes, this.deps.clock.now());
-      day = this.newDay(principal.accountId, today, 0, admitted.readBytesLimit - admitted.readBytesRemaining);
-      this.retired.push(day);
+      counts = this.newDay(accountId, day, 0, usedAtAdmission);
+      this.retired.push(counts);
     }
-    day.readBytes += bytes;
-    day.unwrittenBytes += bytes;
-    return Math.max(0, principal.plan.read_bytes_per_day - day.readBytes);
-  }
-
-  flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.write());
-    return this.flushing;
-  }
-
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
+    counts.readBytes += bytes;
+    counts.unwrittenBytes += bytes;
+    return counts.readBytes;
   }
 
   /** The account's window and today's counts when in memory. */
@@ -132,13 +93,13 @@ export class EmbeddedLimiter implements RequestLimiter {
     const key = `${accountId} ${today.toISOString()}`;
     let load = this.loading.get(key);
     if (!load) {
-      load = this.read(accountId, today).finally(() => this.loading.delete(key));
+      load = this.readStored(accountId, today).finally(() => this.loading.delete(key));
       this.loading.set(key, load);
     }
     return load;
   }
 
-  private async read(accountId: string, today: Date): Promise<void> {
+  private async readStored(accountId: string, today: Date): Promise<void> {
     const [stored, counters] = await Promise.all([
       this.windows.has(accountId) ? null : readRateWindow(this.db, accountId),
       readCounters(this.db, accountId, [
@@ -161,8 +122,7 @@ export class EmbeddedLimiter implements RequestLimiter {
   }
 
   /** Writes what changed since the last write; on failure keeps it for the next. */
-  private async write(): Promise<void> {
-    const now = this.deps.clock.now();
+  async write(now: Date): Promise<void> {
     const dirtyWindows = [...this.windows].filter(([, w]) => w.dirty);
     const days = [...this.days.values(), ...this.retired].filter((d) => d.unwrittenRequests > 0 || d.unwrittenBytes > 0);
     const taken = days.map((d) => ({ day: d, requests: d.unwrittenRequests, bytes: d.unwrittenBytes }));
@@ -188,13 +148,13 @@ export class EmbeddedLimiter implements RequestLimiter {
         );
       });
     } catch (err) {
-      this.log.error({ err }, 'writing API request counts to the store failed; retrying');
       for (const [, w] of dirtyWindows) w.dirty = true;
       for (const { day, requests, bytes } of taken) {
         day.unwrittenRequests += requests;
         day.unwrittenBytes += bytes;
         if (this.days.get(day.accountId) !== day) this.retired.push(day);
       }
+      throw err;
     }
   }
 

@@ -1,6 +1,10 @@
 import { PGlite, type Transaction } from '@electric-sql/pglite';
-import type { Database, Queryable } from './database.ts';
-import { lockEmbeddedDataDir } from './data-dir-lock.ts';
+import type { Database, Queryable } from '../../src/store/database.ts';
+import { lockEmbeddedDataDir } from '../../src/store/data-dir-lock.ts';
+
+// PGlite on the caller's event loop, as the embedded store was before it moved
+// to a thread of its own (src/store/pglite-thread-database.ts): kept for the
+// API benchmark's comparison only ('pglite-loop').
 
 function wrap(target: PGlite | Transaction): Queryable {
   return {
@@ -14,8 +18,8 @@ function wrap(target: PGlite | Transaction): Queryable {
   };
 }
 
-/** Embedded PGlite: in memory when dataDir is null, else in that directory (locked). */
-export async function openPgliteDatabase(dataDir: string | null): Promise<Database> {
+/** Embedded PGlite on this event loop: in memory when dataDir is null, else in that directory (locked). */
+export async function openPgliteEventLoopStore(dataDir: string | null): Promise<Database> {
   const lock = lockEmbeddedDataDir(dataDir);
   let db: PGlite;
   try {

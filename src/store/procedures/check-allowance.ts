@@ -1,9 +1,9 @@
-import { METRICS } from '../domain/usage-metrics.ts';
-import type { Plan } from '../domain/plans.ts';
-import type { LoadMode } from '../domain/load-mode.ts';
-import type { Queryable } from '../store/database.ts';
-import { addToCounter } from '../store/counters-store.ts';
-import { spendAllowances, type AllowanceWant } from '../store/allowances-store.ts';
+import { METRICS } from '../../domain/usage-metrics.ts';
+import type { Plan } from '../../domain/plans.ts';
+import type { LoadMode } from '../../domain/load-mode.ts';
+import type { Queryable } from '../database.ts';
+import { addToCounter } from '../counters-store.ts';
+import { spendAllowances, type AllowanceWant } from '../allowances-store.ts';
 
 // Monthly check allowances (html and browser apart). A check reserves one
 // when it is claimed, so concurrent workers can never exceed the allowance;
