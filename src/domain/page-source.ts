@@ -4,8 +4,8 @@ import { storableText } from './storable-text.ts';
 // A loaded page as the loaders hand it on: its HTML text (browser mode: the
 // rendered DOM), or from the html loader the body's bytes with the charset its
 // Content-Type named. The bytes are decoded where the page is parsed, in an
-// extraction thread: decoding a 100 KB page costs about 0.4 ms, which on the
-// event loop delays every other check's fetch and statements.
+// extraction thread: on the event loop, decoding would delay every other
+// check's fetch and statements (bench/findings.md).
 
 export interface PageBytes {
   bytes: Uint8Array;

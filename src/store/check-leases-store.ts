@@ -12,12 +12,12 @@ const CLAIM_LOCK_KEY = 7_426_105;
  * Takes the claim lock, and fixes how the claim's statements are planned for
  * the rest of its transaction. Join order as written: the candidate query
  * joins six relations, and searching their orders was most of a claim's cost
- * on PGlite (planning ~5 ms, running ~2 ms at 100,000 monitors). Nested loops
+ * on PGlite (bench/findings.md). Nested loops
  * only: a claim's candidates are always few (at most its limit, plus queued
  * manual checks and expired leases), but the planner cannot know that of the
  * expired leases, and with `check_leases` full of dead rows between vacuums it
  * expected thousands and hash-joined them with a scan of every monitor
- * (11 ms a claim at 100,000 monitors on PGlite instead of 3; bench/findings.md).
+ * (bench/findings.md).
  */
 export async function lockClaims(db: Queryable): Promise<void> {
   await db.query(

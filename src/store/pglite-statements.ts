@@ -2,10 +2,9 @@ import { parse, protocol, type PGlite } from '@electric-sql/pglite';
 
 // PGlite's query() parses and plans every statement it is sent. The store
 // sends the same few hundred statements over and over, so the thread keeps
-// each one prepared (a named statement) and then only binds and executes it:
-// the monitor read of the API costs 0.15 ms instead of 0.6 ms on PGlite (see
-// bench/findings.md). PostgreSQL re-plans a prepared statement by itself when
-// a table it reads changes.
+// each one prepared (a named statement) and then only binds and executes it,
+// as planning was most of a short read's cost (bench/findings.md). PostgreSQL
+// re-plans a prepared statement by itself when a table it reads changes.
 
 const { serialize } = protocol;
 

@@ -49,9 +49,9 @@ export function vacuumHotTables(db: Database): Promise<Record<string, number>> {
 
 /**
  * Rows written to a table since its last vacuum (dead versions and inserts)
- * above which the engine's minute housekeeping vacuums it: at 100,000 monitors
- * a slice takes 30-60 ms where the hourly VACUUM of the same table took
- * 0.4-1.8 s (bench/findings.md, "Housekeeping: vacuum in slices").
+ * above which the engine's minute housekeeping vacuums it: small slices hold
+ * the embedded store briefly where one hourly VACUUM of a large table held it
+ * for long (bench/findings.md, "Housekeeping: vacuum in slices").
  */
 export const VACUUM_SLICE_ROWS = 50_000;
 

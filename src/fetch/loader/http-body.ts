@@ -114,7 +114,8 @@ export async function readDecodedBody(
 /**
  * A body without content coding (most pages), read as it comes: no stream
  * pipeline, whose set-up and teardown (an AbortController, an AbortError with
- * its stack) cost the event loop about 0.1 ms a page. Leaving the loop destroys the body.
+ * its stack) are event-loop time every page would pay (bench/findings.md).
+ * Leaving the loop destroys the body.
  */
 async function readPlainBody(body: Readable, maxBytes: number, signal: AbortSignal): Promise<Buffer> {
   const reason = () => (signal.reason instanceof Error ? signal.reason : new Error('the load was aborted'));
