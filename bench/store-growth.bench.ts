@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createEngine } from '../src/engine/scheduler.ts';
+import { createSteppedEngine } from '../src/engine/scheduler.ts';
 import { vacuumHotTables } from '../src/store/vacuum.ts';
 import { vacuumSchema } from './lib/autovacuum.ts';
 import { benchLoaders } from './lib/engine.ts';
@@ -91,7 +91,7 @@ async function simulate<T>(
       monitors,
     });
     // A cycle at least as long as an hour: the manual clock jumps a whole interval, which must not count as overdue.
-    const engine = createEngine({
+    const engine = createSteppedEngine({
       db: store.db,
       clock: { now: () => new Date(now) },
       loaders,

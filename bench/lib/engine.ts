@@ -1,7 +1,7 @@
 import { systemClock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLoaders, type Loaders, type LoaderSettings } from '../../src/fetch/loaders.ts';
-import { createEngine, type Engine } from '../../src/engine/scheduler.ts';
+import { createSteppedEngine, type SteppedEngine } from '../../src/engine/scheduler.ts';
 import { createMetrics } from '../../src/process-metrics.ts';
 import type { Database } from '../../src/store/database.ts';
 import { benchPlans } from './plans.ts';
@@ -31,9 +31,9 @@ export function benchEngine(
   loaders: Loaders,
   concurrency: number,
   tickSeconds = TICK_SECONDS,
-): Engine & { recorded(): Promise<number> } {
+): SteppedEngine & { recorded(): Promise<number> } {
   const metrics = createMetrics({ processMetrics: false });
-  const engine = createEngine({
+  const engine = createSteppedEngine({
     db,
     clock: systemClock,
     loaders,

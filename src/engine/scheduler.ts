@@ -32,8 +32,9 @@ import { vacuumBusyTables, VACUUM_SLICE_ROWS } from '../store/vacuum.ts';
 // to the others one lease after its last heartbeat, and one that stops hands
 // back what it has not started at once.
 //
-// Tests drive it one cycle at a time with runCycle() and a manual clock;
-// `pagewatch serve` and `pagewatch worker` call start() and stop().
+// `pagewatch serve` and `pagewatch worker` call start() and stop()
+// (createEngine); tests and benchmarks may also drive it one cycle at a time
+// with runCycle() and a manual clock (createSteppedEngine).
 
 export interface EngineOptions {
   db: Database;
@@ -67,13 +68,8 @@ export interface CycleReport {
   outcomes: RunOutcome[];
 }
 
+/** The engine as a running service uses it. */
 export interface Engine {
-  /** One full cycle, waiting for the checks it started (tests). */
-  runCycle(): Promise<CycleReport>;
-  /** Claims work without running it: what a worker does right before it dies (tests). */
-  claim(): Promise<WorkItem[]>;
-  /** Runs a claimed item (tests: a worker that resumes after its lease expired). */
-  run(item: WorkItem): Promise<RunOutcome>;
   start(): void;
   /**
    * Stops the loop, hands back at once the checks it claimed but has not
@@ -84,6 +80,18 @@ export interface Engine {
   stop(options?: { graceMs?: number }): Promise<void>;
   readonly running: boolean;
 }
+
+/** Driving the engine one step at a time, as tests and benchmarks do (createSteppedEngine). */
+export interface EngineSteps {
+  /** One full cycle, waiting for the checks it started. */
+  runCycle(): Promise<CycleReport>;
+  /** Claims work without running it: what a worker does right before it dies. */
+  claim(): Promise<WorkItem[]>;
+  /** Runs a claimed item: a worker that resumes after its lease expired. */
+  run(item: WorkItem): Promise<RunOutcome>;
+}
+
+export type SteppedEngine = Engine & EngineSteps;
 
 const DEFAULT_CLEANUP_MS = 3_600_000;
 // Settling manual checks and abandoned leases is a transaction of its own:
@@ -98,7 +106,19 @@ const CLAIM_GATHER_MS = 20;
 // Leases are renewed this many times per lease, so that one late or failed heartbeat does not lose them.
 const HEARTBEATS_PER_LEASE = 3;
 
+/** The engine of `pagewatch serve` and `pagewatch worker`: started and stopped, never stepped. */
 export function createEngine(options: EngineOptions): Engine {
+  const engine = createSteppedEngine(options);
+  return {
+    start: () => engine.start(),
+    stop: (stopOptions) => engine.stop(stopOptions),
+    get running() {
+      return engine.running;
+    },
+  };
+}
+
+export function createSteppedEngine(options: EngineOptions): SteppedEngine {
   const { db, clock, plans } = options;
   const inFlight = new Set<Promise<RunOutcome>>();
   // Checks still loading or extracting: what the concurrency limits.

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Engine } from '../../src/engine/scheduler.ts';
+import type { SteppedEngine } from '../../src/engine/scheduler.ts';
 import { createOwner, signedIn } from '../helpers/dashboard-client.ts';
 import { bearer, createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
@@ -11,7 +11,7 @@ import type { Target } from '../../src/domain/targets.ts';
 // A change's diff is computed once, in the extraction threads, when the change
 // is recorded, and every reader is served the stored one.
 
-let t: TestApp, site: FixtureServer, engine: Engine;
+let t: TestApp, site: FixtureServer, engine: SteppedEngine;
 useMonitoringWorld({}, (w) => ({ t, site, engine } = w));
 
 const NOTE: Target = { id: 'note', kind: 'text', selection: { scope: 'selector', selector: '#note' }, rule: 'changed' };

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
-import type { Engine } from '../../src/engine/scheduler.ts';
+import type { SteppedEngine } from '../../src/engine/scheduler.ts';
 import { createOwner, signedIn } from '../helpers/dashboard-client.ts';
 import { bearer, createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
@@ -16,7 +16,7 @@ import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
 // answered throughout. (bench/diff-attack.bench.ts measures /healthz's latency
 // under this load.)
 
-let t: TestApp, site: FixtureServer, engine: Engine;
+let t: TestApp, site: FixtureServer, engine: SteppedEngine;
 useMonitoringWorld({ plans: { pro: { requests_per_minute: 1000 } } }, (w) => ({ t, site, engine } = w));
 
 const PLANTED = { detail: 'too_large', unified: '--- before\n+++ after\n', hunks: [] };

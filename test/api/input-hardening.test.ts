@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Engine } from '../../src/engine/scheduler.ts';
+import type { SteppedEngine } from '../../src/engine/scheduler.ts';
 import { admin, bearer, createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
@@ -10,7 +10,7 @@ import { TITLE, watchPage } from '../helpers/watched-page.ts';
 // Input the store cannot hold is refused as a 4xx, never a 500; text from a
 // page that the store cannot hold is made storable.
 
-let t: TestApp, site: FixtureServer, engine: Engine;
+let t: TestApp, site: FixtureServer, engine: SteppedEngine;
 useMonitoringWorld({ plans: { pro: { preview_spacing_seconds: 0, requests_per_minute: 10_000 } } }, (w) => ({ t, site, engine } = w));
 
 const json = (token: string) => ({ ...bearer(token), 'content-type': 'application/json' });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Engine } from '../../src/engine/scheduler.ts';
+import type { SteppedEngine } from '../../src/engine/scheduler.ts';
 import { cancelPendingChecks } from '../../src/services/manual-checks.ts';
 import { admin, bearer, createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
@@ -9,7 +9,7 @@ import { insertMonitorRow, updateMonitorRow } from '../helpers/monitor-rows.ts';
 import { serveShop } from '../helpers/shop-page.ts';
 import { TITLE } from '../helpers/watched-page.ts';
 
-let t: TestApp, site: FixtureServer, engine: Engine;
+let t: TestApp, site: FixtureServer, engine: SteppedEngine;
 useMonitoringWorld({ plans: { pro: { manual_checks_per_day: 3 } } }, (w) => ({ t, site, engine } = w));
 
 const MINUTE = 60_000;

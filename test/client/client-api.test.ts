@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { PagewatchClient, PagewatchError, type Target } from '../../packages/client/src/index.ts';
-import type { Engine } from '../../src/engine/scheduler.ts';
+import type { SteppedEngine } from '../../src/engine/scheduler.ts';
 import { createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
@@ -12,7 +12,7 @@ import { advanceToDue } from '../helpers/test-engine.ts';
 // on the store the suite runs on. Waiting is done by moving the server's
 // clock instead of sleeping, so Retry-After is honoured without delay.
 
-let t: TestApp, site: FixtureServer, engine: Engine;
+let t: TestApp, site: FixtureServer, engine: SteppedEngine;
 useMonitoringWorld({ plans: { pro: { preview_spacing_seconds: 0, requests_per_minute: 1000 } } }, (w) => ({ t, site, engine } = w));
 let base: string | null = null;
 

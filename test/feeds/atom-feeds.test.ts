@@ -3,14 +3,14 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { parseFeed } from '@rowanmanning/feed-parser';
-import type { Engine } from '../../src/engine/scheduler.ts';
+import type { SteppedEngine } from '../../src/engine/scheduler.ts';
 import { bearer, createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
 import { watchPage } from '../helpers/watched-page.ts';
 
 const READS_PER_HOUR = 12;
-let t: TestApp, site: FixtureServer, engine: Engine;
+let t: TestApp, site: FixtureServer, engine: SteppedEngine;
 useMonitoringWorld({ plans: { pro: { feed_reads_per_hour: READS_PER_HOUR } } }, (w) => ({ t, site, engine } = w));
 
 const FEED_SCOPES = ['feeds:read', 'feeds:write'];

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { Engine } from '../../src/engine/scheduler.ts';
+import type { SteppedEngine } from '../../src/engine/scheduler.ts';
 import { startTestApp, type TestApp, type TestAppOptions } from './test-app.ts';
 import { startFixtureServer, type FixtureServer } from './fixture-server.ts';
 import { startTestEngine } from './test-engine.ts';
@@ -16,7 +16,7 @@ export const WIDTHS = [1280, 390] as const;
 export interface BrowserDashboard {
   t: TestApp;
   site: FixtureServer;
-  engine: Engine;
+  engine: SteppedEngine;
   base: string;
   /** a new account (plan pro unless told) whose owner has a dashboard password */
   newOwner(plan?: 'pro' | 'free'): Promise<{ accountId: string; email: string }>;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Target } from '../../src/domain/targets.ts';
-import type { Engine } from '../../src/engine/scheduler.ts';
+import type { SteppedEngine } from '../../src/engine/scheduler.ts';
 import type { FixtureServer } from './fixture-server.ts';
 import type { TestApp } from './test-app.ts';
 import { watchPage } from './watched-page.ts';
@@ -11,7 +11,7 @@ import { watchPage } from './watched-page.ts';
 
 const NOTE: Target = { id: 'note', kind: 'text', selection: { scope: 'selector', selector: '#note' }, rule: 'changed' };
 
-export async function recordLargeTextChange(t: TestApp, site: FixtureServer, engine: Engine, accountId: string, bytes: number) {
+export async function recordLargeTextChange(t: TestApp, site: FixtureServer, engine: SteppedEngine, accountId: string, bytes: number) {
   const lines = Array.from({ length: Math.ceil(bytes / 48) }, (_, i) => `Lorem ipsum dolor sit amet, consectetur ${i}.`);
   const changed = lines.map((line, i) => (i % 2 === 0 ? line.toUpperCase() : line));
   const page = await watchPage(t, site, engine, { accountId, targets: [NOTE], initial: { note: lines.join('<br>') } });

@@ -1,5 +1,5 @@
 import { after, before } from 'node:test';
-import type { Engine } from '../../src/engine/scheduler.ts';
+import type { SteppedEngine } from '../../src/engine/scheduler.ts';
 import { startFixtureServer, type FixtureServer } from './fixture-server.ts';
 import { startTestApp, type TestApp, type TestAppOptions } from './test-app.ts';
 import { startTestEngine } from './test-engine.ts';
@@ -10,7 +10,7 @@ export interface MonitoringWorld {
   /** the local fixture web server the monitors point at */
   site: FixtureServer;
   /** an engine on the app's store and clock; its loop is not started */
-  engine: Engine;
+  engine: SteppedEngine;
 }
 
 /**

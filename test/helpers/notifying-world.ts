@@ -1,5 +1,5 @@
 import { after, before } from 'node:test';
-import type { Engine } from '../../src/engine/scheduler.ts';
+import type { SteppedEngine } from '../../src/engine/scheduler.ts';
 import { startFixtureServer, type FixtureServer } from './fixture-server.ts';
 import { startMailCatcher, type MailCatcher } from './mail-catcher.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
@@ -10,7 +10,7 @@ import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.t
 export interface NotifyingWorld {
   t: TestApp;
   site: FixtureServer;
-  engine: Engine;
+  engine: SteppedEngine;
   smtp: MailCatcher;
   receiver: WebhookReceiver;
 }

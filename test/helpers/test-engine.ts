@@ -1,11 +1,11 @@
 import pino from 'pino';
-import { createEngine, type Engine, type EngineOptions } from '../../src/engine/scheduler.ts';
+import { createSteppedEngine, type SteppedEngine, type EngineOptions } from '../../src/engine/scheduler.ts';
 import { nextCheckAt } from './monitor-rows.ts';
 import type { TestApp } from './test-app.ts';
 
 /** The monitoring engine on the test app's store, clock and loaders. */
-export function startTestEngine(t: TestApp, options: Partial<EngineOptions> = {}): Engine {
-  return createEngine({
+export function startTestEngine(t: TestApp, options: Partial<EngineOptions> = {}): SteppedEngine {
+  return createSteppedEngine({
     db: t.db,
     clock: t.clock,
     loaders: t.loaders,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Target } from '../../src/domain/targets.ts';
-import type { Engine } from '../../src/engine/scheduler.ts';
+import type { SteppedEngine } from '../../src/engine/scheduler.ts';
 import type { FixtureServer } from './fixture-server.ts';
 import { insertMonitorRow } from './monitor-rows.ts';
 import { serveShop, type ShopState } from './shop-page.ts';
@@ -28,7 +28,7 @@ export const PRICE: Target = {
 export async function watchPage(
   t: TestApp,
   site: FixtureServer,
-  engine: Engine,
+  engine: SteppedEngine,
   options: {
     accountId: string;
     targets?: Target[];

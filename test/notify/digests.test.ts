@@ -1,6 +1,6 @@
 import { beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Engine } from '../../src/engine/scheduler.ts';
+import type { SteppedEngine } from '../../src/engine/scheduler.ts';
 import { admin, bearer, createAccountWithToken } from '../helpers/test-app.ts';
 import { useNotifyingWorld, type NotifyingWorld } from '../helpers/notifying-world.ts';
 import { startTestEngine } from '../helpers/test-engine.ts';
@@ -38,7 +38,7 @@ async function deliver() {
 }
 
 /** Moves the clock to `at` and runs an engine cycle (its housekeeping queues the digests due) and a delivery round. */
-async function reach(at: string, engine: Engine = w.engine) {
+async function reach(at: string, engine: SteppedEngine = w.engine) {
   w.t.clock.set(at);
   await engine.runCycle();
   await deliver();

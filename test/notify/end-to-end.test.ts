@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Target } from '../../src/domain/targets.ts';
-import type { Engine } from '../../src/engine/scheduler.ts';
+import type { SteppedEngine } from '../../src/engine/scheduler.ts';
 import { verifyWebhook } from '../../packages/client/src/index.ts';
 import { admin, bearer, createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
@@ -14,7 +14,7 @@ import { testDispatcher } from '../helpers/notification-rows.ts';
 // From a page that changes to the notifications about it: the engine detects
 // the change and writes the outbox, the dispatcher sends from it.
 
-let t: TestApp, site: FixtureServer, engine: Engine, smtp: MailCatcher, receiver: WebhookReceiver;
+let t: TestApp, site: FixtureServer, engine: SteppedEngine, smtp: MailCatcher, receiver: WebhookReceiver;
 useNotifyingWorld({}, (w) => ({ t, site, engine, smtp, receiver } = w));
 
 const PRICE_BELOW: Target = {

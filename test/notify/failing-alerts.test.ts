@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Engine } from '../../src/engine/scheduler.ts';
+import type { SteppedEngine } from '../../src/engine/scheduler.ts';
 import { verifyWebhook } from '../../packages/client/src/index.ts';
 import { admin, bearer, createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
@@ -15,7 +15,7 @@ import { testDispatcher } from '../helpers/notification-rows.ts';
 // (email and signed webhook), nothing more while it keeps failing, and one
 // monitor.recovered on the first successful check.
 
-let t: TestApp, site: FixtureServer, engine: Engine, smtp: MailCatcher, receiver: WebhookReceiver;
+let t: TestApp, site: FixtureServer, engine: SteppedEngine, smtp: MailCatcher, receiver: WebhookReceiver;
 useNotifyingWorld({ PAGEWATCH_PUBLIC_URL: 'https://watch.example.org' }, (w) => ({ t, site, engine, smtp, receiver } = w));
 
 async function failingWorld(path: string) {

@@ -1,14 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Target } from '../../src/domain/targets.ts';
-import type { Engine } from '../../src/engine/scheduler.ts';
+import type { SteppedEngine } from '../../src/engine/scheduler.ts';
 import { type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
 import { PRICE, TITLE, watchPage } from '../helpers/watched-page.ts';
 import { createOwner, signedIn } from '../helpers/dashboard-client.ts';
 
-let t: TestApp, site: FixtureServer, engine: Engine;
+let t: TestApp, site: FixtureServer, engine: SteppedEngine;
 useMonitoringWorld({}, (w) => ({ t, site, engine } = w));
 
 const STOCK: Target = {

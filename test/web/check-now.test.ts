@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Engine } from '../../src/engine/scheduler.ts';
+import type { SteppedEngine } from '../../src/engine/scheduler.ts';
 import { type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
@@ -9,7 +9,7 @@ import { serveShop } from '../helpers/shop-page.ts';
 import { TITLE } from '../helpers/watched-page.ts';
 import { createOwner, signedIn } from '../helpers/dashboard-client.ts';
 
-let t: TestApp, site: FixtureServer, engine: Engine;
+let t: TestApp, site: FixtureServer, engine: SteppedEngine;
 useMonitoringWorld({ plans: { pro: { manual_checks_per_day: 2 } } }, (w) => ({ t, site, engine } = w));
 
 async function ownerWithMonitor() {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { createLogger } from '../../../src/http/logger.ts';
-import type { Engine } from '../../../src/engine/scheduler.ts';
+import type { SteppedEngine } from '../../../src/engine/scheduler.ts';
 import { admin, createAccountWithToken, type TestApp } from '../../helpers/test-app.ts';
 import type { FixtureServer } from '../../helpers/fixture-server.ts';
 import type { MailCatcher } from '../../helpers/mail-catcher.ts';
@@ -40,7 +40,7 @@ function capturedLogger() {
 
 async function loggedWorld(path: string) {
   const { logger, lines } = capturedLogger();
-  const engine: Engine = startTestEngine(t, { logger });
+  const engine: SteppedEngine = startTestEngine(t, { logger });
   const account = await createAccountWithToken(t.app);
   await admin(t.app, 'PATCH', `/accounts/${account.accountId}`, { webhook_url: `${receiver.url}${path}` });
   const page = await watchPage(t, site, engine, {

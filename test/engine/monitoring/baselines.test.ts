@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Target } from '../../../src/domain/targets.ts';
-import type { Engine } from '../../../src/engine/scheduler.ts';
+import type { SteppedEngine } from '../../../src/engine/scheduler.ts';
 import { createAccountWithToken, type TestApp } from '../../helpers/test-app.ts';
 import type { FixtureServer } from '../../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../../helpers/monitoring-world.ts';
@@ -11,7 +11,7 @@ import { TITLE, watchPage } from '../../helpers/watched-page.ts';
 // A baseline row is written only when something in it changes, so its
 // updated_at (shown on the dashboard as "since") is when it last changed.
 
-let t: TestApp, site: FixtureServer, engine: Engine;
+let t: TestApp, site: FixtureServer, engine: SteppedEngine;
 useMonitoringWorld({}, (w) => ({ t, site, engine } = w));
 
 interface StoredBaseline {

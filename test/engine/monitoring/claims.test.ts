@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Engine } from '../../../src/engine/scheduler.ts';
+import type { SteppedEngine } from '../../../src/engine/scheduler.ts';
 import { createAccountWithToken, type TestApp } from '../../helpers/test-app.ts';
 import type { FixtureServer } from '../../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../../helpers/monitoring-world.ts';
@@ -8,7 +8,7 @@ import { insertMonitorRow } from '../../helpers/monitor-rows.ts';
 import { startTestEngine } from '../../helpers/test-engine.ts';
 import { TITLE } from '../../helpers/watched-page.ts';
 
-let t: TestApp, site: FixtureServer, engine: Engine;
+let t: TestApp, site: FixtureServer, engine: SteppedEngine;
 useMonitoringWorld({}, (w) => ({ t, site, engine } = w));
 
 const MINUTE = 60_000;

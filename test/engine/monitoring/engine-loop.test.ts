@@ -7,6 +7,7 @@ import { insertMonitorRow } from '../../helpers/monitor-rows.ts';
 import { advanceToDue, startTestEngine } from '../../helpers/test-engine.ts';
 import { TITLE } from '../../helpers/watched-page.ts';
 import { gatedPages } from '../../helpers/gated-page.ts';
+import { createEngine } from '../../../src/engine/scheduler.ts';
 
 let t: TestApp, site: FixtureServer;
 useMonitoringWorld({}, (w) => ({ t, site } = w));
@@ -172,4 +173,19 @@ test('a loop that fell far behind moves every overdue monitor to its next slot a
   assert.equal(moved.length, overdue.length, 'every overdue monitor moved to its next slot');
   const late = [...site.hits.keys()].filter((path) => path.startsWith('/behind/late-'));
   assert.deepEqual(late, [], 'overdue monitors are not checked');
+});
+
+test('the engine a service runs is started and stopped, never stepped: its test hooks are not there', async () => {
+  const engine = createEngine({
+    db: t.db,
+    clock: t.clock,
+    loaders: t.loaders,
+    plans: t.config.plans,
+    tickSeconds: 3600,
+    concurrency: 1,
+    logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+  });
+  assert.deepEqual(Object.keys(engine).sort(), ['running', 'start', 'stop']);
+  assert.equal(engine.running, false);
+  await engine.stop();
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Engine } from '../../../src/engine/scheduler.ts';
+import type { SteppedEngine } from '../../../src/engine/scheduler.ts';
 import type { Database, Queryable } from '../../../src/store/database.ts';
 import { createAccountWithToken, type TestApp } from '../../helpers/test-app.ts';
 import type { FixtureServer } from '../../helpers/fixture-server.ts';
@@ -40,7 +40,7 @@ function instrumented(db: Database, failing: Set<string>): { db: Database; batch
  * change inserts of monitors added to `failing` fail), and stops the engine after.
  */
 async function withBatchingEngine(
-  body: (world: { engine: Engine; batches: number[]; failing: Set<string> }) => Promise<void>,
+  body: (world: { engine: SteppedEngine; batches: number[]; failing: Set<string> }) => Promise<void>,
 ): Promise<void> {
   const failing = new Set<string>();
   const store = instrumented(t.db, failing);
@@ -72,7 +72,7 @@ async function duePages(count: number) {
 }
 
 /** Three watched pages, checked once (baselines seeded), then changed and claimed together. */
-async function threeClaimedChecks(engine: Engine) {
+async function threeClaimedChecks(engine: SteppedEngine) {
   const pages = await duePages(3);
   const seeded = await engine.runCycle();
   assert.equal(seeded.outcomes.filter((o) => o.outcome === 'recorded').length, 3);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Engine } from '../../../src/engine/scheduler.ts';
+import type { SteppedEngine } from '../../../src/engine/scheduler.ts';
 import { bearer, createAccountWithToken, type TestApp } from '../../helpers/test-app.ts';
 import type { FixtureServer } from '../../helpers/fixture-server.ts';
 import { createMonitorFor, loadPreview, patchMonitor } from '../../helpers/monitor-api.ts';
@@ -13,7 +13,7 @@ import { useMonitoringWorld } from '../../helpers/monitoring-world.ts';
 // old interval. Manual checks may run right after a capture here (plan
 // minimum 0), so that they land anywhere between scheduled slots.
 
-let t: TestApp, site: FixtureServer, engine: Engine;
+let t: TestApp, site: FixtureServer, engine: SteppedEngine;
 useMonitoringWorld({ plans: { pro: { min_interval_minutes: { html: 0 }, preview_spacing_seconds: 0 } } }, (w) => ({ t, site, engine } = w));
 
 const MINUTE = 60_000;

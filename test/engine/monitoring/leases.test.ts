@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
-import type { Engine } from '../../../src/engine/scheduler.ts';
-import { createEngine } from '../../../src/engine/scheduler.ts';
+import type { SteppedEngine } from '../../../src/engine/scheduler.ts';
+import { createSteppedEngine } from '../../../src/engine/scheduler.ts';
 import { openPostgresDatabase } from '../../../src/store/postgres-database.ts';
 import { bearer, createAccountWithToken, type TestApp } from '../../helpers/test-app.ts';
 import type { FixtureServer } from '../../helpers/fixture-server.ts';
@@ -100,8 +100,8 @@ test(
       concurrency: 3,
       hostConcurrency: 100,
     };
-    const first: Engine = createEngine({ ...options, db: t.db });
-    const second: Engine = createEngine({ ...options, db: otherDb });
+    const first: SteppedEngine = createSteppedEngine({ ...options, db: t.db });
+    const second: SteppedEngine = createSteppedEngine({ ...options, db: otherDb });
     try {
       const claimed: string[] = [];
       for (let round = 0; round < 4; round++) {

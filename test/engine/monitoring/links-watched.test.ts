@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Target } from '../../../src/domain/targets.ts';
-import type { Engine } from '../../../src/engine/scheduler.ts';
+import type { SteppedEngine } from '../../../src/engine/scheduler.ts';
 import { MAX_WATCHED_LINKS } from '../../../src/domain/plans.ts';
 import { createAccountWithToken, type TestApp } from '../../helpers/test-app.ts';
 import type { FixtureServer } from '../../helpers/fixture-server.ts';
@@ -11,7 +11,7 @@ import { watchPage } from '../../helpers/watched-page.ts';
 // A links target watches every link of its selection (up to MAX_WATCHED_LINKS),
 // not the ten an evaluate answer shows.
 
-let t: TestApp, site: FixtureServer, engine: Engine;
+let t: TestApp, site: FixtureServer, engine: SteppedEngine;
 useMonitoringWorld({}, (w) => ({ t, site, engine } = w));
 
 const NEWS: Target = { id: 'l', kind: 'links', selection: { scope: 'selector', selector: '#links' }, rule: 'new_links' };

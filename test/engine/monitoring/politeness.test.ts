@@ -7,7 +7,7 @@ import { insertMonitorRow, nextCheckAt } from '../../helpers/monitor-rows.ts';
 import { shopHtml, INITIAL_SHOP } from '../../helpers/shop-page.ts';
 import { advanceToDue, startTestEngine } from '../../helpers/test-engine.ts';
 import { TITLE, watchPage } from '../../helpers/watched-page.ts';
-import type { Engine } from '../../../src/engine/scheduler.ts';
+import type { SteppedEngine } from '../../../src/engine/scheduler.ts';
 
 type WatchedPage = Awaited<ReturnType<typeof watchPage>>;
 
@@ -94,7 +94,7 @@ test('no more than the per-host limit of checks of one site run at once', async 
 });
 
 /** A page checked once by a fresh engine, and its next due time; cleans up after `body`. */
-async function withCheckedPage(body: (engine: Engine, page: WatchedPage, due: Date) => Promise<void>): Promise<void> {
+async function withCheckedPage(body: (engine: SteppedEngine, page: WatchedPage, due: Date) => Promise<void>): Promise<void> {
   const site = await startFixtureServer();
   const engine = startTestEngine(t);
   try {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { Engine } from '../../../src/engine/scheduler.ts';
+import type { SteppedEngine } from '../../../src/engine/scheduler.ts';
 import { admin, startTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { startFixtureServer, type FixtureServer } from '../../helpers/fixture-server.ts';
 import { startTestEngine } from '../../helpers/test-engine.ts';
@@ -19,7 +19,7 @@ const EMAIL = 'browser-owner@example.com';
 
 let t: TestApp;
 let site: FixtureServer;
-let engine: Engine;
+let engine: SteppedEngine;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
