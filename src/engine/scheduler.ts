@@ -8,6 +8,7 @@ import { recordClaim, recordOutcome, type EngineMetrics } from './check-metrics.
 import { handBack, runCheck, type RunOutcome } from './check-runner.ts';
 import { createCommitBatcher, DEFAULT_COMMIT_BATCH, type CommitBatchSettings } from './commit-batcher.ts';
 import type { EngineLogger } from './engine-logger.ts';
+import { claimRoom as slotRoom, mayStart, nextCycleDelay, wakeDelay, type SlotCounts } from './slot-accounting.ts';
 import { DEFAULT_HOST_CONCURRENCY } from '../domain/host-politeness.ts';
 import { cleanupExpired, settleChecks } from './housekeeping.ts';
 import { queueDueDigests } from './digests.ts';
@@ -100,9 +101,6 @@ const SETTLE_EVERY_MS = 1000;
 // PGlite has no autovacuum: tables written much since their last VACUUM or
 // ANALYZE are vacuumed or analysed this often (PostgreSQL's autovacuum does it there).
 const TABLE_UPKEEP_EVERY_MS = 60_000;
-// A freed slot waits this long for others before it is claimed for, unless a
-// quarter of the slots are free: fewer, larger claims when much is due.
-const CLAIM_GATHER_MS = 20;
 // Leases are renewed this many times per lease, so that one late or failed heartbeat does not lose them.
 const HEARTBEATS_PER_LEASE = 3;
 
@@ -132,12 +130,14 @@ export function createSteppedEngine(options: EngineOptions): SteppedEngine {
   const leaseSeconds = options.leaseSeconds ?? DEFAULT_CHECK_LEASE_SECONDS;
   let heartbeat: NodeJS.Timeout | null = null;
   let beating: Promise<void> | null = null;
-  /** How many checks a claim may take: the free slots, and with `ahead` as many again. */
-  const claimRoom = (ahead: boolean) =>
-    Math.min(
-      (ahead ? 2 : 1) * options.concurrency - loading - ready.length,
-      options.concurrency + batch.maxChecks - inFlight.size - ready.length,
-    );
+  const counts = (): SlotCounts => ({
+    concurrency: options.concurrency,
+    batchMax: batch.maxChecks,
+    loading,
+    ready: ready.length,
+    inFlight: inFlight.size,
+  });
+  const claimRoom = (ahead: boolean) => slotRoom(counts(), ahead);
   const abort = new AbortController();
   let timer: NodeJS.Timeout | null = null;
   let running = false;
@@ -232,7 +232,7 @@ export function createSteppedEngine(options: EngineOptions): SteppedEngine {
   const logFailure = (check: Promise<RunOutcome>) => check.catch((err: unknown) => options.logger.error({ err }, 'check failed'));
 
   function startReady(): void {
-    while (running && loading < options.concurrency && ready.length > 0) void logFailure(run(ready.shift()!));
+    while (mayStart(counts(), running)) void logFailure(run(ready.shift()!));
   }
 
   /** Claims checks: the loop queues them for its slots, a test's runCycle runs them all at once. */
@@ -257,13 +257,9 @@ export function createSteppedEngine(options: EngineOptions): SteppedEngine {
   }
 
   function wake(): void {
-    if (!running || !waiting || cycle !== null) return;
-    const room = claimRoom(true);
-    // Full: the next check to free a slot or finish its commit wakes the loop again.
-    if (room <= 0) return;
-    const delay = loading > 0 && room < Math.max(1, Math.floor(options.concurrency / 4)) ? CLAIM_GATHER_MS : 0;
-    if (timer && timerDue <= Date.now() + delay) return;
-    schedule(delay);
+    // Not now (full, say): the next check to free a slot or finish its commit wakes the loop again.
+    const delay = wakeDelay(counts(), { running, waiting, claiming: cycle !== null, timerDueInMs: timer ? timerDue - Date.now() : null });
+    if (delay !== null) schedule(delay);
   }
 
   function loopOnce(): void {
@@ -281,7 +277,7 @@ export function createSteppedEngine(options: EngineOptions): SteppedEngine {
     void cycle.finally(() => {
       cycle = null;
       if (!running) return;
-      schedule(again || (waiting && freedDuringClaim) ? 0 : options.tickSeconds * 1000);
+      schedule(nextCycleDelay({ again, waiting, freedDuringClaim }, options.tickSeconds * 1000));
     });
   }
 
