@@ -37,6 +37,9 @@ const PUBLIC: [string, string, unknown?, Record<string, string>?][] = [
   ['get', '/usage'],
   ['post', '/previews', { url: 'http://127.0.0.1:9/page', load_mode: 'html' }],
   ['post', '/previews/{preview_id}/evaluate', { targets: [TITLE_TARGET] }],
+  ['get', '/feed-tokens'],
+  ['post', '/feed-tokens', { name: 'reader' }],
+  ['delete', '/feed-tokens/{feed_token_id}'],
 ];
 
 const ADMIN: [string, string, unknown?][] = [
