@@ -17,6 +17,8 @@ const SCOPE_HELP: Record<string, string> = {
   'checks:write': 'request manual checks and read their receipts',
   'feeds:read': 'list Atom feed tokens',
   'feeds:write': 'create and revoke Atom feed tokens',
+  'channels:read': 'list and read notification channels',
+  'channels:write': 'create and delete notification channels',
 };
 
 export interface TokenForm {

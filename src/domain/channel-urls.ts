@@ -1,0 +1,158 @@
+// Notification channels are made from Apprise-style URLs (DESIGN §8
+// Channels), so what a changedetection.io user already has can be pasted.
+// Parsing is pure: it yields the service, the HTTPS endpoint a message is
+// posted to, and the URL with its secret parts masked for display.
+
+export const CHANNEL_TYPES = ['slack', 'discord', 'ntfy', 'teams', 'telegram'] as const;
+export type ChannelType = (typeof CHANNEL_TYPES)[number];
+
+export interface ChannelTarget {
+  type: ChannelType;
+  /** where messages are posted */
+  endpoint: string;
+  /** request headers the service needs beyond content-type (ntfy's access token or basic auth) */
+  headers: Record<string, string>;
+  /** Telegram's chat: a message names it in its body */
+  chatId?: string;
+  /** the URL as it may be shown: secret parts replaced */
+  masked: string;
+}
+
+export type ParsedChannel = { ok: true; target: ChannelTarget } | { ok: false; message: string };
+
+const SECRET = '***';
+
+/** The first characters of an identifier, enough to recognise it, never the whole. */
+function hint(part: string): string {
+  return `${part.slice(0, Math.min(4, Math.max(1, part.length - 4)))}…`;
+}
+
+const TOKEN = /^[A-Za-z0-9_-]+$/;
+
+function segments(url: URL): string[] {
+  return url.pathname.split('/').filter((s) => s !== '');
+}
+
+function fail(message: string): ParsedChannel {
+  return { ok: false, message };
+}
+
+// slack://TokenA/TokenB/TokenC: the three parts of an incoming webhook's hooks.slack.com/services/ path.
+function slack(url: URL): ParsedChannel {
+  const parts = [url.hostname, ...segments(url)];
+  if (parts.length !== 3 || !parts.every((p) => TOKEN.test(p)))
+    return fail('slack://TokenA/TokenB/TokenC (the parts of an incoming webhook URL)');
+  const [a, b, c] = parts as [string, string, string];
+  return {
+    ok: true,
+    target: {
+      type: 'slack',
+      endpoint: `https://hooks.slack.com/services/${a.toUpperCase()}/${b.toUpperCase()}/${c}`,
+      headers: {},
+      masked: `slack://${hint(a.toUpperCase())}/${hint(b.toUpperCase())}/${SECRET}`,
+    },
+  };
+}
+
+// discord://WebhookID/WebhookToken
+function discord(url: URL): ParsedChannel {
+  const parts = [url.hostname, ...segments(url)];
+  if (parts.length !== 2 || !/^\d+$/.test(parts[0]!) || !TOKEN.test(parts[1]!)) return fail('discord://WebhookID/WebhookToken');
+  const [id, token] = parts as [string, string];
+  return {
+    ok: true,
+    target: {
+      type: 'discord',
+      endpoint: `https://discord.com/api/webhooks/${id}/${token}`,
+      headers: {},
+      masked: `discord://${id}/${SECRET}`,
+    },
+  };
+}
+
+// ntfy://topic (ntfy.sh), ntfy://[user:password@]host[:port]/topic (http), ntfys://… (https); ?token= for an access token.
+function ntfy(url: URL, secure: boolean): ParsedChannel {
+  const path = segments(url);
+  const onNtfySh = path.length === 0;
+  const topic = onNtfySh ? url.hostname : path[0];
+  if (topic === undefined || path.length > 1 || !/^[-_A-Za-z0-9]{1,64}$/.test(topic))
+    return fail('ntfy://topic or ntfys://[user:password@]host[:port]/topic');
+  const base = onNtfySh ? 'https://ntfy.sh' : `${secure ? 'https' : 'http'}://${url.host}`;
+  const headers: Record<string, string> = {};
+  const token = url.searchParams.get('token');
+  const user = decodeURIComponent(url.username);
+  if (token) headers.authorization = `Bearer ${token}`;
+  else if (user) headers.authorization = `Basic ${Buffer.from(`${user}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+  const auth = user ? `${url.username}:${SECRET}@` : '';
+  const where = onNtfySh ? hint(topic) : `${url.host}/${hint(topic)}`;
+  return {
+    ok: true,
+    target: {
+      type: 'ntfy',
+      endpoint: `${base}/${topic}`,
+      headers,
+      masked: `${secure ? 'ntfys' : 'ntfy'}://${auth}${where}${token ? `?token=${SECRET}` : ''}`,
+    },
+  };
+}
+
+// workflows://host[:port]/WorkflowID/Signature: a Teams "post to a channel when a webhook request is received" workflow.
+function teams(url: URL): ParsedChannel {
+  const parts = segments(url);
+  if (parts.length !== 2 || !url.hostname || !parts.every((p) => TOKEN.test(p)))
+    return fail('workflows://host[:port]/WorkflowID/Signature');
+  const [workflow, signature] = parts as [string, string];
+  const query = new URLSearchParams({ 'api-version': '2016-06-01', sp: '/triggers/manual/run', sv: '1.0', sig: signature });
+  return {
+    ok: true,
+    target: {
+      type: 'teams',
+      endpoint: `https://${url.host}/workflows/${workflow}/triggers/manual/paths/invoke?${query.toString()}`,
+      headers: {},
+      masked: `workflows://${url.host}/${workflow}/${SECRET}`,
+    },
+  };
+}
+
+/** The channel an Apprise-style URL names, or what a valid URL of its kind looks like. */
+export function parseChannelUrl(text: string): ParsedChannel {
+  const scheme = /^([a-z]+):\/\//.exec(text)?.[1];
+  if (scheme === 'tgram') return telegramUrl(text);
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return fail('not a URL');
+  }
+  switch (scheme) {
+    case 'slack':
+      return slack(url);
+    case 'discord':
+      return discord(url);
+    case 'ntfy':
+    case 'ntfys':
+      return ntfy(url, scheme === 'ntfys');
+    case 'workflow':
+    case 'workflows':
+      return teams(url);
+    default:
+      return fail('one of slack://, discord://, ntfy://, ntfys://, workflows://, tgram://');
+  }
+}
+
+// tgram://BotToken/ChatID. A bot token's colon would be read as a port by URL, and its secret is no port number: split by hand.
+function telegramUrl(text: string): ParsedChannel {
+  const match = /^tgram:\/\/(\d+):([A-Za-z0-9_-]+)\/(-?\d+|@\w+)\/?$/.exec(text);
+  if (!match) return fail('tgram://BotToken/ChatID');
+  const [, id, secret, chat] = match as unknown as [string, string, string, string];
+  return {
+    ok: true,
+    target: {
+      type: 'telegram',
+      endpoint: `https://api.telegram.org/bot${id}:${secret}/sendMessage`,
+      headers: {},
+      chatId: chat,
+      masked: `tgram://${id}:${SECRET}/${chat}`,
+    },
+  };
+}
