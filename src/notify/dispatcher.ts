@@ -24,6 +24,8 @@ import { composeDigestEmail } from './digest-email.ts';
 import { nextAttemptAt } from './retry-policy.ts';
 import type { SendResult } from './send-result.ts';
 import { sendWebhook } from './webhook-sender.ts';
+import { sendChannelMessage } from './channels/channel-sender.ts';
+import { channelMessage } from './channels/channel-message.ts';
 
 // The delivery loop over the durable outbox. Each round leases due rows in a
 // short transaction (FOR UPDATE SKIP LOCKED), so any number of processes can
@@ -46,7 +48,7 @@ export interface DispatcherLogger {
 export interface DispatcherOptions {
   db: Database;
   clock: Clock;
-  config: Pick<Config, 'plans' | 'publicUrl' | 'smtpUrl' | 'smtpFrom'>;
+  config: Pick<Config, 'plans' | 'publicUrl' | 'smtpUrl' | 'smtpFrom' | 'channelHostOverrides'>;
   policy: GuardPolicy;
   logger: DispatcherLogger;
   /** the extraction threads, which compute the diff of a change that has none stored yet */
@@ -139,6 +141,19 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (destination.channel === 'email') {
       // prepareDelivery skips email rows when no SMTP server is configured, so the mailer exists here.
       return mailer!.send(destination.to, composeEmail(subject, diffs, config.publicUrl));
+    }
+    if (destination.channel === 'chat') {
+      return sendChannelMessage(
+        {
+          policy: options.policy,
+          clock,
+          hostOverrides: config.channelHostOverrides,
+          lookup: options.lookup,
+          timeoutMs: options.webhookTimeoutMs,
+        },
+        destination.url,
+        channelMessage(subject, diffs, config.publicUrl),
+      );
     }
     return sendWebhook(
       { policy: options.policy, clock, lookup: options.lookup, timeoutMs: options.webhookTimeoutMs },

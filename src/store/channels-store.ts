@@ -43,5 +43,36 @@ export async function findChannel(db: Queryable, accountId: string, id: string):
 /** Deletes the account's channel (its monitors stop using it, its queued messages go); false when there is none. */
 export async function deleteChannel(db: Queryable, accountId: string, id: string): Promise<boolean> {
   const rows = await db.query<{ id: string }>('DELETE FROM channels WHERE id = $1 AND account_id = $2 RETURNING id', [id, accountId]);
-  return rows.length > 0;
+  if (rows.length === 0) return false;
+  await db.query(
+    'UPDATE monitors SET channel_ids = array_remove(channel_ids, $1::uuid) WHERE account_id = $2 AND $1::uuid = ANY (channel_ids)',
+    [id, accountId],
+  );
+  return true;
+}
+
+/** Those of `ids` that are not channels of the account. */
+export async function foreignChannelIds(db: Queryable, accountId: string, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.query<{ id: string }>(
+    'SELECT i.id::text AS id FROM unnest($1::uuid[]) AS i(id) WHERE NOT EXISTS (SELECT 1 FROM channels c WHERE c.id = i.id AND c.account_id = $2)',
+    [ids, accountId],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** The channel an outbox row of channel 'chat' goes to, with whether its monitor still chooses it. */
+export async function channelOfDelivery(db: Queryable, outboxId: string): Promise<(ChannelRow & { chosen: boolean }) | null> {
+  const rows = await db.query<ChannelRow & { chosen: boolean }>(
+    `SELECT ${COLUMNS.split(', ')
+      .map((c) => `c.${c}`)
+      .join(', ')}, c.id = ANY (m.channel_ids) AS chosen
+     FROM notification_outbox o
+     JOIN channels c ON c.id = o.channel_id
+     LEFT JOIN changes ch ON ch.id = o.change_id
+     JOIN monitors m ON m.id = COALESCE(o.monitor_id, ch.monitor_id)
+     WHERE o.id = $1`,
+    [outboxId],
+  );
+  return rows[0] ?? null;
 }

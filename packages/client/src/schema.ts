@@ -2434,6 +2434,7 @@ export interface operations {
                                 /** @description each (one email per check), daily or weekly (one digest of the period); null: the account's email_mode (the default) */
                                 email_mode: ("each" | "daily" | "weekly") | null;
                                 webhook_enabled: boolean;
+                                channels: string[];
                                 failing_after: number;
                             };
                             /** @description pass as expected_version when changing targets, load method or schedule */
@@ -2578,6 +2579,8 @@ export interface operations {
                         email_mode?: ("each" | "daily" | "weekly") | null;
                         /** @description post matched changes to the account's webhook (configured by the operator); default false */
                         webhook_enabled?: boolean;
+                        /** @description ids of the account's channels (/channels) that get this monitor's changes and failing/recovered alerts; default none */
+                        channels?: string[];
                         /** @description after this many failed checks in a row (the page did not load, or a target could not be read) one monitor.failing is sent, and one monitor.recovered when a check succeeds again; default 3 */
                         failing_after?: number;
                     };
@@ -2755,6 +2758,7 @@ export interface operations {
                                 /** @description each (one email per check), daily or weekly (one digest of the period); null: the account's email_mode (the default) */
                                 email_mode: ("each" | "daily" | "weekly") | null;
                                 webhook_enabled: boolean;
+                                channels: string[];
                                 failing_after: number;
                             };
                             /** @description pass as expected_version when changing targets, load method or schedule */
@@ -2995,6 +2999,8 @@ export interface operations {
                         email_mode?: ("each" | "daily" | "weekly") | null;
                         /** @description post matched changes to the account's webhook (configured by the operator); default false */
                         webhook_enabled?: boolean;
+                        /** @description ids of the account's channels (/channels) that get this monitor's changes and failing/recovered alerts; default none */
+                        channels?: string[];
                         /** @description after this many failed checks in a row (the page did not load, or a target could not be read) one monitor.failing is sent, and one monitor.recovered when a check succeeds again; default 3 */
                         failing_after?: number;
                     };
@@ -3067,6 +3073,7 @@ export interface operations {
                                 /** @description each (one email per check), daily or weekly (one digest of the period); null: the account's email_mode (the default) */
                                 email_mode: ("each" | "daily" | "weekly") | null;
                                 webhook_enabled: boolean;
+                                channels: string[];
                                 failing_after: number;
                             };
                             /** @description pass as expected_version when changing targets, load method or schedule */

@@ -13,14 +13,16 @@ export interface GuardedPostOptions {
   timeoutMs?: number;
   /** DNS resolution; default the system resolver */
   lookup?: LookupFn;
+  /** keep the answer's first 64 KiB as text (a chat service says why it refused in the body) */
+  readAnswer?: boolean;
 }
 
 export type GuardedPostResult =
-  | { ok: true; status: number; headers: IncomingHttpHeaders }
+  | { ok: true; status: number; headers: IncomingHttpHeaders; answer?: string }
   /** blocked: the guard refused the URL or its address (GuardError); otherwise a network error or timeout */
   | { ok: false; blocked: boolean; error: Error };
 
-// The answer body is read only to free the connection; webhooks need the status.
+// A webhook's answer body is read only to free the connection; webhooks need the status.
 const ANSWER_BODY_LIMIT = 64 * 1024;
 
 export async function guardedPost(url: string, init: GuardedPostOptions, policy: GuardPolicy): Promise<GuardedPostResult> {
@@ -43,8 +45,18 @@ export async function guardedPost(url: string, init: GuardedPostOptions, policy:
       body: init.body,
       signal: AbortSignal.timeout(timeoutMs),
     });
-    await response.body.dump({ limit: ANSWER_BODY_LIMIT });
-    return { ok: true, status: response.statusCode, headers: response.headers };
+    if (!init.readAnswer) {
+      await response.body.dump({ limit: ANSWER_BODY_LIMIT });
+      return { ok: true, status: response.statusCode, headers: response.headers };
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of response.body) {
+      if (size < ANSWER_BODY_LIMIT) chunks.push(chunk as Buffer);
+      size += (chunk as Buffer).length;
+    }
+    const answer = Buffer.concat(chunks).subarray(0, ANSWER_BODY_LIMIT).toString('utf8');
+    return { ok: true, status: response.statusCode, headers: response.headers, answer };
   } catch (err) {
     const error = err instanceof Error ? err : new Error(String(err));
     return { ok: false, blocked: error instanceof GuardError, error };

@@ -15,13 +15,9 @@ CREATE TABLE channels (
 );
 CREATE INDEX channels_account ON channels (account_id, created_at DESC, id DESC);
 
--- The channels a monitor's alerts go to (notifications.channels).
-CREATE TABLE monitor_channels (
-  monitor_id uuid NOT NULL REFERENCES monitors (id) ON DELETE CASCADE,
-  channel_id uuid NOT NULL REFERENCES channels (id) ON DELETE CASCADE,
-  PRIMARY KEY (monitor_id, channel_id)
-);
-CREATE INDEX monitor_channels_channel ON monitor_channels (channel_id);
+-- The channels a monitor's alerts go to (notifications.channels); a deleted
+-- channel is taken out of every monitor's list in the same transaction.
+ALTER TABLE monitors ADD COLUMN channel_ids uuid[] NOT NULL DEFAULT '{}';
 
 -- An outbox row of channel 'chat' names its channel; a change is queued once
 -- per channel, so the uniqueness of (change, channel) now counts the channel id.
