@@ -12,7 +12,7 @@ import {
   type LeasedDelivery,
 } from '../store/deliveries-store.ts';
 import { digestEvent, digestSkipReason, readDigest, type Digest } from '../store/digests-store.ts';
-import { MONITORS_STOPPED_EVENT } from '../store/outbox-store.ts';
+import { CHANNEL_FAILING_EVENT, MONITORS_STOPPED_EVENT } from '../store/outbox-store.ts';
 import { channelOfDelivery } from '../store/channels-store.ts';
 
 const CHANGE_EVENT = 'change.detected';
@@ -86,7 +86,8 @@ export async function prepareDelivery(
 ): Promise<Prepared> {
   const row = await lockLeasedDelivery(tx, claim);
   if (row === null) return { kind: 'lease_lost' };
-  if (row.event === MONITORS_STOPPED_EVENT) return prepareNotice(tx, row, settings.smtpConfigured, at);
+  if (row.event === MONITORS_STOPPED_EVENT || row.event === CHANNEL_FAILING_EVENT)
+    return prepareNotice(tx, row, settings.smtpConfigured, at);
   if (row.event === digestEvent('daily') || row.event === digestEvent('weekly')) return prepareDigest(tx, row, settings, at);
   const subject = await readDeliverySubject(tx, row.id);
   // The row cascades with its change, monitor and account, so a locked row always has them.

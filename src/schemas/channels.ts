@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Timestamp } from './common.ts';
+import { NullableTimestamp, Timestamp } from './common.ts';
 import { CHANNEL_TYPES } from '../domain/channel-urls.ts';
 
 // Notification channels (DESIGN §8 Channels): made from an Apprise-style URL, shown with its secrets masked.
@@ -28,3 +28,22 @@ export const ChannelSchema = Type.Object({
 });
 
 export const ChannelParams = Type.Object({ channel_id: Type.String({ format: 'uuid' }) });
+
+export const ChannelDeliverySchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  event: Type.String({ description: 'change.detected, monitor.failing or monitor.recovered' }),
+  created_at: Timestamp,
+  status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed'), Type.Literal('skipped')]),
+  attempts: Type.Integer(),
+  last_attempt_at: NullableTimestamp,
+  response_status: Type.Union([Type.Integer(), Type.Null()], { description: "the service's HTTP status at the last attempt" }),
+  last_error: Type.Union([Type.String(), Type.Null()]),
+  skipped_reason: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const ChannelTestSchema = Type.Object({
+  delivered: Type.Boolean(),
+  response_status: Type.Union([Type.Integer(), Type.Null()], { description: 'null when the service could not be reached' }),
+  answer: Type.Union([Type.String(), Type.Null()], { description: "the service's answer body (up to 64 KiB)" }),
+  error: Type.Union([Type.String(), Type.Null()]),
+});

@@ -1,12 +1,23 @@
 import type { Static } from '@sinclair/typebox';
 import { randomUUID } from 'node:crypto';
-import type { ChannelSchema, CreateChannelBody } from '../schemas/channels.ts';
+import type { ChannelDeliverySchema, ChannelSchema, ChannelTestSchema, CreateChannelBody } from '../schemas/channels.ts';
 import type { Clock } from '../clock.ts';
 import { parseChannelUrl } from '../domain/channel-urls.ts';
 import { AppError } from '../errors.ts';
 import type { Database } from '../store/database.ts';
 import { lockAccount } from '../store/accounts-store.ts';
-import { countChannels, deleteChannel, findChannel, insertChannel, listChannels, type ChannelRow } from '../store/channels-store.ts';
+import {
+  countChannels,
+  deleteChannel,
+  findChannel,
+  insertChannel,
+  listChannelDeliveries,
+  listChannels,
+  markChannelActive,
+  type ChannelRow,
+} from '../store/channels-store.ts';
+import type { GuardPolicy } from '../fetch/ssrf/guard.ts';
+import { sendChannelMessage } from '../notify/channels/channel-sender.ts';
 import type { Principal } from './tokens.ts';
 
 // The account's notification channels, through the public API. The stored URL
@@ -14,11 +25,21 @@ import type { Principal } from './tokens.ts';
 
 export type ChannelView = Static<typeof ChannelSchema>;
 export type CreateChannelInput = Static<typeof CreateChannelBody>;
+export type ChannelDeliveryView = Static<typeof ChannelDeliverySchema>;
+export type ChannelTestView = Static<typeof ChannelTestSchema>;
 
 export interface ChannelDeps {
   db: Database;
   clock: Clock;
 }
+
+export interface ChannelTestDeps extends ChannelDeps {
+  config: { publicUrl: string; channelHostOverrides: Record<string, string> };
+  loaders: { policy: GuardPolicy };
+}
+
+/** Entries of a channel's delivery log. */
+const DELIVERY_LOG_LENGTH = 50;
 
 function view(row: ChannelRow): ChannelView {
   const parsed = parseChannelUrl(row.url);
@@ -72,4 +93,43 @@ export async function readAccountChannel(deps: ChannelDeps, principal: Principal
 
 export async function deleteAccountChannel(deps: ChannelDeps, principal: Principal, id: string): Promise<void> {
   if (!(await deleteChannel(deps.db, principal.accountId, id))) throw new AppError('not_found', 'channel not found');
+}
+
+export async function listDeliveries(deps: ChannelDeps, principal: Principal, id: string): Promise<ChannelDeliveryView[]> {
+  if ((await findChannel(deps.db, principal.accountId, id)) === null) throw new AppError('not_found', 'channel not found');
+  const rows = await listChannelDeliveries(deps.db, principal.accountId, id, DELIVERY_LOG_LENGTH);
+  return rows.map((r) => ({
+    id: r.id,
+    event: r.event,
+    created_at: r.created_at.toISOString(),
+    status: r.status,
+    attempts: r.attempts,
+    last_attempt_at: r.last_attempt_at?.toISOString() ?? null,
+    response_status: r.response_status,
+    last_error: r.last_error,
+    skipped_reason: r.skipped_reason,
+  }));
+}
+
+/**
+ * Sends a test message now, outside the outbox, and answers with what the
+ * service said; a failing channel that takes it is active again.
+ */
+export async function testChannel(deps: ChannelTestDeps, principal: Principal, id: string): Promise<ChannelTestView> {
+  const channel = await findChannel(deps.db, principal.accountId, id);
+  if (channel === null) throw new AppError('not_found', 'channel not found');
+  const result = await sendChannelMessage(
+    { policy: deps.loaders.policy, clock: deps.clock, hostOverrides: deps.config.channelHostOverrides },
+    channel.url,
+    {
+      title: `pagewatch test message for ${channel.name}`,
+      lines: ['Alerts of the monitors that choose this channel arrive here.'],
+      link: deps.config.publicUrl,
+      linkText: 'Open pagewatch',
+      severity: 'change',
+    },
+  );
+  const delivered = result.outcome === 'delivered';
+  if (delivered && channel.state === 'failing') await markChannelActive(deps.db, channel.id);
+  return { delivered, response_status: result.responseStatus, answer: result.answer, error: delivered ? null : result.error };
 }

@@ -76,3 +76,47 @@ export async function channelOfDelivery(db: Queryable, outboxId: string): Promis
   );
   return rows[0] ?? null;
 }
+
+/** Marks an active channel failing; false when it was failing already (so it is reported once). */
+export async function markChannelFailing(db: Queryable, id: string): Promise<boolean> {
+  const rows = await db.query<{ id: string }>("UPDATE channels SET state = 'failing' WHERE id = $1 AND state = 'active' RETURNING id", [
+    id,
+  ]);
+  return rows.length > 0;
+}
+
+/** A channel that delivered again (a successful test) is active again. */
+export async function markChannelActive(db: Queryable, id: string): Promise<void> {
+  await db.query("UPDATE channels SET state = 'active' WHERE id = $1", [id]);
+}
+
+export interface ChannelDeliveryRow {
+  id: string;
+  event: string;
+  created_at: Date;
+  status: 'pending' | 'delivered' | 'failed' | 'skipped';
+  attempts: number;
+  last_attempt_at: Date | null;
+  response_status: number | null;
+  last_error: string | null;
+  skipped_reason: string | null;
+}
+
+/** The channel's newest messages with their last attempt, for its delivery log. */
+export async function listChannelDeliveries(
+  db: Queryable,
+  accountId: string,
+  channelId: string,
+  limit: number,
+): Promise<ChannelDeliveryRow[]> {
+  return db.query<ChannelDeliveryRow>(
+    `SELECT o.id, o.event, o.created_at, o.status, o.attempts, a.attempted_at AS last_attempt_at, a.response_status,
+       o.last_error, o.skipped_reason
+     FROM notification_outbox o
+     LEFT JOIN LATERAL (SELECT attempted_at, response_status FROM notification_attempts
+                        WHERE outbox_id = o.id ORDER BY attempted_at DESC LIMIT 1) a ON true
+     WHERE o.channel_id = $1 AND o.account_id = $2
+     ORDER BY o.created_at DESC, o.id DESC LIMIT $3`,
+    [channelId, accountId, limit],
+  );
+}

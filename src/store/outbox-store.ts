@@ -61,6 +61,9 @@ export async function enqueueMonitorEvent(
 /** The account-wide notice that a plan change stopped some of the account's monitors; data names them and why. */
 export const MONITORS_STOPPED_EVENT = 'account.monitors_stopped';
 
+/** The notice that the service behind one of the account's channels refused it for good; data names the channel and the answer. */
+export const CHANNEL_FAILING_EVENT = 'account.channel_failing';
+
 /** Queues a notice about the account itself (no change, no one monitor): only by email, to the owner. */
 export async function enqueueAccountNotice(
   db: Queryable,

@@ -44,6 +44,8 @@ const EXTENSION_ENDPOINTS: [string, string, string][] = [
   ['get', '/channels', 'channels:read'],
   ['get', '/channels/{channel_id}', 'channels:read'],
   ['delete', '/channels/{channel_id}', 'channels:write'],
+  ['post', '/channels/{channel_id}/test', 'channels:write'],
+  ['get', '/channels/{channel_id}/deliveries', 'channels:read'],
 ];
 const ENDPOINTS = [...SPEC_ENDPOINTS, ...EXTENSION_ENDPOINTS];
 

@@ -8,21 +8,27 @@ import { PRICE, watchPage } from '../helpers/watched-page.ts';
 import { patchMonitor } from '../helpers/monitor-api.ts';
 import { outboxRow, testDispatcher } from '../helpers/notification-rows.ts';
 import { startServiceReceivers, type ServiceRequest } from '../helpers/service-receivers.ts';
+import { startMailCatcher } from '../helpers/mail-catcher.ts';
 
 // Monitors' changes, monitor.failing and monitor.recovered reach the chosen
 // channels through the outbox, each in its service's format, at the local
 // stand-ins PAGEWATCH_CHANNEL_HOST_OVERRIDES points the services' hosts at.
 
 const services = await startServiceReceivers();
+const smtp = await startMailCatcher();
 const PUBLIC_URL = 'https://watch.example.org';
 let t: TestApp, site: FixtureServer, engine: Engine;
 useMonitoringWorld(
-  { env: { PAGEWATCH_CHANNEL_HOST_OVERRIDES: services.overrides, PAGEWATCH_PUBLIC_URL: PUBLIC_URL } },
+  { env: { PAGEWATCH_CHANNEL_HOST_OVERRIDES: services.overrides, PAGEWATCH_PUBLIC_URL: PUBLIC_URL, PAGEWATCH_SMTP_URL: smtp.url } },
   (w) => ({ t, site, engine } = w),
 );
-after(() => services.close());
+after(async () => {
+  await services.close();
+  await smtp.close();
+});
 beforeEach(async () => {
   services.reset();
+  smtp.reset();
   if (t) await t.db.query("UPDATE notification_outbox SET status = 'failed' WHERE status = 'pending'");
 });
 
@@ -215,6 +221,94 @@ test('a revoked token (401) fails the message at once, with what the service sai
   const row = await outboxRow(t, w.outboxId);
   assert.equal(row.status, 'failed');
   assert.match(row.last_error ?? '', /^the service answered 401: .*Unauthorized/);
+});
+
+test('a revoked token marks the channel failing and emails the owner once; its later alerts are skipped, not sent', async () => {
+  const w = await queuedChange('tgram://123456:AAHtelegramSecret/-100200300');
+  services.answer({
+    status: 401,
+    headers: { 'content-type': 'application/json' },
+    body: '{"ok":false,"error_code":401,"description":"Unauthorized"}',
+  });
+  await w.dispatcher.runOnce();
+  const channel = await t.app.inject({ method: 'GET', url: `/api/v1/channels/${w.channelId}`, headers: bearer(w.token) });
+  assert.equal(channel.json().data.state, 'failing');
+  await w.dispatcher.runOnce();
+  assert.equal(smtp.mails.length, 1);
+  assert.match(smtp.mails[0]!.headers.get('subject') ?? '', /^\[pagewatch\] channel team is failing$/);
+  assert.match(smtp.mails[0]!.text, /refused an alert: the service answered 401/);
+
+  await w.page.check({ price: '€19.99' });
+  const reports = await w.dispatcher.runOnce();
+  assert.deepEqual(
+    reports.map((r) => [r.channel, r.outcome, r.reason]),
+    [['chat', 'skipped', 'channel_failing']],
+  );
+  assert.equal(services.received.length, 1, 'the service got the first message only');
+  await w.dispatcher.runOnce();
+  assert.equal(smtp.mails.length, 1, 'one email, not one per refusal');
+});
+
+function testMessage(w: { token: string; channelId: string }) {
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/v1/channels/${w.channelId}/test`,
+    headers: { ...bearer(w.token), 'content-type': 'application/json' },
+    payload: '{}',
+  });
+}
+
+test('a test message is sent at once and the answer is what the service said', async () => {
+  const w = await monitorWithChannel('tgram://123456:AAHtelegramSecret/-100200300');
+  const res = await testMessage(w);
+  assert.equal(res.statusCode, 200, res.body);
+  assert.deepEqual(res.json().data, {
+    delivered: true,
+    response_status: 200,
+    answer: '{"ok":true,"result":{"message_id":1}}',
+    error: null,
+  });
+  assert.equal(services.received.length, 1);
+  assert.match((services.received[0]!.body as TelegramMessage).text, /^<b>pagewatch test message for team<\/b>/);
+});
+
+test('a test message the service refuses answers its status and its words', async () => {
+  const w = await monitorWithChannel('discord://112233445566/discordToken_1');
+  services.answer({ status: 404, headers: { 'content-type': 'application/json' }, body: '{"message": "Unknown Webhook", "code": 10015}' });
+  const res = await testMessage(w);
+  assert.equal(res.statusCode, 200);
+  const data = res.json().data;
+  assert.deepEqual([data.delivered, data.response_status, data.answer], [false, 404, '{"message": "Unknown Webhook", "code": 10015}']);
+  assert.match(data.error, /^the service answered 404/);
+});
+
+test('a failing channel that takes a test message is active again', async () => {
+  const w = await queuedChange('slack://T0123ABCD/B0456EFGH/slackSecret123');
+  services.answer({ status: 403, body: 'invalid_token' });
+  await w.dispatcher.runOnce();
+  const state = async () =>
+    (await t.app.inject({ method: 'GET', url: `/api/v1/channels/${w.channelId}`, headers: bearer(w.token) })).json().data.state;
+  assert.equal(await state(), 'failing');
+  assert.equal((await testMessage(w)).json().data.delivered, true);
+  assert.equal(await state(), 'active');
+});
+
+test('the delivery log lists the channel’s messages newest first with status, attempts, last status and last error', async () => {
+  const w = await queuedChange('slack://T0123ABCD/B0456EFGH/slackSecret123');
+  services.answer({ status: 429, headers: { 'retry-after': '120' }, body: 'rate_limited' });
+  await w.dispatcher.runOnce();
+  const log = async () =>
+    (await t.app.inject({ method: 'GET', url: `/api/v1/channels/${w.channelId}/deliveries`, headers: bearer(w.token) })).json().data;
+  const [waiting] = await log();
+  assert.deepEqual(
+    [waiting.id, waiting.event, waiting.status, waiting.attempts, waiting.response_status, waiting.last_error],
+    [w.outboxId, 'change.detected', 'pending', 1, 429, 'the service answered 429: rate_limited'],
+  );
+  assert.equal(waiting.last_attempt_at, t.clock.now().toISOString());
+  t.clock.advance(120_000);
+  await w.dispatcher.runOnce();
+  const [delivered] = await log();
+  assert.deepEqual([delivered.status, delivered.attempts, delivered.response_status], ['delivered', 2, 200]);
 });
 
 test('a monitor may choose only channels of its own account: another’s is 422 validation_failed naming notifications.channels', async () => {

@@ -1,9 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../http/app-deps.ts';
-import { createChannel, deleteAccountChannel, listAccountChannels, readAccountChannel } from '../../services/channels.ts';
+import {
+  createChannel,
+  deleteAccountChannel,
+  listAccountChannels,
+  listDeliveries,
+  readAccountChannel,
+  testChannel,
+} from '../../services/channels.ts';
 import { Data, NoQuery } from '../../schemas/common.ts';
-import { ChannelParams, ChannelSchema, CreateChannelBody } from '../../schemas/channels.ts';
+import { EmptyBody } from '../../schemas/admin.ts';
+import { ChannelDeliverySchema, ChannelParams, ChannelSchema, ChannelTestSchema, CreateChannelBody } from '../../schemas/channels.ts';
 
 const read = { scope: 'channels:read' } as const;
 const write = { scope: 'channels:write' } as const;
@@ -78,5 +86,41 @@ export const channelRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
       await deleteAccountChannel(deps, request.principal!, request.params.channel_id);
       return reply.status(204).send(null);
     },
+  );
+
+  app.post(
+    '/channels/:channel_id/test',
+    {
+      config: write,
+      schema: {
+        operationId: 'testChannel',
+        summary: 'Send a test message to a channel now and answer with what the service said',
+        description:
+          'Sent at once, outside the delivery queue, through the SSRF guard. 200 whatever the service answered: delivered, its ' +
+          'HTTP status and body, or the error. A failing channel that takes the message is active again.',
+        tags: ['channels'],
+        querystring: NoQuery,
+        params: ChannelParams,
+        body: EmptyBody,
+        response: { 200: Data(ChannelTestSchema) },
+      },
+    },
+    async (request) => ({ data: await testChannel(deps, request.principal!, request.params.channel_id) }),
+  );
+
+  app.get(
+    '/channels/:channel_id/deliveries',
+    {
+      config: read,
+      schema: {
+        operationId: 'listChannelDeliveries',
+        summary: "The channel's delivery log: its newest 50 messages, newest first",
+        tags: ['channels'],
+        querystring: NoQuery,
+        params: ChannelParams,
+        response: { 200: Data(Type.Array(ChannelDeliverySchema)) },
+      },
+    },
+    async (request) => ({ data: await listDeliveries(deps, request.principal!, request.params.channel_id) }),
   );
 };

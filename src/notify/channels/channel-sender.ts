@@ -46,9 +46,17 @@ function said(answer: string | undefined): string {
   return text === '' ? '' : `: ${text.slice(0, 200)}`;
 }
 
-export async function sendChannelMessage(settings: ChannelSettings, channelUrl: string, message: ChannelMessage): Promise<SendResult> {
+/** A send's outcome and the service's own answer (its first 64 KiB), null when nothing answered. */
+export type ChannelSendResult = SendResult & { answer: string | null };
+
+export async function sendChannelMessage(
+  settings: ChannelSettings,
+  channelUrl: string,
+  message: ChannelMessage,
+): Promise<ChannelSendResult> {
   const parsed = parseChannelUrl(channelUrl);
-  if (!parsed.ok) return { outcome: 'failed', responseStatus: null, error: `the channel URL is not valid: ${parsed.message}` };
+  if (!parsed.ok)
+    return { outcome: 'failed', responseStatus: null, error: `the channel URL is not valid: ${parsed.message}`, answer: null };
   const request = channelRequest(parsed.target, message);
   const now = settings.clock.now();
   const answer = await guardedPost(
@@ -64,15 +72,16 @@ export async function sendChannelMessage(settings: ChannelSettings, channelUrl: 
   );
   if (!answer.ok) {
     const error = answer.error.message || answer.error.name;
-    if (answer.blocked) return { outcome: 'failed', responseStatus: null, error: `refused by the SSRF guard: ${error}` };
-    return { outcome: 'retry', responseStatus: null, error };
+    if (answer.blocked) return { outcome: 'failed', responseStatus: null, error: `refused by the SSRF guard: ${error}`, answer: null };
+    return { outcome: 'retry', responseStatus: null, error, answer: null };
   }
   const { status } = answer;
-  if (status >= 200 && status < 300) return { outcome: 'delivered', responseStatus: status };
+  const text = answer.answer ?? '';
+  if (status >= 200 && status < 300) return { outcome: 'delivered', responseStatus: status, answer: text };
   const error = `the service answered ${status}${said(answer.answer)}`;
   if (status === 429 || status >= 500) {
     const retryAfterSeconds = parseRetryAfter(answer.headers['retry-after'], now.getTime()) ?? telegramRetryAfter(answer.answer);
-    return { outcome: 'retry', responseStatus: status, error, retryAfterSeconds };
+    return { outcome: 'retry', responseStatus: status, error, retryAfterSeconds, answer: text };
   }
-  return { outcome: 'failed', responseStatus: status, error };
+  return { outcome: 'failed', responseStatus: status, error, answer: text };
 }
