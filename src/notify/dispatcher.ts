@@ -27,7 +27,7 @@ import { findChannel, markChannelFailing } from '../store/channels-store.ts';
 import { CHANNEL_FAILING_EVENT, enqueueAccountNotice, type NotificationChannel } from '../store/outbox-store.ts';
 import type { SendResult } from './send-result.ts';
 import { sendWebhook } from './webhook-sender.ts';
-import { sendChannelMessage } from './channels/channel-sender.ts';
+import { sendChannelMessage } from '../fetch/channels/channel-sender.ts';
 import { channelMessage } from './channels/channel-message.ts';
 
 // The delivery loop over the durable outbox. Each round leases due rows in a

@@ -17,7 +17,7 @@ import {
   type ChannelRow,
 } from '../store/channels-store.ts';
 import type { GuardPolicy } from '../fetch/ssrf/guard.ts';
-import { sendChannelMessage } from '../notify/channels/channel-sender.ts';
+import { sendChannelMessage } from '../fetch/channels/channel-sender.ts';
 import type { Principal } from './tokens.ts';
 
 // The account's notification channels, through the public API. The stored URL

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseChannelUrl, type ChannelTarget } from '../../src/domain/channel-urls.ts';
-import type { ChannelMessage } from '../../src/notify/channels/channel-message.ts';
-import { channelRequest } from '../../src/notify/channels/channel-request.ts';
+import type { ChannelMessage } from '../../src/domain/channels/channel-message.ts';
+import { channelRequest } from '../../src/domain/channels/channel-request.ts';
 
 // Captured page text is untrusted: in every format it arrives as text the
 // service shows as written, never as markup, mentions or links.

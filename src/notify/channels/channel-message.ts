@@ -3,22 +3,10 @@ import type { DeliverySubject } from '../../store/deliveries-store.ts';
 import { changeSummary } from '../change-summary.ts';
 import { changeLink, changeSubject, monitorName } from '../email-message.ts';
 import { monitorLink } from '../monitor-event.ts';
+import type { ChannelMessage } from '../../domain/channels/channel-message.ts';
 
-// What a chat or push message says, before any service's format: plain text
-// only. Each format (slack.ts, discord.ts, …) escapes these strings for its
-// own markup; none of them is ever interpreted as a template.
-
-export interface ChannelMessage {
-  /** one line: what happened, on which monitor */
-  title: string;
-  /** what changed: values, or the first lines of the diff marked + / - */
-  lines: string[];
-  /** the change (or the monitor) on the dashboard */
-  link: string;
-  linkText: string;
-  /** monitor.failing: ntfy's priority, the colour of an embed */
-  severity: 'change' | 'failing' | 'recovered';
-}
+// The message of an outbox row: its change (the first lines of what changed)
+// or its monitor's state, and the dashboard link.
 
 /** Lines of a change shown in a message at most; the rest is on the dashboard. */
 export const MAX_MESSAGE_LINES = 10;

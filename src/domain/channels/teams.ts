@@ -1,6 +1,5 @@
-import type { ChannelTarget } from '../../domain/channel-urls.ts';
-import type { ChannelMessage } from './channel-message.ts';
-import type { ChannelRequest } from './channel-request.ts';
+import type { ChannelTarget } from '../channel-urls.ts';
+import type { ChannelMessage, ChannelRequest } from './channel-message.ts';
 
 // Microsoft Teams workflow webhook (learn.microsoft.com: "Create incoming
 // webhooks with Workflows"): a message with one Adaptive Card attachment.

@@ -1,6 +1,5 @@
-import type { ChannelTarget } from '../../domain/channel-urls.ts';
-import type { ChannelMessage } from './channel-message.ts';
-import type { ChannelRequest } from './channel-request.ts';
+import type { ChannelTarget } from '../channel-urls.ts';
+import type { ChannelMessage, ChannelRequest } from './channel-message.ts';
 
 // Telegram Bot API sendMessage (core.telegram.org/bots/api#sendmessage) in
 // HTML parse mode: &, < and > of captured text become entities (the only

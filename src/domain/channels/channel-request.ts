@@ -1,17 +1,10 @@
-import type { ChannelTarget } from '../../domain/channel-urls.ts';
-import type { ChannelMessage } from './channel-message.ts';
+import type { ChannelTarget } from '../channel-urls.ts';
+import type { ChannelMessage, ChannelRequest } from './channel-message.ts';
 import { slackRequest } from './slack.ts';
 import { discordRequest } from './discord.ts';
 import { ntfyRequest } from './ntfy.ts';
 import { teamsRequest } from './teams.ts';
 import { telegramRequest } from './telegram.ts';
-
-/** One HTTP request to a service: always a JSON POST. */
-export interface ChannelRequest {
-  url: string;
-  headers: Record<string, string>;
-  body: unknown;
-}
 
 /** The request that posts the message in the channel's service's own format. */
 export function channelRequest(target: ChannelTarget, message: ChannelMessage): ChannelRequest {

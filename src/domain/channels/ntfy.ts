@@ -1,6 +1,5 @@
-import type { ChannelTarget } from '../../domain/channel-urls.ts';
-import type { ChannelMessage } from './channel-message.ts';
-import type { ChannelRequest } from './channel-request.ts';
+import type { ChannelTarget } from '../channel-urls.ts';
+import type { ChannelMessage, ChannelRequest } from './channel-message.ts';
 
 // ntfy (docs.ntfy.sh/publish/#publish-as-json): a JSON message posted to the
 // server's root naming its topic, so no captured text travels in a header.

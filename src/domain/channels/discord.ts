@@ -1,6 +1,5 @@
-import type { ChannelTarget } from '../../domain/channel-urls.ts';
-import type { ChannelMessage } from './channel-message.ts';
-import type { ChannelRequest } from './channel-request.ts';
+import type { ChannelTarget } from '../channel-urls.ts';
+import type { ChannelMessage, ChannelRequest } from './channel-message.ts';
 
 // Discord webhook (discord.com/developers/docs/resources/webhook#execute-webhook):
 // one embed. Embed titles and descriptions render Markdown, so every Markdown

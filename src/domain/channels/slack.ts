@@ -1,6 +1,5 @@
-import type { ChannelTarget } from '../../domain/channel-urls.ts';
-import type { ChannelMessage } from './channel-message.ts';
-import type { ChannelRequest } from './channel-request.ts';
+import type { ChannelTarget } from '../channel-urls.ts';
+import type { ChannelMessage, ChannelRequest } from './channel-message.ts';
 
 // Slack incoming webhook (api.slack.com/messaging/webhooks): Block Kit blocks
 // plus a `text` fallback for notifications. Captured text goes only into

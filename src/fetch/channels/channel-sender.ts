@@ -1,11 +1,10 @@
 import type { Clock } from '../../clock.ts';
 import { parseChannelUrl } from '../../domain/channel-urls.ts';
-import { parseRetryAfter } from '../../fetch/loader/http-headers.ts';
-import { guardedPost } from '../../fetch/ssrf/guarded-request.ts';
-import type { GuardPolicy, LookupFn } from '../../fetch/ssrf/guard.ts';
-import type { SendResult } from '../send-result.ts';
-import type { ChannelMessage } from './channel-message.ts';
-import { channelRequest } from './channel-request.ts';
+import { parseRetryAfter } from '../loader/http-headers.ts';
+import { guardedPost } from '../ssrf/guarded-request.ts';
+import type { GuardPolicy, LookupFn } from '../ssrf/guard.ts';
+import type { ChannelMessage } from '../../domain/channels/channel-message.ts';
+import { channelRequest } from '../../domain/channels/channel-request.ts';
 
 // One message to a chat or push service, through the SSRF guard like a
 // webhook. A 2xx is delivered; 429 and 5xx are retried, honouring the
@@ -46,8 +45,15 @@ function said(answer: string | undefined): string {
   return text === '' ? '' : `: ${text.slice(0, 200)}`;
 }
 
-/** A send's outcome and the service's own answer (its first 64 KiB), null when nothing answered. */
-export type ChannelSendResult = SendResult & { answer: string | null };
+/**
+ * A send's outcome (the shape of notify's SendResult, which the dispatcher
+ * records) and the service's own answer (its first 64 KiB), null when nothing answered.
+ */
+export type ChannelSendResult = (
+  | { outcome: 'delivered'; responseStatus: number }
+  | { outcome: 'retry'; responseStatus: number | null; error: string; retryAfterSeconds?: number }
+  | { outcome: 'failed'; responseStatus: number | null; error: string }
+) & { answer: string | null };
 
 export async function sendChannelMessage(
   settings: ChannelSettings,
