@@ -3,7 +3,7 @@
 // Parsing is pure: it yields the service, the HTTPS endpoint a message is
 // posted to, and the URL with its secret parts masked for display.
 
-export const CHANNEL_TYPES = ['slack', 'discord', 'ntfy', 'teams', 'telegram'] as const;
+export const CHANNEL_TYPES = ['slack', 'discord', 'ntfy', 'teams', 'telegram', 'gotify', 'pushover'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
 export interface ChannelTarget {
@@ -14,6 +14,8 @@ export interface ChannelTarget {
   headers: Record<string, string>;
   /** Telegram's chat: a message names it in its body */
   chatId?: string;
+  /** Pushover's application token and user key, which a message carries in its body */
+  pushover?: { token: string; user: string };
   /** the URL as it may be shown: secret parts replaced */
   masked: string;
 }
@@ -114,10 +116,45 @@ function teams(url: URL): ParsedChannel {
   };
 }
 
+// gotify://host[:port][/path]/AppToken (http), gotifys://… (https); the token travels in X-Gotify-Key.
+function gotify(url: URL, secure: boolean): ParsedChannel {
+  const parts = segments(url);
+  const token = parts.pop();
+  if (!url.hostname || token === undefined || !TOKEN.test(token)) return fail('gotify://host[:port]/AppToken or gotifys://…');
+  const path = parts.map((p) => `/${p}`).join('');
+  return {
+    ok: true,
+    target: {
+      type: 'gotify',
+      endpoint: `${secure ? 'https' : 'http'}://${url.host}${path}/message`,
+      headers: { 'x-gotify-key': token },
+      masked: `${secure ? 'gotifys' : 'gotify'}://${url.host}${path}/${SECRET}`,
+    },
+  };
+}
+
+// pover://UserKey@AppToken. Parsed by hand: URL would lower-case the token as a host name.
+function pushover(text: string): ParsedChannel {
+  const match = /^pover:\/\/([A-Za-z0-9]{30})@([A-Za-z0-9]{30})\/?$/.exec(text);
+  if (!match) return fail('pover://UserKey@AppToken (30 letters and digits each)');
+  const [, user, token] = match as unknown as [string, string, string];
+  return {
+    ok: true,
+    target: {
+      type: 'pushover',
+      endpoint: 'https://api.pushover.net/1/messages.json',
+      headers: {},
+      pushover: { token, user },
+      masked: `pover://${hint(user)}@${SECRET}`,
+    },
+  };
+}
+
 /** The channel an Apprise-style URL names, or what a valid URL of its kind looks like. */
 export function parseChannelUrl(text: string): ParsedChannel {
   const scheme = /^([a-z]+):\/\//.exec(text)?.[1];
   if (scheme === 'tgram') return telegramUrl(text);
+  if (scheme === 'pover') return pushover(text);
   let url: URL;
   try {
     url = new URL(text);
@@ -135,8 +172,11 @@ export function parseChannelUrl(text: string): ParsedChannel {
     case 'workflow':
     case 'workflows':
       return teams(url);
+    case 'gotify':
+    case 'gotifys':
+      return gotify(url, scheme === 'gotifys');
     default:
-      return fail('one of slack://, discord://, ntfy://, ntfys://, workflows://, tgram://');
+      return fail('one of slack://, discord://, ntfy://, ntfys://, workflows://, tgram://, gotify://, gotifys://, pover://');
   }
 }
 

@@ -10,7 +10,8 @@ export const CreateChannelBody = Type.Object(
     url: Type.String({
       minLength: 1,
       maxLength: 2000,
-      description: 'an Apprise-style URL: slack://, discord://, ntfy:// or ntfys://, workflows:// (Microsoft Teams), tgram://',
+      description:
+        'an Apprise-style URL: slack://, discord://, ntfy:// or ntfys://, workflows:// (Microsoft Teams), tgram://, gotify:// or gotifys://, pover://',
     }),
   },
   { additionalProperties: false },

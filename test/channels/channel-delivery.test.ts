@@ -179,6 +179,45 @@ test('Telegram: the alerts are sent with sendMessage to the chat in HTML parse m
   assert.match((recovered!.body as TelegramMessage).text, /checks work again<\/b>/);
 });
 
+type GotifyMessage = { title: string; message: string; priority: number; extras: Record<string, Record<string, unknown>> };
+
+test('Gotify: the alerts are posted to /message with the app token in X-Gotify-Key, as plain text with a click URL', async () => {
+  const w = await monitorWithChannel('gotifys://gotify.example.org/AppTokenSecret1');
+  const [change, failing, recovered] = await changeFailRecover(w);
+  for (const r of [change!, failing!, recovered!]) {
+    assert.deepEqual([r.service, r.method, r.path], ['gotify', 'POST', '/message']);
+    assert.equal(r.headers['x-gotify-key'], 'AppTokenSecret1');
+  }
+  const body = change!.body as GotifyMessage;
+  assert.match(body.title, /^price dropped to 24\.99 EUR on /);
+  assert.match(body.message, /^Price: 29\.00 EUR → 24\.99 EUR\n\nSee the change: https:\/\/watch\.example\.org\/changes\//);
+  assert.equal(body.priority, 5);
+  assert.deepEqual(body.extras['client::display'], { contentType: 'text/plain' });
+  assert.match(String((body.extras['client::notification']!.click as { url: string }).url), changeLinkPattern);
+  assert.equal((failing!.body as GotifyMessage).priority, 8);
+  assert.match((recovered!.body as GotifyMessage).title, /checks work again$/);
+});
+
+type PushoverMessage = { token: string; user: string; title: string; message: string; url: string; url_title: string; priority: number };
+
+test('Pushover: the alerts are posted to /1/messages.json with the app token and user key, as plain text with the link as url', async () => {
+  const user = 'uQiRzpo4DXghDmr9QzzfQu27cmVRsG';
+  const token = 'azGDORePK8gMaC0QOYAMyEEuzJnyUi';
+  const w = await monitorWithChannel(`pover://${user}@${token}`);
+  const [change, failing, recovered] = await changeFailRecover(w);
+  for (const r of [change!, failing!, recovered!]) {
+    assert.deepEqual([r.service, r.method, r.path], ['pushover', 'POST', '/1/messages.json']);
+    assert.deepEqual([(r.body as PushoverMessage).token, (r.body as PushoverMessage).user], [token, user]);
+    assert.equal(r.headers['content-type'], 'application/json');
+  }
+  const body = change!.body as PushoverMessage;
+  assert.match(body.title, /^price dropped to 24\.99 EUR on /);
+  assert.equal(body.message, 'Price: 29.00 EUR → 24.99 EUR');
+  assert.match(body.url, changeLinkPattern);
+  assert.deepEqual([body.url_title, body.priority, (failing!.body as PushoverMessage).priority], ['See the change', 0, 1]);
+  assert.match((recovered!.body as PushoverMessage).title, /checks work again$/);
+});
+
 /** A monitor with a channel and a price drop queued for it, not yet sent; the outbox row's id. */
 async function queuedChange(url: string) {
   const w = await monitorWithChannel(url);

@@ -56,6 +56,14 @@ test('each service’s URL form is accepted and its secret never shown', async (
   }
 });
 
+test('Gotify and Pushover URLs are accepted with their tokens masked', async () => {
+  const { token } = await createAccountWithToken(t.app, { scopes: CHANNEL_SCOPES });
+  const gotify = await createChannel(token, 'gotifys://push.example.org:8443/AppTokenSecret1');
+  assert.deepEqual([gotify.type, gotify.url], ['gotify', 'gotifys://push.example.org:8443/***']);
+  const pushover = await createChannel(token, 'pover://uQiRzpo4DXghDmr9QzzfQu27cmVRsG@azGDORePK8gMaC0QOYAMyEEuzJnyUi');
+  assert.deepEqual([pushover.type, pushover.url], ['pushover', 'pover://uQiR…@***']);
+});
+
 test('a Telegram bot URL is accepted with the bot token masked', async () => {
   const { token } = await createAccountWithToken(t.app, { scopes: CHANNEL_SCOPES });
   const channel = await createChannel(token, 'tgram://123456:AAHsecretTOKEN/-100200300');

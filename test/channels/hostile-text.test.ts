@@ -78,3 +78,21 @@ test('Telegram: &, <, > and " of captured text are entities in the HTML, so only
   assert.deepEqual(tags, ['b', 'b', 'pre', 'pre', 'a', 'a']);
   assert.ok(text.includes('&lt;script&gt;alert(1)&lt;/script&gt; &lt;b&gt;bold&lt;/b&gt; &amp;amp;'));
 });
+
+test('Gotify: captured text is plain JSON values shown as text/plain, never Markdown', () => {
+  const request = channelRequest(target('gotify://gotify.example.org/tok'), message);
+  const body = request.body as { title: string; message: string; extras: Record<string, unknown> };
+  assert.equal(body.title, message.title);
+  assert.ok(body.message.startsWith(message.lines.join('\n')));
+  assert.deepEqual(body.extras['client::display'], { contentType: 'text/plain' });
+});
+
+test('Pushover: captured text is sent without html=1 or monospace=1, so it is shown as plain text', () => {
+  const body = channelRequest(target('pover://uQiRzpo4DXghDmr9QzzfQu27cmVRsG@azGDORePK8gMaC0QOYAMyEEuzJnyUi'), message).body as Record<
+    string,
+    unknown
+  >;
+  assert.equal(body.html, undefined);
+  assert.equal(body.monospace, undefined);
+  assert.equal(body.message, message.lines.join('\n'));
+});

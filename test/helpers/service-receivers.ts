@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 // Telegram {"ok":true,…}. A test can script refusals in the service's own form.
 
 export interface ServiceRequest {
-  service: 'slack' | 'discord' | 'ntfy' | 'teams' | 'telegram' | 'unknown';
+  service: 'slack' | 'discord' | 'ntfy' | 'teams' | 'telegram' | 'gotify' | 'pushover' | 'unknown';
   method: string;
   path: string;
   query: URLSearchParams;
@@ -32,7 +32,15 @@ export interface ServiceReceivers {
   close(): Promise<void>;
 }
 
-export const SERVICE_HOSTS = ['hooks.slack.com', 'discord.com', 'ntfy.sh', 'prod-01.westus.logic.azure.com', 'api.telegram.org'];
+export const SERVICE_HOSTS = [
+  'hooks.slack.com',
+  'discord.com',
+  'ntfy.sh',
+  'prod-01.westus.logic.azure.com',
+  'api.telegram.org',
+  'gotify.example.org',
+  'api.pushover.net',
+];
 
 function serviceOf(path: string): ServiceRequest['service'] {
   if (/^\/services\/[A-Z0-9]+\/[A-Z0-9]+\/[A-Za-z0-9]+$/.test(path)) return 'slack';
@@ -40,6 +48,8 @@ function serviceOf(path: string): ServiceRequest['service'] {
   if (path === '/') return 'ntfy';
   if (/^\/workflows\/[A-Za-z0-9]+\/triggers\/manual\/paths\/invoke$/.test(path)) return 'teams';
   if (/^\/bot\d+:[A-Za-z0-9_-]+\/sendMessage$/.test(path)) return 'telegram';
+  if (path === '/message') return 'gotify';
+  if (path === '/1/messages.json') return 'pushover';
   return 'unknown';
 }
 
@@ -63,6 +73,14 @@ function success(service: ServiceRequest['service'], body: unknown): ServiceAnsw
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ ok: true, result: { message_id: 1 } }),
       };
+    case 'gotify':
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ id: 1, appid: 1, ...(body as object) }),
+      };
+    case 'pushover':
+      return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: 1, request: 'req-1' }) };
     default:
       return { status: 404, body: 'no such service path' };
   }

@@ -26,8 +26,9 @@ export const channelRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
         summary: 'Create a notification channel from an Apprise-style URL',
         description:
           'Slack (slack://TokenA/TokenB/TokenC), Discord (discord://WebhookID/WebhookToken), ntfy (ntfy://topic, ' +
-          'ntfys://[user:password@]host[:port]/topic, ?token=), Microsoft Teams workflows (workflows://host[:port]/WorkflowID/Signature) ' +
-          "and Telegram (tgram://BotToken/ChatID). The answer shows the URL with its secrets masked. At most the plan's channels (10 on Pro).",
+          'ntfys://[user:password@]host[:port]/topic, ?token=), Microsoft Teams workflows (workflows://host[:port]/WorkflowID/Signature), ' +
+          'Telegram (tgram://BotToken/ChatID), Gotify (gotify[s]://host[:port]/AppToken) and Pushover (pover://UserKey@AppToken). ' +
+          "The answer shows the URL with its secrets masked. At most the plan's channels (10 on Pro).",
         tags: ['channels'],
         querystring: NoQuery,
         body: CreateChannelBody,

@@ -5,6 +5,8 @@ import { discordRequest } from './discord.ts';
 import { ntfyRequest } from './ntfy.ts';
 import { teamsRequest } from './teams.ts';
 import { telegramRequest } from './telegram.ts';
+import { gotifyRequest } from './gotify.ts';
+import { pushoverRequest } from './pushover.ts';
 
 /** The request that posts the message in the channel's service's own format. */
 export function channelRequest(target: ChannelTarget, message: ChannelMessage): ChannelRequest {
@@ -19,5 +21,9 @@ export function channelRequest(target: ChannelTarget, message: ChannelMessage): 
       return teamsRequest(target, message);
     case 'telegram':
       return telegramRequest(target, message);
+    case 'gotify':
+      return gotifyRequest(target, message);
+    case 'pushover':
+      return pushoverRequest(target, message);
   }
 }
