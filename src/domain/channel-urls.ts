@@ -49,9 +49,9 @@ function slack(url: URL): ParsedChannel {
     ok: true,
     target: {
       type: 'slack',
-      endpoint: `https://hooks.slack.com/services/${a.toUpperCase()}/${b.toUpperCase()}/${c}`,
+      endpoint: `https://hooks.slack.com/services/${a}/${b}/${c}`,
       headers: {},
-      masked: `slack://${hint(a.toUpperCase())}/${hint(b.toUpperCase())}/${SECRET}`,
+      masked: `slack://${hint(a)}/${hint(b)}/${SECRET}`,
     },
   };
 }
@@ -133,7 +133,7 @@ function gotify(url: URL, secure: boolean): ParsedChannel {
   };
 }
 
-// pover://UserKey@AppToken. Parsed by hand: URL would lower-case the token as a host name.
+// pover://UserKey@AppToken, both parts exactly 30 letters and digits.
 function pushover(text: string): ParsedChannel {
   const match = /^pover:\/\/([A-Za-z0-9]{30})@([A-Za-z0-9]{30})\/?$/.exec(text);
   if (!match) return fail('pover://UserKey@AppToken (30 letters and digits each)');
