@@ -216,17 +216,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   }
 
   // The channel is marked and the owner's email queued together, once: a second refusal finds it failing already.
-  async function reportFailingChannel(accountId: string, channelId: string, result: SendResult): Promise<void> {
+  async function reportFailingChannel(accountId: string, channelId: string, error: string): Promise<void> {
     await db.transaction(async (tx) => {
       if (!(await markChannelFailing(tx, channelId))) return;
       const channel = await findChannel(tx, accountId, channelId);
       if (channel === null) return;
-      const data = {
-        channel_id: channel.id,
-        name: channel.name,
-        type: channel.type,
-        error: result.outcome === 'delivered' ? '' : result.error,
-      };
+      const data = { channel_id: channel.id, name: channel.name, type: channel.type, error };
       await enqueueAccountNotice(tx, { accountId, event: CHANNEL_FAILING_EVENT, data, at: clock.now() });
     });
   }
@@ -245,7 +240,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           : await send(claim.id, prepared.subject, prepared.destination);
     const { outcome, error } = await settle(claim, result, Math.round(performance.now() - started));
     if (outcome === 'failed' && prepared.kind === 'send' && prepared.destination.channel === 'chat' && refusesChannel(result)) {
-      await reportFailingChannel(prepared.subject.account.id, prepared.destination.channelId, result);
+      // settle says why whenever a row fails.
+      await reportFailingChannel(prepared.subject.account.id, prepared.destination.channelId, error!);
     }
     if (outcome === 'delivered') options.logger.info(deliveryIds(claim, prepared), 'notification delivered');
     // A notification given up on is lost to its receiver: a warning, shown at LOG_LEVEL=warn too.
