@@ -3,7 +3,7 @@
 // Parsing is pure: it yields the service, the HTTPS endpoint a message is
 // posted to, and the URL with its secret parts masked for display.
 
-export const CHANNEL_TYPES = ['slack', 'discord', 'ntfy', 'teams', 'telegram', 'gotify', 'pushover'] as const;
+export const CHANNEL_TYPES = ['slack', 'discord', 'ntfy', 'teams', 'telegram', 'gotify', 'pushover', 'googlechat'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
 export interface ChannelTarget {
@@ -150,6 +150,23 @@ function pushover(text: string): ParsedChannel {
   };
 }
 
+// gchat://Space/Key/Token: the parts of a Google Chat space's incoming webhook URL.
+function googleChat(url: URL): ParsedChannel {
+  const parts = [url.hostname, ...segments(url)];
+  if (parts.length !== 3 || !parts.every((p) => TOKEN.test(p)))
+    return fail('gchat://Space/Key/Token (the parts of an incoming webhook URL)');
+  const [space, key, token] = parts as [string, string, string];
+  return {
+    ok: true,
+    target: {
+      type: 'googlechat',
+      endpoint: `https://chat.googleapis.com/v1/spaces/${space}/messages?${new URLSearchParams({ key, token }).toString()}`,
+      headers: {},
+      masked: `gchat://${space}/${SECRET}/${SECRET}`,
+    },
+  };
+}
+
 /** The channel an Apprise-style URL names, or what a valid URL of its kind looks like. */
 export function parseChannelUrl(text: string): ParsedChannel {
   const scheme = /^([a-z]+):\/\//.exec(text)?.[1];
@@ -175,8 +192,10 @@ export function parseChannelUrl(text: string): ParsedChannel {
     case 'gotify':
     case 'gotifys':
       return gotify(url, scheme === 'gotifys');
+    case 'gchat':
+      return googleChat(url);
     default:
-      return fail('one of slack://, discord://, ntfy://, ntfys://, workflows://, tgram://, gotify://, gotifys://, pover://');
+      return fail('one of slack://, discord://, ntfy://, ntfys://, workflows://, tgram://, gotify://, gotifys://, pover://, gchat://');
   }
 }
 

@@ -218,6 +218,38 @@ test('Pushover: the alerts are posted to /1/messages.json with the app token and
   assert.match((recovered!.body as PushoverMessage).title, /checks work again$/);
 });
 
+type GoogleChatMessage = {
+  cardsV2: {
+    card: {
+      header: { title: string };
+      sections: {
+        widgets: {
+          textParagraph?: { text: string };
+          buttonList?: { buttons: { text: string; onClick: { openLink: { url: string } } }[] };
+        }[];
+      }[];
+    };
+  }[];
+};
+
+test('Google Chat: the alerts are posted to the space’s webhook with its key and token, as one card', async () => {
+  const w = await monitorWithChannel('gchat://AAAAspace1/keySecret1/tokenSecret1');
+  const [change, failing, recovered] = await changeFailRecover(w);
+  for (const r of [change!, failing!, recovered!]) {
+    assert.deepEqual([r.service, r.method, r.path], ['googlechat', 'POST', '/v1/spaces/AAAAspace1/messages']);
+    assert.deepEqual([r.query.get('key'), r.query.get('token')], ['keySecret1', 'tokenSecret1']);
+    assert.equal(r.headers['content-type'], 'application/json');
+  }
+  const { card } = (change!.body as GoogleChatMessage).cardsV2[0]!;
+  assert.match(card.header.title, /^price dropped to 24\.99 EUR on /);
+  const [text, buttons] = card.sections[0]!.widgets;
+  assert.equal(text!.textParagraph!.text, 'Price: 29.00 EUR → 24.99 EUR');
+  assert.equal(buttons!.buttonList!.buttons[0]!.text, 'See the change');
+  assert.match(buttons!.buttonList!.buttons[0]!.onClick.openLink.url, changeLinkPattern);
+  assert.match((failing!.body as GoogleChatMessage).cardsV2[0]!.card.header.title, /checks are failing$/);
+  assert.match((recovered!.body as GoogleChatMessage).cardsV2[0]!.card.header.title, /checks work again$/);
+});
+
 /** A monitor with a channel and a price drop queued for it, not yet sent; the outbox row's id. */
 async function queuedChange(url: string) {
   const w = await monitorWithChannel(url);

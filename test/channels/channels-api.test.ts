@@ -64,6 +64,12 @@ test('Gotify and Pushover URLs are accepted with their tokens masked', async () 
   assert.deepEqual([pushover.type, pushover.url], ['pushover', 'pover://uQiR…@***']);
 });
 
+test('a Google Chat webhook URL is accepted with its key and token masked', async () => {
+  const { token } = await createAccountWithToken(t.app, { scopes: CHANNEL_SCOPES });
+  const channel = await createChannel(token, 'gchat://AAAAspace1/keySecret1/tokenSecret1');
+  assert.deepEqual([channel.type, channel.url], ['googlechat', 'gchat://AAAAspace1/***/***']);
+});
+
 test('a Telegram bot URL is accepted with the bot token masked', async () => {
   const { token } = await createAccountWithToken(t.app, { scopes: CHANNEL_SCOPES });
   const channel = await createChannel(token, 'tgram://123456:AAHsecretTOKEN/-100200300');

@@ -96,3 +96,19 @@ test('Pushover: captured text is sent without html=1 or monospace=1, so it is sh
   assert.equal(body.monospace, undefined);
   assert.equal(body.message, message.lines.join('\n'));
 });
+
+test('Google Chat: captured text is in a card (no Chat text syntax), with &, <, > and " as entities in its HTML paragraph', () => {
+  const body = channelRequest(target('gchat://space/key/token'), message).body as {
+    text?: string;
+    cardsV2: { card: { header: { title: string }; sections: { widgets: { textParagraph?: { text: string } }[] }[] } }[];
+  };
+  assert.equal(body.text, undefined);
+  const { card } = body.cardsV2[0]!;
+  assert.equal(card.header.title, message.title, 'a card header is plain text');
+  const paragraph = card.sections[0]!.widgets[0]!.textParagraph!.text;
+  assert.deepEqual(
+    [...paragraph.matchAll(/<\/?([a-z]+)[^>]*>/g)].map((m) => m[1]),
+    ['br'],
+  );
+  assert.ok(paragraph.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
+});

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 // Telegram {"ok":true,…}. A test can script refusals in the service's own form.
 
 export interface ServiceRequest {
-  service: 'slack' | 'discord' | 'ntfy' | 'teams' | 'telegram' | 'gotify' | 'pushover' | 'unknown';
+  service: 'slack' | 'discord' | 'ntfy' | 'teams' | 'telegram' | 'gotify' | 'pushover' | 'googlechat' | 'unknown';
   method: string;
   path: string;
   query: URLSearchParams;
@@ -40,6 +40,7 @@ export const SERVICE_HOSTS = [
   'api.telegram.org',
   'gotify.example.org',
   'api.pushover.net',
+  'chat.googleapis.com',
 ];
 
 function serviceOf(path: string): ServiceRequest['service'] {
@@ -50,6 +51,7 @@ function serviceOf(path: string): ServiceRequest['service'] {
   if (/^\/bot\d+:[A-Za-z0-9_-]+\/sendMessage$/.test(path)) return 'telegram';
   if (path === '/message') return 'gotify';
   if (path === '/1/messages.json') return 'pushover';
+  if (/^\/v1\/spaces\/[A-Za-z0-9_-]+\/messages$/.test(path)) return 'googlechat';
   return 'unknown';
 }
 
@@ -81,6 +83,12 @@ function success(service: ServiceRequest['service'], body: unknown): ServiceAnsw
       };
     case 'pushover':
       return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: 1, request: 'req-1' }) };
+    case 'googlechat':
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'spaces/AAA/messages/1', ...(body as object) }),
+      };
     default:
       return { status: 404, body: 'no such service path' };
   }

@@ -7,6 +7,7 @@ import { teamsRequest } from './teams.ts';
 import { telegramRequest } from './telegram.ts';
 import { gotifyRequest } from './gotify.ts';
 import { pushoverRequest } from './pushover.ts';
+import { googleChatRequest } from './google-chat.ts';
 
 /** The request that posts the message in the channel's service's own format. */
 export function channelRequest(target: ChannelTarget, message: ChannelMessage): ChannelRequest {
@@ -25,5 +26,7 @@ export function channelRequest(target: ChannelTarget, message: ChannelMessage): 
       return gotifyRequest(target, message);
     case 'pushover':
       return pushoverRequest(target, message);
+    case 'googlechat':
+      return googleChatRequest(target, message);
   }
 }
