@@ -3,7 +3,7 @@
 // Parsing is pure: it yields the service, the HTTPS endpoint a message is
 // posted to, and the URL with its secret parts masked for display.
 
-export const CHANNEL_TYPES = ['slack', 'discord', 'ntfy', 'teams', 'telegram', 'gotify', 'pushover', 'googlechat'] as const;
+export const CHANNEL_TYPES = ['slack', 'discord', 'ntfy', 'teams', 'telegram', 'gotify', 'pushover', 'googlechat', 'matrix'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
 export interface ChannelTarget {
@@ -167,6 +167,24 @@ function googleChat(url: URL): ParsedChannel {
   };
 }
 
+// matrix://AccessToken@host[:port]/!RoomID:server (http), matrixs://… (https); room ids only, aliases need a lookup.
+function matrix(url: URL, secure: boolean): ParsedChannel {
+  const token = decodeURIComponent(url.username);
+  const room = decodeURIComponent(url.pathname.slice(1));
+  if (!TOKEN.test(token) || url.password !== '' || !url.hostname || !/^![^/:]+:[^/]+$/.test(room)) {
+    return fail('matrixs://AccessToken@host[:port]/!RoomID:server');
+  }
+  return {
+    ok: true,
+    target: {
+      type: 'matrix',
+      endpoint: `${secure ? 'https' : 'http'}://${url.host}/_matrix/client/v3/rooms/${encodeURIComponent(room)}/send/m.room.message`,
+      headers: { authorization: `Bearer ${token}` },
+      masked: `${secure ? 'matrixs' : 'matrix'}://${SECRET}@${url.host}/${room}`,
+    },
+  };
+}
+
 /** The channel an Apprise-style URL names, or what a valid URL of its kind looks like. */
 export function parseChannelUrl(text: string): ParsedChannel {
   const scheme = /^([a-z]+):\/\//.exec(text)?.[1];
@@ -194,8 +212,13 @@ export function parseChannelUrl(text: string): ParsedChannel {
       return gotify(url, scheme === 'gotifys');
     case 'gchat':
       return googleChat(url);
+    case 'matrix':
+    case 'matrixs':
+      return matrix(url, scheme === 'matrixs');
     default:
-      return fail('one of slack://, discord://, ntfy://, ntfys://, workflows://, tgram://, gotify://, gotifys://, pover://, gchat://');
+      return fail(
+        'one of slack://, discord://, ntfy://, ntfys://, workflows://, tgram://, gotify://, gotifys://, pover://, gchat://, matrix://, matrixs://',
+      );
   }
 }
 

@@ -165,7 +165,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           lookup: options.lookup,
           timeoutMs: options.webhookTimeoutMs,
         },
-        destination.url,
+        { url: destination.url, messageId: id },
         channelMessage(subject, diffs, config.publicUrl),
       );
     }

@@ -11,7 +11,7 @@ export const CreateChannelBody = Type.Object(
       minLength: 1,
       maxLength: 2000,
       description:
-        'an Apprise-style URL: slack://, discord://, ntfy:// or ntfys://, workflows:// (Microsoft Teams), tgram://, gotify:// or gotifys://, pover://, gchat://',
+        'an Apprise-style URL: slack://, discord://, ntfy:// or ntfys://, workflows:// (Microsoft Teams), tgram://, gotify:// or gotifys://, pover://, gchat://, matrix:// or matrixs://',
     }),
   },
   { additionalProperties: false },

@@ -120,7 +120,7 @@ export async function testChannel(deps: ChannelTestDeps, principal: Principal, i
   if (channel === null) throw new AppError('not_found', 'channel not found');
   const result = await sendChannelMessage(
     { policy: deps.loaders.policy, clock: deps.clock, hostOverrides: deps.config.channelHostOverrides },
-    channel.url,
+    { url: channel.url, messageId: randomUUID() },
     {
       title: `pagewatch test message for ${channel.name}`,
       lines: ['Alerts of the monitors that choose this channel arrive here.'],

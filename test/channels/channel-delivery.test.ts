@@ -250,6 +250,42 @@ test('Google Chat: the alerts are posted to the space’s webhook with its key a
   assert.match((recovered!.body as GoogleChatMessage).cardsV2[0]!.card.header.title, /checks work again$/);
 });
 
+type MatrixEvent = { msgtype: string; body: string; format: string; formatted_body: string };
+
+test('Matrix: the alerts are PUT as m.room.message events with the access token, a transaction id per alert, the same on a retry', async () => {
+  const w = await monitorWithChannel('matrixs://syt_matrixSecret@matrix.example.org/!shopRoom:example.org');
+  services.answer({ status: 502 });
+  await w.page.check({ price: '€24.99' });
+  await w.dispatcher.runOnce();
+  t.clock.advance(60_000);
+  await w.dispatcher.runOnce();
+  for (let i = 0; i < 3; i++) await w.page.check({ price: '' });
+  await w.dispatcher.runOnce();
+  await w.page.check({ price: '€24.99' });
+  await w.dispatcher.runOnce();
+  const [refused, change, failing, recovered] = services.received;
+  const prefix = '/_matrix/client/v3/rooms/!shopRoom%3Aexample.org/send/m.room.message/';
+  for (const r of [refused!, change!, failing!, recovered!]) {
+    assert.deepEqual([r.service, r.method], ['matrix', 'PUT']);
+    assert.ok(r.path.startsWith(prefix), r.path);
+    assert.equal(r.headers.authorization, 'Bearer syt_matrixSecret');
+  }
+  assert.equal(refused!.path, change!.path, 'a retry is the same transaction');
+  assert.notEqual(change!.path, failing!.path);
+  const event = change!.body as MatrixEvent;
+  assert.deepEqual([event.msgtype, event.format], ['m.text', 'org.matrix.custom.html']);
+  assert.match(
+    event.body,
+    /^price dropped to 24\.99 EUR on .*\nPrice: 29\.00 EUR → 24\.99 EUR\nSee the change: https:\/\/watch\.example\.org\/changes\//,
+  );
+  assert.match(
+    event.formatted_body,
+    /^<b>price dropped to 24\.99 EUR on [^<]+<\/b><pre>Price: 29\.00 EUR → 24\.99 EUR<\/pre><a href="https:\/\/watch\.example\.org\/changes\/[0-9a-f-]{36}">See the change<\/a>$/,
+  );
+  assert.match((failing!.body as MatrixEvent).body, /checks are failing/);
+  assert.match((recovered!.body as MatrixEvent).body, /checks work again/);
+});
+
 /** A monitor with a channel and a price drop queued for it, not yet sent; the outbox row's id. */
 async function queuedChange(url: string) {
   const w = await monitorWithChannel(url);

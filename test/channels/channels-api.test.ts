@@ -70,6 +70,12 @@ test('a Google Chat webhook URL is accepted with its key and token masked', asyn
   assert.deepEqual([channel.type, channel.url], ['googlechat', 'gchat://AAAAspace1/***/***']);
 });
 
+test('a Matrix URL is accepted with its access token masked', async () => {
+  const { token } = await createAccountWithToken(t.app, { scopes: CHANNEL_SCOPES });
+  const channel = await createChannel(token, 'matrixs://syt_matrixSecret@matrix.example.org/!shopRoom:example.org');
+  assert.deepEqual([channel.type, channel.url], ['matrix', 'matrixs://***@matrix.example.org/!shopRoom:example.org']);
+});
+
 test('a Telegram bot URL is accepted with the bot token masked', async () => {
   const { token } = await createAccountWithToken(t.app, { scopes: CHANNEL_SCOPES });
   const channel = await createChannel(token, 'tgram://123456:AAHsecretTOKEN/-100200300');

@@ -24,7 +24,7 @@ function target(url: string): ChannelTarget {
 }
 
 test('Slack: captured text is plain_text in the blocks, and &, < and > are escaped in the mrkdwn fallback', () => {
-  const body = channelRequest(target('slack://T1/B1/secret'), message).body as {
+  const body = channelRequest(target('slack://T1/B1/secret'), message, 'm1').body as {
     text: string;
     blocks: { type: string; text: { type: string; text: string } }[];
   };
@@ -39,7 +39,7 @@ test('Slack: captured text is plain_text in the blocks, and &, < and > are escap
 });
 
 test('Discord: every Markdown character of captured text is backslash-escaped and no mention is allowed', () => {
-  const body = channelRequest(target('discord://1/tok'), message).body as {
+  const body = channelRequest(target('discord://1/tok'), message, 'm1').body as {
     embeds: { title: string; description: string }[];
     allowed_mentions: unknown;
   };
@@ -52,7 +52,7 @@ test('Discord: every Markdown character of captured text is backslash-escaped an
 });
 
 test('ntfy: captured text travels only as JSON values, never in a header, and markdown is not asked for', () => {
-  const request = channelRequest(target('ntfy://topic'), message);
+  const request = channelRequest(target('ntfy://topic'), message, 'm1');
   const body = request.body as Record<string, unknown>;
   assert.equal(body.title, message.title);
   assert.equal(body.message, message.lines.join('\n'));
@@ -61,7 +61,7 @@ test('ntfy: captured text travels only as JSON values, never in a header, and ma
 });
 
 test('Microsoft Teams: captured text is in TextRuns, which render no Markdown, and never in a TextBlock', () => {
-  const body = channelRequest(target('workflows://host.example/wf1/sig'), message).body as {
+  const body = channelRequest(target('workflows://host.example/wf1/sig'), message, 'm1').body as {
     attachments: { content: { body: { type: string; inlines: { type: string; text: string }[] }[] } }[];
   };
   const blocks = body.attachments[0]!.content.body;
@@ -73,14 +73,14 @@ test('Microsoft Teams: captured text is in TextRuns, which render no Markdown, a
 });
 
 test('Telegram: &, <, > and " of captured text are entities in the HTML, so only our tags are tags', () => {
-  const { text } = channelRequest(target('tgram://1:tok/2'), message).body as { text: string };
+  const { text } = channelRequest(target('tgram://1:tok/2'), message, 'm1').body as { text: string };
   const tags = [...text.matchAll(/<\/?([a-z]+)[^>]*>/g)].map((m) => m[1]);
   assert.deepEqual(tags, ['b', 'b', 'pre', 'pre', 'a', 'a']);
   assert.ok(text.includes('&lt;script&gt;alert(1)&lt;/script&gt; &lt;b&gt;bold&lt;/b&gt; &amp;amp;'));
 });
 
 test('Gotify: captured text is plain JSON values shown as text/plain, never Markdown', () => {
-  const request = channelRequest(target('gotify://gotify.example.org/tok'), message);
+  const request = channelRequest(target('gotify://gotify.example.org/tok'), message, 'm1');
   const body = request.body as { title: string; message: string; extras: Record<string, unknown> };
   assert.equal(body.title, message.title);
   assert.ok(body.message.startsWith(message.lines.join('\n')));
@@ -88,17 +88,15 @@ test('Gotify: captured text is plain JSON values shown as text/plain, never Mark
 });
 
 test('Pushover: captured text is sent without html=1 or monospace=1, so it is shown as plain text', () => {
-  const body = channelRequest(target('pover://uQiRzpo4DXghDmr9QzzfQu27cmVRsG@azGDORePK8gMaC0QOYAMyEEuzJnyUi'), message).body as Record<
-    string,
-    unknown
-  >;
+  const body = channelRequest(target('pover://uQiRzpo4DXghDmr9QzzfQu27cmVRsG@azGDORePK8gMaC0QOYAMyEEuzJnyUi'), message, 'm1')
+    .body as Record<string, unknown>;
   assert.equal(body.html, undefined);
   assert.equal(body.monospace, undefined);
   assert.equal(body.message, message.lines.join('\n'));
 });
 
 test('Google Chat: captured text is in a card (no Chat text syntax), with &, <, > and " as entities in its HTML paragraph', () => {
-  const body = channelRequest(target('gchat://space/key/token'), message).body as {
+  const body = channelRequest(target('gchat://space/key/token'), message, 'm1').body as {
     text?: string;
     cardsV2: { card: { header: { title: string }; sections: { widgets: { textParagraph?: { text: string } }[] }[] } }[];
   };
@@ -111,4 +109,19 @@ test('Google Chat: captured text is in a card (no Chat text syntax), with &, <, 
     ['br'],
   );
   assert.ok(paragraph.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
+});
+
+test('Matrix: the plain body carries the text, and in formatted_body &, <, > and " of captured text are entities', () => {
+  const body = channelRequest(target('matrixs://tok@matrix.example.org/!room:example.org'), message, 'm1').body as {
+    body: string;
+    format: string;
+    formatted_body: string;
+  };
+  assert.ok(body.body.includes(HOSTILE));
+  assert.equal(body.format, 'org.matrix.custom.html');
+  assert.deepEqual(
+    [...body.formatted_body.matchAll(/<\/?([a-z]+)[^>]*>/g)].map((m) => m[1]),
+    ['b', 'b', 'pre', 'pre', 'a', 'a'],
+  );
+  assert.ok(body.formatted_body.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
 });

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 // Telegram {"ok":true,…}. A test can script refusals in the service's own form.
 
 export interface ServiceRequest {
-  service: 'slack' | 'discord' | 'ntfy' | 'teams' | 'telegram' | 'gotify' | 'pushover' | 'googlechat' | 'unknown';
+  service: 'slack' | 'discord' | 'ntfy' | 'teams' | 'telegram' | 'gotify' | 'pushover' | 'googlechat' | 'matrix' | 'unknown';
   method: string;
   path: string;
   query: URLSearchParams;
@@ -41,6 +41,7 @@ export const SERVICE_HOSTS = [
   'gotify.example.org',
   'api.pushover.net',
   'chat.googleapis.com',
+  'matrix.example.org',
 ];
 
 function serviceOf(path: string): ServiceRequest['service'] {
@@ -52,6 +53,7 @@ function serviceOf(path: string): ServiceRequest['service'] {
   if (path === '/message') return 'gotify';
   if (path === '/1/messages.json') return 'pushover';
   if (/^\/v1\/spaces\/[A-Za-z0-9_-]+\/messages$/.test(path)) return 'googlechat';
+  if (/^\/_matrix\/client\/v3\/rooms\/[^/]+\/send\/m\.room\.message\/[^/]+$/.test(path)) return 'matrix';
   return 'unknown';
 }
 
@@ -89,6 +91,8 @@ function success(service: ServiceRequest['service'], body: unknown): ServiceAnsw
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ name: 'spaces/AAA/messages/1', ...(body as object) }),
       };
+    case 'matrix':
+      return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ event_id: '$event1' }) };
     default:
       return { status: 404, body: 'no such service path' };
   }

@@ -185,7 +185,7 @@ export interface paths {
         put?: never;
         /**
          * Create a notification channel from an Apprise-style URL
-         * @description Slack (slack://TokenA/TokenB/TokenC), Discord (discord://WebhookID/WebhookToken), ntfy (ntfy://topic, ntfys://[user:password@]host[:port]/topic, ?token=), Microsoft Teams workflows (workflows://host[:port]/WorkflowID/Signature), Telegram (tgram://BotToken/ChatID), Gotify (gotify[s]://host[:port]/AppToken), Pushover (pover://UserKey@AppToken) and Google Chat (gchat://Space/Key/Token). The answer shows the URL with its secrets masked. At most the plan's channels (10 on Pro).
+         * @description Slack (slack://TokenA/TokenB/TokenC), Discord (discord://WebhookID/WebhookToken), ntfy (ntfy://topic, ntfys://[user:password@]host[:port]/topic, ?token=), Microsoft Teams workflows (workflows://host[:port]/WorkflowID/Signature), Telegram (tgram://BotToken/ChatID), Gotify (gotify[s]://host[:port]/AppToken), Pushover (pover://UserKey@AppToken), Google Chat (gchat://Space/Key/Token) and Matrix (matrix[s]://AccessToken@host/!RoomID:server). The answer shows the URL with its secrets masked. At most the plan's channels (10 on Pro).
          */
         post: operations["createChannel"];
         delete?: never;
@@ -1678,7 +1678,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             name: string;
-                            type: "slack" | "discord" | "ntfy" | "teams" | "telegram" | "gotify" | "pushover" | "googlechat";
+                            type: "slack" | "discord" | "ntfy" | "teams" | "telegram" | "gotify" | "pushover" | "googlechat" | "matrix";
                             /** @description the URL with its secret parts masked (slack://T…/B…/***) */
                             url: string;
                             /** @description failing: the service refused the channel for good (e.g. a revoked token) */
@@ -1747,7 +1747,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    /** @description an Apprise-style URL: slack://, discord://, ntfy:// or ntfys://, workflows:// (Microsoft Teams), tgram://, gotify:// or gotifys://, pover://, gchat:// */
+                    /** @description an Apprise-style URL: slack://, discord://, ntfy:// or ntfys://, workflows:// (Microsoft Teams), tgram://, gotify:// or gotifys://, pover://, gchat://, matrix:// or matrixs:// */
                     url: string;
                 };
             };
@@ -1764,7 +1764,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             name: string;
-                            type: "slack" | "discord" | "ntfy" | "teams" | "telegram" | "gotify" | "pushover" | "googlechat";
+                            type: "slack" | "discord" | "ntfy" | "teams" | "telegram" | "gotify" | "pushover" | "googlechat" | "matrix";
                             /** @description the URL with its secret parts masked (slack://T…/B…/***) */
                             url: string;
                             /** @description failing: the service refused the channel for good (e.g. a revoked token) */
@@ -1880,7 +1880,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             name: string;
-                            type: "slack" | "discord" | "ntfy" | "teams" | "telegram" | "gotify" | "pushover" | "googlechat";
+                            type: "slack" | "discord" | "ntfy" | "teams" | "telegram" | "gotify" | "pushover" | "googlechat" | "matrix";
                             /** @description the URL with its secret parts masked (slack://T…/B…/***) */
                             url: string;
                             /** @description failing: the service refused the channel for good (e.g. a revoked token) */

@@ -27,7 +27,7 @@ export const channelRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
         description:
           'Slack (slack://TokenA/TokenB/TokenC), Discord (discord://WebhookID/WebhookToken), ntfy (ntfy://topic, ' +
           'ntfys://[user:password@]host[:port]/topic, ?token=), Microsoft Teams workflows (workflows://host[:port]/WorkflowID/Signature), ' +
-          'Telegram (tgram://BotToken/ChatID), Gotify (gotify[s]://host[:port]/AppToken), Pushover (pover://UserKey@AppToken) and Google Chat (gchat://Space/Key/Token). ' +
+          'Telegram (tgram://BotToken/ChatID), Gotify (gotify[s]://host[:port]/AppToken), Pushover (pover://UserKey@AppToken), Google Chat (gchat://Space/Key/Token) and Matrix (matrix[s]://AccessToken@host/!RoomID:server). ' +
           "The answer shows the URL with its secrets masked. At most the plan's channels (10 on Pro).",
         tags: ['channels'],
         querystring: NoQuery,

@@ -14,8 +14,9 @@ export interface ChannelMessage {
   severity: 'change' | 'failing' | 'recovered';
 }
 
-/** One HTTP request to a service: always a JSON POST. */
+/** One HTTP request to a service, with a JSON body: a POST, or a PUT where the API asks for one. */
 export interface ChannelRequest {
+  method?: 'PUT';
   url: string;
   headers: Record<string, string>;
   body: unknown;

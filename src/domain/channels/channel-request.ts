@@ -8,9 +8,10 @@ import { telegramRequest } from './telegram.ts';
 import { gotifyRequest } from './gotify.ts';
 import { pushoverRequest } from './pushover.ts';
 import { googleChatRequest } from './google-chat.ts';
+import { matrixRequest } from './matrix.ts';
 
-/** The request that posts the message in the channel's service's own format. */
-export function channelRequest(target: ChannelTarget, message: ChannelMessage): ChannelRequest {
+/** The request that posts the message in the channel's service's own format; messageId stays the same across retries. */
+export function channelRequest(target: ChannelTarget, message: ChannelMessage, messageId: string): ChannelRequest {
   switch (target.type) {
     case 'slack':
       return slackRequest(target, message);
@@ -28,5 +29,7 @@ export function channelRequest(target: ChannelTarget, message: ChannelMessage): 
       return pushoverRequest(target, message);
     case 'googlechat':
       return googleChatRequest(target, message);
+    case 'matrix':
+      return matrixRequest(target, message, messageId);
   }
 }

@@ -55,19 +55,21 @@ export type ChannelSendResult = (
   | { outcome: 'failed'; responseStatus: number | null; error: string }
 ) & { answer: string | null };
 
+/** Sends `message` once; `messageId` (the outbox row's id) is the same on every retry, for services that de-duplicate. */
 export async function sendChannelMessage(
   settings: ChannelSettings,
-  channelUrl: string,
+  channel: { url: string; messageId: string },
   message: ChannelMessage,
 ): Promise<ChannelSendResult> {
-  const parsed = parseChannelUrl(channelUrl);
+  const parsed = parseChannelUrl(channel.url);
   if (!parsed.ok)
     return { outcome: 'failed', responseStatus: null, error: `the channel URL is not valid: ${parsed.message}`, answer: null };
-  const request = channelRequest(parsed.target, message);
+  const request = channelRequest(parsed.target, message, channel.messageId);
   const now = settings.clock.now();
   const answer = await guardedPost(
     overriddenUrl(request.url, settings.hostOverrides),
     {
+      method: request.method,
       headers: { 'content-type': 'application/json', 'user-agent': 'pagewatch-channels', ...request.headers },
       body: JSON.stringify(request.body),
       timeoutMs: settings.timeoutMs ?? CHANNEL_TIMEOUT_MS,

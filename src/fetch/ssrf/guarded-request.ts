@@ -7,6 +7,8 @@ import { GuardError, vetUrl, type GuardPolicy, type LookupFn } from './guard.ts'
 // followed (a 3xx is just an answer), and the whole exchange has a deadline.
 
 export interface GuardedPostOptions {
+  /** POST unless a service's API asks for PUT (Matrix's idempotent send) */
+  method?: 'POST' | 'PUT';
   headers?: Record<string, string>;
   body: string | Uint8Array;
   /** deadline for the whole exchange; default 15000 ms (the webhook rule) */
@@ -40,7 +42,7 @@ export async function guardedPost(url: string, init: GuardedPostOptions, policy:
     const response = await agent.request({
       origin: vetted.url.origin,
       path: `${vetted.url.pathname}${vetted.url.search}`,
-      method: 'POST',
+      method: init.method ?? 'POST',
       headers: init.headers,
       body: init.body,
       signal: AbortSignal.timeout(timeoutMs),

@@ -27,7 +27,7 @@ function deliveryRows(deliveries: ChannelDeliveryView[]): SafeHtml {
 
 export function channelsBody(channels: ChannelWithLog[]): SafeHtml {
   return html`<h1>Channels</h1>
-<p>Slack, Discord, ntfy, Teams, Telegram, Gotify, Pushover and Google Chat channels are made with the API (<code>POST /api/v1/channels</code>) and chosen per monitor (<code>notifications.channels</code>).</p>
+<p>Slack, Discord, ntfy, Teams, Telegram, Gotify, Pushover, Google Chat and Matrix channels are made with the API (<code>POST /api/v1/channels</code>) and chosen per monitor (<code>notifications.channels</code>).</p>
 ${
   channels.length === 0
     ? html`<p>No channels yet.</p>`
