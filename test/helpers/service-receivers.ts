@@ -32,7 +32,7 @@ export interface ServiceReceivers {
   close(): Promise<void>;
 }
 
-export const SERVICE_HOSTS = [
+const SERVICE_HOSTS = [
   'hooks.slack.com',
   'discord.com',
   'ntfy.sh',

@@ -10,7 +10,7 @@ const TITLE_LIMIT = 256;
 const DESCRIPTION_LIMIT = 4096;
 const COLOURS = { change: 0x2f81f7, failing: 0xd1242f, recovered: 0x1a7f37 } as const;
 
-export function escapeDiscord(text: string): string {
+function escapeDiscord(text: string): string {
   return text.replace(/[\\*_~`|>#\-[\]()<@.]/g, (c) => `\\${c}`);
 }
 

@@ -6,7 +6,7 @@ import type { ChannelMessage, ChannelRequest } from './channel-message.ts';
 // syntax to captured text, with no way to escape it; a card's header is plain
 // text and its textParagraph is a small HTML subset, so &, < and > become entities.
 
-export function escapeGoogleChat(text: string): string {
+function escapeGoogleChat(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 

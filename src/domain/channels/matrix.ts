@@ -6,7 +6,7 @@ import type { ChannelMessage, ChannelRequest } from './channel-message.ts';
 // of captured text are entities. The transaction id is the message's own id,
 // so a retry of the same alert is the same event to the homeserver.
 
-export function escapeMatrix(text: string): string {
+function escapeMatrix(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 

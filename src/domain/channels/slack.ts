@@ -9,7 +9,7 @@ import type { ChannelMessage, ChannelRequest } from './channel-message.ts';
 const HEADER_LIMIT = 150;
 const SECTION_LIMIT = 3000;
 
-export function escapeSlack(text: string): string {
+function escapeSlack(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 

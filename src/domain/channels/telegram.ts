@@ -7,7 +7,7 @@ import type { ChannelMessage, ChannelRequest } from './channel-message.ts';
 
 const TEXT_LIMIT = 4096;
 
-export function escapeTelegram(text: string): string {
+function escapeTelegram(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 

@@ -12,7 +12,7 @@ import { channelRequest } from '../../domain/channels/channel-request.ts';
 // any other 4xx means the channel itself is refused (a revoked token, a
 // deleted webhook, a bad chat id) and no retry would change that.
 
-export const CHANNEL_TIMEOUT_MS = 15_000;
+const CHANNEL_TIMEOUT_MS = 15_000;
 
 export interface ChannelSettings {
   policy: GuardPolicy;
@@ -24,7 +24,7 @@ export interface ChannelSettings {
 }
 
 /** The URL with its origin replaced when the operator maps the service's host elsewhere. */
-export function overriddenUrl(url: string, overrides: Record<string, string>): string {
+function overriddenUrl(url: string, overrides: Record<string, string>): string {
   const parsed = new URL(url);
   const origin = overrides[parsed.hostname];
   return origin === undefined ? url : `${origin}${parsed.pathname}${parsed.search}`;

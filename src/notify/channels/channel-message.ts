@@ -9,7 +9,7 @@ import type { ChannelMessage } from '../../domain/channels/channel-message.ts';
 // or its monitor's state, and the dashboard link.
 
 /** Lines of a change shown in a message at most; the rest is on the dashboard. */
-export const MAX_MESSAGE_LINES = 10;
+const MAX_MESSAGE_LINES = 10;
 
 const MARKS = { plain: '', heading: '', added: '+ ', removed: '- ', context: '  ' } as const;
 
