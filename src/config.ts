@@ -55,6 +55,8 @@ export interface Config {
   maxConnectionsPerAddress: number;
   /** PAGEWATCH_EXTRACT_WORKERS, default 2: threads that parse pages and extract targets off the HTTP event loop */
   extractWorkers: number;
+  /** PAGEWATCH_CHANNEL_HOST_OVERRIDES, default none: service host → origin messages to it go to instead (host=http://127.0.0.1:9000,…), for tests */
+  channelHostOverrides: Record<string, string>;
 }
 
 export class ConfigError extends Error {
@@ -120,6 +122,27 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   return raw;
 }
 
+function hostOverrides(env: Env, name: string): Record<string, string> {
+  const overrides: Record<string, string> = {};
+  for (const item of (env[name] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const [host, origin] = item.split('=', 2).map((s) => s.trim());
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(origin ?? '');
+    } catch {
+      parsed = null;
+    }
+    if (!host || !parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin?.replace(/\/+$/, '')) {
+      throw new ConfigError(name, `"${item}" is not host=origin such as hooks.slack.com=http://127.0.0.1:9000`);
+    }
+    overrides[host.toLowerCase()] = parsed.origin;
+  }
+  return overrides;
+}
+
 function plansFromFile(env: Env): Plans {
   const path = text(env, 'PAGEWATCH_PLANS_FILE');
   if (path === null) return DEFAULT_PLANS;
@@ -169,5 +192,6 @@ export function loadConfig(env: Env): Config {
     requestTimeoutSeconds: integer(env, 'PAGEWATCH_REQUEST_TIMEOUT_SECONDS', 30, 1, 600),
     maxConnectionsPerAddress: integer(env, 'PAGEWATCH_MAX_CONNECTIONS_PER_ADDRESS', 256, 0, 100_000),
     extractWorkers: integer(env, 'PAGEWATCH_EXTRACT_WORKERS', 2, 1, 64),
+    channelHostOverrides: hostOverrides(env, 'PAGEWATCH_CHANNEL_HOST_OVERRIDES'),
   };
 }

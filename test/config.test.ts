@@ -79,3 +79,12 @@ test('an unknown key or a wrong type in the plans file stops start-up', () => {
     assert.throws(() => loadConfig({ PAGEWATCH_PLANS_FILE: file }), /PAGEWATCH_PLANS_FILE/);
   }
 });
+
+test('PAGEWATCH_CHANNEL_HOST_OVERRIDES is off by default and maps service hosts to origins; a malformed entry stops start-up', () => {
+  assert.deepEqual(loadConfig({}).channelHostOverrides, {});
+  const config = loadConfig({ PAGEWATCH_CHANNEL_HOST_OVERRIDES: 'hooks.slack.com=http://127.0.0.1:9000, Discord.com=http://[::1]:9001/' });
+  assert.deepEqual(config.channelHostOverrides, { 'hooks.slack.com': 'http://127.0.0.1:9000', 'discord.com': 'http://[::1]:9001' });
+  for (const bad of ['hooks.slack.com', 'hooks.slack.com=ftp://x', 'hooks.slack.com=http://127.0.0.1:9000/path', '=http://127.0.0.1']) {
+    assert.throws(() => loadConfig({ PAGEWATCH_CHANNEL_HOST_OVERRIDES: bad }), /PAGEWATCH_CHANNEL_HOST_OVERRIDES/, bad);
+  }
+});

@@ -11,6 +11,8 @@ export interface Plan {
   feed_tokens: number;
   /** reads of one feed token per hour, 304s included */
   feed_reads_per_hour: number;
+  /** notification channels (DESIGN §8 Channels) */
+  channels: number;
   monitors: number;
   targets_per_monitor: number;
   min_interval_minutes: { html: number; browser: number };
@@ -44,6 +46,7 @@ const PRO: Plan = {
   tokens: 5,
   feed_tokens: 10,
   feed_reads_per_hour: 60,
+  channels: 10,
   monitors: 100,
   targets_per_monitor: 3,
   min_interval_minutes: { html: 5, browser: 15 },
@@ -63,6 +66,7 @@ const FREE: Plan = {
   api_access: false,
   tokens: 0,
   feed_tokens: 0,
+  channels: 0,
   monitors: 5,
   min_interval_minutes: { html: 60, browser: 240 },
   previews_per_month: 30,

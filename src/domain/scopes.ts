@@ -6,6 +6,8 @@ export const SCOPES = [
   'checks:write',
   'feeds:read',
   'feeds:write',
+  'channels:read',
+  'channels:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

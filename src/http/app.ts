@@ -17,6 +17,7 @@ import { changeRoutes } from '../api/routes/changes.ts';
 import { checkRoutes } from '../api/routes/checks.ts';
 import { checkHistoryRoutes } from '../api/routes/check-history.ts';
 import { feedTokenRoutes } from '../api/routes/feed-tokens.ts';
+import { channelRoutes } from '../api/routes/channels.ts';
 import { feedRoutes } from '../api/feeds/feed-routes.ts';
 import { adminRoutes } from '../api/admin/admin-routes.ts';
 import { dashboard } from '../web/dashboard.ts';
@@ -113,6 +114,7 @@ export async function buildApp(core: CoreDeps, options: BuildAppOptions = {}): P
       await api.register(checkRoutes, deps);
       await api.register(checkHistoryRoutes, deps);
       await api.register(feedTokenRoutes, deps);
+      await api.register(channelRoutes, deps);
       let document: object | null = null;
       api.get(
         '/openapi.json',

@@ -11,10 +11,10 @@ import {
   lockLeasedDelivery,
   renewDeliveryLeases,
   settleDelivery,
+  type AccountNotice,
   type ClaimedDelivery,
   type DeliverySubject,
 } from '../store/deliveries-store.ts';
-import type { NotificationChannel } from '../store/outbox-store.ts';
 import { changeDiffs } from '../services/change-diffs.ts';
 import { composeEmail, webhookBody } from './monitor-event.ts';
 import { createMailer } from './email-sender.ts';
@@ -22,8 +22,13 @@ import { prepareDelivery, type Destination, type Prepared, type SkipReason } fro
 import { composeMonitorsStoppedEmail } from './plan-stop-email.ts';
 import { composeDigestEmail } from './digest-email.ts';
 import { nextAttemptAt } from './retry-policy.ts';
+import { composeChannelFailingEmail } from './channel-failing-email.ts';
+import { findChannel, markChannelFailing } from '../store/channels-store.ts';
+import { CHANNEL_FAILING_EVENT, enqueueAccountNotice, type NotificationChannel } from '../store/outbox-store.ts';
 import type { SendResult } from './send-result.ts';
 import { sendWebhook } from './webhook-sender.ts';
+import { sendChannelMessage } from '../fetch/channels/channel-sender.ts';
+import { channelMessage } from './channels/channel-message.ts';
 
 // The delivery loop over the durable outbox. Each round leases due rows in a
 // short transaction (FOR UPDATE SKIP LOCKED), so any number of processes can
@@ -46,7 +51,7 @@ export interface DispatcherLogger {
 export interface DispatcherOptions {
   db: Database;
   clock: Clock;
-  config: Pick<Config, 'plans' | 'publicUrl' | 'smtpUrl' | 'smtpFrom'>;
+  config: Pick<Config, 'plans' | 'publicUrl' | 'smtpUrl' | 'smtpFrom' | 'channelHostOverrides'>;
   policy: GuardPolicy;
   logger: DispatcherLogger;
   /** the extraction threads, which compute the diff of a change that has none stored yet */
@@ -111,6 +116,17 @@ function deliveryIds(claim: ClaimedDelivery, prepared: Extract<Prepared, { kind:
   };
 }
 
+/** A service's answer that says the channel itself is gone or not allowed: no message to it will go through. */
+function refusesChannel(result: SendResult): boolean {
+  return result.responseStatus !== null && [401, 403, 404, 410].includes(result.responseStatus);
+}
+
+function composeNotice(notice: AccountNotice, publicUrl: string) {
+  return notice.event === CHANNEL_FAILING_EVENT
+    ? composeChannelFailingEmail(notice, publicUrl)
+    : composeMonitorsStoppedEmail(notice, publicUrl);
+}
+
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { db, clock, config } = options;
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
@@ -139,6 +155,19 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (destination.channel === 'email') {
       // prepareDelivery skips email rows when no SMTP server is configured, so the mailer exists here.
       return mailer!.send(destination.to, composeEmail(subject, diffs, config.publicUrl));
+    }
+    if (destination.channel === 'chat') {
+      return sendChannelMessage(
+        {
+          policy: options.policy,
+          clock,
+          hostOverrides: config.channelHostOverrides,
+          lookup: options.lookup,
+          timeoutMs: options.webhookTimeoutMs,
+        },
+        { url: destination.url, messageId: id },
+        channelMessage(subject, diffs, config.publicUrl),
+      );
     }
     return sendWebhook(
       { policy: options.policy, clock, lookup: options.lookup, timeoutMs: options.webhookTimeoutMs },
@@ -186,6 +215,17 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     });
   }
 
+  // The channel is marked and the owner's email queued together, once: a second refusal finds it failing already.
+  async function reportFailingChannel(accountId: string, channelId: string, error: string): Promise<void> {
+    await db.transaction(async (tx) => {
+      if (!(await markChannelFailing(tx, channelId))) return;
+      const channel = await findChannel(tx, accountId, channelId);
+      if (channel === null) return;
+      const data = { channel_id: channel.id, name: channel.name, type: channel.type, error };
+      await enqueueAccountNotice(tx, { accountId, event: CHANNEL_FAILING_EVENT, data, at: clock.now() });
+    });
+  }
+
   async function sendAndSettle(claim: ClaimedDelivery, prepared: Prepared): Promise<DeliveryReport> {
     if (prepared.kind === 'skipped') return { id: claim.id, channel: claim.channel, outcome: 'skipped', reason: prepared.reason };
     if (prepared.kind === 'lease_lost') return { id: claim.id, channel: claim.channel, outcome: 'lease_lost' };
@@ -194,11 +234,15 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     // prepareDelivery skips digests too when no SMTP server is configured.
     const result =
       prepared.kind === 'notice'
-        ? await mailer!.send(prepared.to, composeMonitorsStoppedEmail(prepared.notice, config.publicUrl))
+        ? await mailer!.send(prepared.to, composeNotice(prepared.notice, config.publicUrl))
         : prepared.kind === 'digest'
           ? await mailer!.send(prepared.to, composeDigestEmail(prepared.digest, config.publicUrl))
           : await send(claim.id, prepared.subject, prepared.destination);
     const { outcome, error } = await settle(claim, result, Math.round(performance.now() - started));
+    if (outcome === 'failed' && prepared.kind === 'send' && prepared.destination.channel === 'chat' && refusesChannel(result)) {
+      // settle says why whenever a row fails.
+      await reportFailingChannel(prepared.subject.account.id, prepared.destination.channelId, error!);
+    }
     if (outcome === 'delivered') options.logger.info(deliveryIds(claim, prepared), 'notification delivered');
     // A notification given up on is lost to its receiver: a warning, shown at LOG_LEVEL=warn too.
     if (outcome === 'failed') options.logger.warn({ ...deliveryIds(claim, prepared), error }, 'notification failed');

@@ -12,7 +12,8 @@ import {
   type LeasedDelivery,
 } from '../store/deliveries-store.ts';
 import { digestEvent, digestSkipReason, readDigest, type Digest } from '../store/digests-store.ts';
-import { MONITORS_STOPPED_EVENT } from '../store/outbox-store.ts';
+import { CHANNEL_FAILING_EVENT, MONITORS_STOPPED_EVENT } from '../store/outbox-store.ts';
+import { channelOfDelivery } from '../store/channels-store.ts';
 
 const CHANGE_EVENT = 'change.detected';
 import { chargeNotification } from './notification-allowance.ts';
@@ -27,11 +28,17 @@ export type SkipReason =
   | 'smtp_not_configured'
   | 'no_webhook_url'
   | 'allowance_exhausted'
+  /** a chat channel the service refused for good (state failing) */
+  | 'channel_failing'
   /** a change email of a monitor in digest mode: the period's digest takes it (engine/digests.ts) */
   | 'daily_digest'
   | 'weekly_digest';
 
-export type Destination = { channel: 'email'; to: string } | { channel: 'webhook'; url: string; secret: string };
+export type Destination =
+  | { channel: 'email'; to: string }
+  | { channel: 'webhook'; url: string; secret: string }
+  /** url: the channel's Apprise-style URL */
+  | { channel: 'chat'; channelId: string; url: string };
 
 export type Prepared =
   | { kind: 'send'; row: LeasedDelivery; subject: DeliverySubject; destination: Destination }
@@ -44,7 +51,7 @@ export type Prepared =
   | { kind: 'lease_lost' };
 
 /** Where the notification goes, or why it cannot go anywhere. */
-function destinationOf(channel: LeasedDelivery['channel'], subject: DeliverySubject, smtpConfigured: boolean): Destination | SkipReason {
+function destinationOf(channel: 'email' | 'webhook', subject: DeliverySubject, smtpConfigured: boolean): Destination | SkipReason {
   const { monitor, account } = subject;
   // The flag was on when the change was queued; switching it off since also stops pending retries.
   if (!(channel === 'email' ? monitor.email_enabled : monitor.webhook_enabled)) return 'notifications_disabled';
@@ -55,6 +62,15 @@ function destinationOf(channel: LeasedDelivery['channel'], subject: DeliverySubj
   if (channel === 'email') return smtpConfigured ? { channel, to: account.email } : 'smtp_not_configured';
   if (account.webhook_url === null || account.webhook_secret === null) return 'no_webhook_url';
   return { channel, url: account.webhook_url, secret: account.webhook_secret };
+}
+
+// The monitor chose the channel when the alert was queued; un-choosing it since also stops pending retries.
+async function chatDestination(tx: Queryable, outboxId: string): Promise<Destination | SkipReason> {
+  const channel = await channelOfDelivery(tx, outboxId);
+  // The row cascades with its channel, so a locked row always has one.
+  if (channel === null || !channel.chosen) return 'notifications_disabled';
+  if (channel.state === 'failing') return 'channel_failing';
+  return { channel: 'chat', channelId: channel.id, url: channel.url };
 }
 
 async function skip(tx: Queryable, id: string, reason: SkipReason, at: Date): Promise<Prepared> {
@@ -70,13 +86,15 @@ export async function prepareDelivery(
 ): Promise<Prepared> {
   const row = await lockLeasedDelivery(tx, claim);
   if (row === null) return { kind: 'lease_lost' };
-  if (row.event === MONITORS_STOPPED_EVENT) return prepareNotice(tx, row, settings.smtpConfigured, at);
+  if (row.event === MONITORS_STOPPED_EVENT || row.event === CHANNEL_FAILING_EVENT)
+    return prepareNotice(tx, row, settings.smtpConfigured, at);
   if (row.event === digestEvent('daily') || row.event === digestEvent('weekly')) return prepareDigest(tx, row, settings, at);
   const subject = await readDeliverySubject(tx, row.id);
   // The row cascades with its change, monitor and account, so a locked row always has them.
   if (subject === null) return { kind: 'lease_lost' };
 
-  const destination = destinationOf(row.channel, subject, settings.smtpConfigured);
+  const destination =
+    row.channel === 'chat' ? await chatDestination(tx, row.id) : destinationOf(row.channel, subject, settings.smtpConfigured);
   if (typeof destination === 'string') return skip(tx, row.id, destination, at);
   if (!(await charged(tx, row, subject.account, settings.plans, at))) return skip(tx, row.id, 'allowance_exhausted', at);
   return { kind: 'send', row, subject, destination };

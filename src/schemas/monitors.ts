@@ -15,6 +15,13 @@ export const NotificationsInputSchema = Type.Object(
     webhook_enabled: Type.Optional(
       Type.Boolean({ description: "post matched changes to the account's webhook (configured by the operator); default false" }),
     ),
+    channels: Type.Optional(
+      Type.Array(Type.String({ format: 'uuid' }), {
+        maxItems: 50,
+        uniqueItems: true,
+        description: "ids of the account's channels (/channels) that get this monitor's changes and failing/recovered alerts; default none",
+      }),
+    ),
     failing_after: Type.Optional(
       Type.Integer({
         minimum: 1,
@@ -83,6 +90,7 @@ export const MonitorSchema = Type.Object({
     email_enabled: Type.Boolean(),
     email_mode: MonitorEmailMode,
     webhook_enabled: Type.Boolean(),
+    channels: Type.Array(Type.String({ format: 'uuid' })),
     failing_after: Type.Integer(),
   }),
   config_version: Type.Integer({ description: 'pass as expected_version when changing targets, load method or schedule' }),

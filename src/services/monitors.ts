@@ -7,7 +7,8 @@ import { dueAfterReconfiguring, initialDueAt } from '../domain/schedule.ts';
 import { planStopIssue } from '../domain/plan-fit.ts';
 import type { Plan } from '../domain/plans.ts';
 import type { Loaders } from '../fetch/loaders.ts';
-import type { Database } from '../store/database.ts';
+import type { Database, Queryable } from '../store/database.ts';
+import { foreignChannelIds } from '../store/channels-store.ts';
 import {
   countMonitors,
   deleteMonitor,
@@ -58,6 +59,7 @@ export function monitorView(row: MonitorRow, plan: Plan): MonitorView {
       email_enabled: row.email_enabled,
       email_mode: row.email_mode,
       webhook_enabled: row.webhook_enabled,
+      channels: row.channel_ids,
       failing_after: row.failing_after,
     },
     config_version: row.config_version,
@@ -73,6 +75,17 @@ export function monitorView(row: MonitorRow, plan: Plan): MonitorView {
 
 /** Consecutive failed checks before monitor.failing, unless the monitor says otherwise. */
 export const DEFAULT_FAILING_AFTER = 3;
+
+/** The chosen channel ids, when every one is a channel of the account. */
+async function ownChannels(tx: Queryable, accountId: string, ids: string[]): Promise<string[]> {
+  const foreign = await foreignChannelIds(tx, accountId, ids);
+  if (foreign.length > 0) {
+    throw new AppError('validation_failed', 'no such channel', {
+      details: [{ field: 'notifications.channels', message: `no such channel: ${foreign.join(', ')}` }],
+    });
+  }
+  return ids;
+}
 
 const monitorNotFound = () => new AppError('not_found', 'monitor not found');
 
@@ -108,6 +121,7 @@ export async function createMonitor(
       email_enabled: input.notifications?.email_enabled ?? true,
       email_mode: input.notifications?.email_mode ?? null,
       webhook_enabled: input.notifications?.webhook_enabled ?? false,
+      channel_ids: await ownChannels(tx, principal.accountId, input.notifications?.channels ?? []),
       failing_after: input.notifications?.failing_after ?? DEFAULT_FAILING_AFTER,
       created_at: now,
       updated_at: now,
@@ -189,6 +203,7 @@ export async function changeMonitor(deps: MonitorDeps, principal: Principal, id:
       email_enabled: input.notifications?.email_enabled,
       email_mode: input.notifications?.email_mode,
       webhook_enabled: input.notifications?.webhook_enabled,
+      channel_ids: input.notifications?.channels && (await ownChannels(tx, principal.accountId, input.notifications.channels)),
       failing_after: input.notifications?.failing_after,
     };
     if (input.status !== undefined && input.status !== monitor.status) {

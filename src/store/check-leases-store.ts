@@ -153,6 +153,8 @@ export interface MonitorState {
   config_version: number;
   email_enabled: boolean;
   webhook_enabled: boolean;
+  /** the channels its alerts go to */
+  channel_ids: string[];
   failing_after: number;
 }
 
@@ -179,7 +181,7 @@ export interface HeldCheck {
 export async function lockHeldChecks(db: Queryable, checks: { monitorId: string; token: string }[]): Promise<Map<string, HeldCheck>> {
   if (checks.length === 0) return new Map();
   const rows = await db.query<LeaseRow & Omit<MonitorState, 'id'> & HeldCheckState & { host_has_backoff: boolean }>(
-    `SELECT l.*, m.status, m.config_version, m.email_enabled, m.webhook_enabled, m.failing_after,
+    `SELECT l.*, m.status, m.config_version, m.email_enabled, m.webhook_enabled, m.channel_ids::text[] AS channel_ids, m.failing_after,
             s.next_check_at, s.consecutive_failures, s.failing_since,
             EXISTS (SELECT 1 FROM host_backoff b WHERE b.host = l.host) AS host_has_backoff
      FROM unnest($1::uuid[], $2::uuid[]) AS h(monitor_id, token)
@@ -197,6 +199,7 @@ export async function lockHeldChecks(db: Queryable, checks: { monitorId: string;
         config_version,
         email_enabled,
         webhook_enabled,
+        channel_ids,
         failing_after,
         next_check_at,
         consecutive_failures,
@@ -204,7 +207,7 @@ export async function lockHeldChecks(db: Queryable, checks: { monitorId: string;
         host_has_backoff,
         ...lease
       } = row;
-      const monitor = { id: lease.monitor_id, status, config_version, email_enabled, webhook_enabled, failing_after };
+      const monitor = { id: lease.monitor_id, status, config_version, email_enabled, webhook_enabled, channel_ids, failing_after };
       const state = { next_check_at, consecutive_failures, failing_since };
       return [lease.monitor_id, { lease, monitor, state, hostHasBackoff: host_has_backoff }];
     }),

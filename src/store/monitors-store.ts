@@ -19,6 +19,8 @@ export interface MonitorRow {
   webhook_enabled: boolean;
   /** each, daily or weekly; null: the account's email_mode */
   email_mode: 'each' | 'daily' | 'weekly' | null;
+  /** the account's channels its alerts go to (notifications.channels) */
+  channel_ids: string[];
   /** consecutive failed checks after which the monitor is failing (monitor.failing is sent) */
   failing_after: number;
   /** since when its checks have been failing, or null */
@@ -50,8 +52,8 @@ const MONITOR_ROWS = `SELECT m.*, s.next_check_at, s.last_checked_at, s.last_cha
 export async function insertMonitor(db: Queryable, m: NewMonitor): Promise<void> {
   await db.query(
     `INSERT INTO monitors (id, account_id, url, load_mode, status, name, labels, interval_minutes, targets,
-       email_enabled, webhook_enabled, created_at, updated_at, failing_after, email_mode)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+       email_enabled, webhook_enabled, created_at, updated_at, failing_after, email_mode, channel_ids)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::uuid[])`,
     [
       m.id,
       m.account_id,
@@ -68,6 +70,7 @@ export async function insertMonitor(db: Queryable, m: NewMonitor): Promise<void>
       m.updated_at,
       m.failing_after,
       m.email_mode,
+      m.channel_ids,
     ],
   );
   await insertCheckState(db, m.id, m.status === 'active', m.next_check_at);
@@ -119,7 +122,7 @@ export async function findMonitorsWithBaselines(
   const [row] = await db.query<{ found: string }>(
     `SELECT coalesce(json_agg(r), '[]')::text AS found FROM (
        SELECT k.key_position, m.id, m.seq, m.account_id, m.url, m.load_mode, m.status, m.name, m.labels, m.interval_minutes,
-         m.targets, m.email_enabled, m.webhook_enabled, m.email_mode, m.failing_after, m.config_version,
+         m.targets, m.email_enabled, m.webhook_enabled, m.email_mode, m.channel_ids, m.failing_after, m.config_version,
          ${epochMs('m.created_at')} AS created_at, ${epochMs('m.updated_at')} AS updated_at,
          ${epochMs('s.last_checked_at')} AS last_checked_at, ${epochMs('s.next_check_at')} AS next_check_at,
          ${epochMs('s.last_change_at')} AS last_change_at, ${epochMs('s.failing_since')} AS failing_since, s.last_issues,
@@ -212,6 +215,7 @@ export type MonitorChanges = Partial<
     | 'email_enabled'
     | 'webhook_enabled'
     | 'email_mode'
+    | 'channel_ids'
     | 'failing_after'
     | 'targets'
     | 'interval_minutes'

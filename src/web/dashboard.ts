@@ -10,6 +10,7 @@ import { assetRoutes } from './routes/assets.ts';
 import { authRoutes } from './routes/auth.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { feedTokenPages } from './routes/feed-tokens.ts';
+import { channelPages } from './routes/channels.ts';
 import { monitorRoutes } from './routes/monitors.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { newMonitorRoutes } from './routes/new-monitor.ts';
@@ -92,6 +93,7 @@ async function pages(app: FastifyInstance, deps: AppDeps): Promise<void> {
   await app.register(authRoutes, deps);
   await app.register(tokenRoutes, deps);
   await app.register(feedTokenPages, deps);
+  await app.register(channelPages, deps);
   await app.register(monitorRoutes, deps);
   await app.register(usageRoutes, deps);
   await app.register(newMonitorRoutes, deps);

@@ -70,6 +70,7 @@ async function newMonitor(accountId: string, at: Date): Promise<string> {
     targets: [TITLE],
     email_enabled: false,
     email_mode: null,
+    channel_ids: [],
     webhook_enabled: false,
     failing_after: 3,
     created_at: at,

@@ -45,7 +45,13 @@ test("creating a monitor returns 201 with its id and a Location; the URL and loa
   assert.equal(monitor.config_version, 1);
   assert.equal(monitor.name, 'Espresso');
   assert.deepEqual(monitor.labels, ['coffee']);
-  assert.deepEqual(monitor.notifications, { email_enabled: true, email_mode: null, webhook_enabled: false, failing_after: 3 });
+  assert.deepEqual(monitor.notifications, {
+    email_enabled: true,
+    email_mode: null,
+    webhook_enabled: false,
+    channels: [],
+    failing_after: 3,
+  });
   assert.equal(monitor.failing_since, null);
   assert.deepEqual(
     monitor.targets.map((x: { id: string }) => x.id),
@@ -158,7 +164,7 @@ test('name, labels, status and notification flags change directly without touchi
   assert.equal(m.name, 'Renamed');
   assert.deepEqual(m.labels, ['a', 'b']);
   assert.equal(m.status, 'paused');
-  assert.deepEqual(m.notifications, { email_enabled: true, email_mode: null, webhook_enabled: true, failing_after: 3 });
+  assert.deepEqual(m.notifications, { email_enabled: true, email_mode: null, webhook_enabled: true, channels: [], failing_after: 3 });
   assert.equal(m.config_version, 1);
   const resumed = await patch(token, id, { status: 'active' });
   assert.equal(resumed.json().data.status, 'active');

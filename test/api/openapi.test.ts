@@ -40,6 +40,12 @@ const EXTENSION_ENDPOINTS: [string, string, string][] = [
   ['post', '/feed-tokens', 'feeds:write'],
   ['get', '/feed-tokens', 'feeds:read'],
   ['delete', '/feed-tokens/{feed_token_id}', 'feeds:write'],
+  ['post', '/channels', 'channels:write'],
+  ['get', '/channels', 'channels:read'],
+  ['get', '/channels/{channel_id}', 'channels:read'],
+  ['delete', '/channels/{channel_id}', 'channels:write'],
+  ['post', '/channels/{channel_id}/test', 'channels:write'],
+  ['get', '/channels/{channel_id}/deliveries', 'channels:read'],
 ];
 const ENDPOINTS = [...SPEC_ENDPOINTS, ...EXTENSION_ENDPOINTS];
 

@@ -40,6 +40,12 @@ const PUBLIC: [string, string, unknown?, Record<string, string>?][] = [
   ['get', '/feed-tokens'],
   ['post', '/feed-tokens', { name: 'reader' }],
   ['delete', '/feed-tokens/{feed_token_id}'],
+  ['get', '/channels'],
+  ['post', '/channels', { name: 'team', url: 'ntfy://127.0.0.1/alerts' }],
+  ['get', '/channels/{channel_id}'],
+  ['delete', '/channels/{channel_id}'],
+  ['post', '/channels/{channel_id}/test', {}],
+  ['get', '/channels/{channel_id}/deliveries'],
 ];
 
 const ADMIN: [string, string, unknown?][] = [

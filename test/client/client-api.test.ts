@@ -194,3 +194,17 @@ test('feedTokens.create makes a feed token whose feed_url serves Atom; list show
   assert.equal((await pw.feedTokens.list())[0]!.state, 'revoked');
   assert.equal((await fetch(`${await listening()}${path}`)).status, 404);
 });
+
+test('channels.create makes a channel shown masked; get, list and delete see it; deliveries is its (empty) log', async () => {
+  const { pw } = await client();
+  const created = await pw.channels.create({ name: 'team', url: 'discord://1122/secretToken' });
+  assert.deepEqual([created.type, created.url, created.state], ['discord', 'discord://1122/***', 'active']);
+  assert.deepEqual(await pw.channels.get(created.id), created);
+  assert.deepEqual(
+    (await pw.channels.list()).map((c) => c.id),
+    [created.id],
+  );
+  assert.deepEqual(await pw.channels.deliveries(created.id), []);
+  await pw.channels.delete(created.id);
+  assert.deepEqual(await pw.channels.list(), []);
+});

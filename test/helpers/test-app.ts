@@ -9,7 +9,17 @@ import { createLoaders, type Loaders, type LoaderSettings } from '../../src/fetc
 import { createMetrics, type Metrics } from '../../src/process-metrics.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
-export const ALL_SCOPES = ['monitors:read', 'monitors:write', 'changes:read', 'usage:read', 'checks:write', 'feeds:read', 'feeds:write'];
+export const ALL_SCOPES = [
+  'monitors:read',
+  'monitors:write',
+  'changes:read',
+  'usage:read',
+  'checks:write',
+  'feeds:read',
+  'feeds:write',
+  'channels:read',
+  'channels:write',
+];
 
 export interface TestApp {
   app: FastifyInstance;

@@ -5,6 +5,10 @@ import type {
   Change,
   ChangeDetail,
   ChangeQuery,
+  Channel,
+  ChannelCreate,
+  ChannelDelivery,
+  ChannelTestResult,
   CreatedFeedToken,
   FeedToken,
   FeedTokenCreate,
@@ -139,6 +143,24 @@ export class PagewatchClient {
     revoke: async (id: string): Promise<void> => {
       await this.http.request({ method: 'DELETE', path: `/feed-tokens/${enc(id)}` });
     },
+  };
+
+  readonly channels = {
+    /** Makes a channel from an Apprise-style URL; the answer shows it masked. Not retried: a retry would make a second channel. */
+    create: async (body: ChannelCreate): Promise<Channel> =>
+      (await this.http.request<Data<Channel>>({ method: 'POST', path: '/channels', body, retry: false })).body.data,
+    list: async (): Promise<Channel[]> => (await this.http.request<Data<Channel[]>>({ method: 'GET', path: '/channels' })).body.data,
+    get: async (id: string): Promise<Channel> =>
+      (await this.http.request<Data<Channel>>({ method: 'GET', path: `/channels/${enc(id)}` })).body.data,
+    delete: async (id: string): Promise<void> => {
+      await this.http.request({ method: 'DELETE', path: `/channels/${enc(id)}` });
+    },
+    /** Sends a test message now; the answer is what the service said. Not retried: each call is a message. */
+    test: async (id: string): Promise<ChannelTestResult> =>
+      (await this.http.request<Data<ChannelTestResult>>({ method: 'POST', path: `/channels/${enc(id)}/test`, body: {}, retry: false })).body
+        .data,
+    deliveries: async (id: string): Promise<ChannelDelivery[]> =>
+      (await this.http.request<Data<ChannelDelivery[]>>({ method: 'GET', path: `/channels/${enc(id)}/deliveries` })).body.data,
   };
 
   async usage(): Promise<Usage> {

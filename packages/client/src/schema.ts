@@ -173,6 +173,85 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the account’s channels, newest first, secrets masked */
+        get: operations["listChannels"];
+        put?: never;
+        /**
+         * Create a notification channel from an Apprise-style URL
+         * @description Slack (slack://TokenA/TokenB/TokenC), Discord (discord://WebhookID/WebhookToken), ntfy (ntfy://topic, ntfys://[user:password@]host[:port]/topic, ?token=), Microsoft Teams workflows (workflows://host[:port]/WorkflowID/Signature), Telegram (tgram://BotToken/ChatID), Gotify (gotify[s]://host[:port]/AppToken), Pushover (pover://UserKey@AppToken), Google Chat (gchat://Space/Key/Token) and Matrix (matrix[s]://AccessToken@host/!RoomID:server). The answer shows the URL with its secrets masked. At most the plan's channels (10 on Pro).
+         */
+        post: operations["createChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/channels/{channel_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a channel, secrets masked */
+        get: operations["getChannel"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a channel
+         * @description Monitors stop sending to it and its queued messages are dropped.
+         */
+        delete: operations["deleteChannel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/channels/{channel_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The channel's delivery log: its newest 50 messages, newest first */
+        get: operations["listChannelDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/channels/{channel_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test message to a channel now and answer with what the service said
+         * @description Sent at once, outside the delivery queue, through the SSRF guard. 200 whatever the service answered: delivered, its HTTP status and body, or the error. A failing channel that takes the message is active again.
+         */
+        post: operations["testChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/checks/{check_id}": {
         parameters: {
             query?: never;
@@ -1004,7 +1083,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    scopes: ("monitors:read" | "monitors:write" | "changes:read" | "usage:read" | "checks:write" | "feeds:read" | "feeds:write")[];
+                    scopes: ("monitors:read" | "monitors:write" | "changes:read" | "usage:read" | "checks:write" | "feeds:read" | "feeds:write" | "channels:read" | "channels:write")[];
                     expires_in_days: number;
                 };
             };
@@ -1579,6 +1658,577 @@ export interface operations {
             };
         };
     };
+    listChannels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            type: "slack" | "discord" | "ntfy" | "teams" | "telegram" | "gotify" | "pushover" | "googlechat" | "matrix";
+                            /** @description the URL with its secret parts masked (slack://T…/B…/***) */
+                            url: string;
+                            /** @description failing: the service refused the channel for good (e.g. a revoked token) */
+                            state: "active" | "failing";
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description malformed request: unknown_parameter, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid, expired or revoked token: unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Pro required, or the token lacks the scope: pro_required, insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a limit was reached; wait Retry-After seconds: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API closed, no capacity, or the store out of room or out of reach; respect Retry-After: unavailable, storage_unavailable, store_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description an Apprise-style URL: slack://, discord://, ntfy:// or ntfys://, workflows:// (Microsoft Teams), tgram://, gotify:// or gotifys://, pover://, gchat://, matrix:// or matrixs:// */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            type: "slack" | "discord" | "ntfy" | "teams" | "telegram" | "gotify" | "pushover" | "googlechat" | "matrix";
+                            /** @description the URL with its secret parts masked (slack://T…/B…/***) */
+                            url: string;
+                            /** @description failing: the service refused the channel for good (e.g. a revoked token) */
+                            state: "active" | "failing";
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description malformed request: unknown_parameter, invalid_request, malformed_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid, expired or revoked token: unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Pro required, or the token lacks the scope: pro_required, insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: allowance_exhausted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body over 16 KiB: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON content type required: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid configuration: validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a limit was reached; wait Retry-After seconds: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API closed, no capacity, or the store out of room or out of reach; respect Retry-After: unavailable, storage_unavailable, store_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                channel_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            type: "slack" | "discord" | "ntfy" | "teams" | "telegram" | "gotify" | "pushover" | "googlechat" | "matrix";
+                            /** @description the URL with its secret parts masked (slack://T…/B…/***) */
+                            url: string;
+                            /** @description failing: the service refused the channel for good (e.g. a revoked token) */
+                            state: "active" | "failing";
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description malformed request: unknown_parameter, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid, expired or revoked token: unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Pro required, or the token lacks the scope: pro_required, insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource missing, owned by another account, deleted or expired: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a limit was reached; wait Retry-After seconds: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API closed, no capacity, or the store out of room or out of reach; respect Retry-After: unavailable, storage_unavailable, store_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                channel_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description malformed request: unknown_parameter, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid, expired or revoked token: unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Pro required, or the token lacks the scope: pro_required, insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource missing, owned by another account, deleted or expired: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a limit was reached; wait Retry-After seconds: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API closed, no capacity, or the store out of room or out of reach; respect Retry-After: unavailable, storage_unavailable, store_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listChannelDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                channel_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description change.detected, monitor.failing or monitor.recovered */
+                            event: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            status: "pending" | "delivered" | "failed" | "skipped";
+                            attempts: number;
+                            last_attempt_at: string | null;
+                            /** @description the service's HTTP status at the last attempt */
+                            response_status: number | null;
+                            last_error: string | null;
+                            skipped_reason: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description malformed request: unknown_parameter, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid, expired or revoked token: unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Pro required, or the token lacks the scope: pro_required, insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource missing, owned by another account, deleted or expired: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a limit was reached; wait Retry-After seconds: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API closed, no capacity, or the store out of room or out of reach; respect Retry-After: unavailable, storage_unavailable, store_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                channel_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            delivered: boolean;
+                            /** @description null when the service could not be reached */
+                            response_status: number | null;
+                            /** @description the service's answer body (up to 64 KiB) */
+                            answer: string | null;
+                            error: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description malformed request: unknown_parameter, invalid_request, malformed_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid, expired or revoked token: unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Pro required, or the token lacks the scope: pro_required, insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource missing, owned by another account, deleted or expired: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body over 16 KiB: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON content type required: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid configuration: validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a limit was reached; wait Retry-After seconds: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API closed, no capacity, or the store out of room or out of reach; respect Retry-After: unavailable, storage_unavailable, store_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getCheck: {
         parameters: {
             query?: never;
@@ -2029,6 +2679,7 @@ export interface operations {
                                 /** @description each (one email per check), daily or weekly (one digest of the period); null: the account's email_mode (the default) */
                                 email_mode: ("each" | "daily" | "weekly") | null;
                                 webhook_enabled: boolean;
+                                channels: string[];
                                 failing_after: number;
                             };
                             /** @description pass as expected_version when changing targets, load method or schedule */
@@ -2173,6 +2824,8 @@ export interface operations {
                         email_mode?: ("each" | "daily" | "weekly") | null;
                         /** @description post matched changes to the account's webhook (configured by the operator); default false */
                         webhook_enabled?: boolean;
+                        /** @description ids of the account's channels (/channels) that get this monitor's changes and failing/recovered alerts; default none */
+                        channels?: string[];
                         /** @description after this many failed checks in a row (the page did not load, or a target could not be read) one monitor.failing is sent, and one monitor.recovered when a check succeeds again; default 3 */
                         failing_after?: number;
                     };
@@ -2350,6 +3003,7 @@ export interface operations {
                                 /** @description each (one email per check), daily or weekly (one digest of the period); null: the account's email_mode (the default) */
                                 email_mode: ("each" | "daily" | "weekly") | null;
                                 webhook_enabled: boolean;
+                                channels: string[];
                                 failing_after: number;
                             };
                             /** @description pass as expected_version when changing targets, load method or schedule */
@@ -2590,6 +3244,8 @@ export interface operations {
                         email_mode?: ("each" | "daily" | "weekly") | null;
                         /** @description post matched changes to the account's webhook (configured by the operator); default false */
                         webhook_enabled?: boolean;
+                        /** @description ids of the account's channels (/channels) that get this monitor's changes and failing/recovered alerts; default none */
+                        channels?: string[];
                         /** @description after this many failed checks in a row (the page did not load, or a target could not be read) one monitor.failing is sent, and one monitor.recovered when a check succeeds again; default 3 */
                         failing_after?: number;
                     };
@@ -2662,6 +3318,7 @@ export interface operations {
                                 /** @description each (one email per check), daily or weekly (one digest of the period); null: the account's email_mode (the default) */
                                 email_mode: ("each" | "daily" | "weekly") | null;
                                 webhook_enabled: boolean;
+                                channels: string[];
                                 failing_after: number;
                             };
                             /** @description pass as expected_version when changing targets, load method or schedule */

@@ -34,3 +34,7 @@ export type CheckHistoryQuery = Partial<Omit<QueryOf<'listMonitorChecks'>, 'curs
 export type FeedToken = ResponseBody<'listFeedTokens', 200>['data'][number];
 export type FeedTokenCreate = RequestBody<'createFeedToken'>;
 export type CreatedFeedToken = ResponseBody<'createFeedToken', 201>['data'];
+export type Channel = ResponseBody<'listChannels', 200>['data'][number];
+export type ChannelCreate = RequestBody<'createChannel'>;
+export type ChannelTestResult = ResponseBody<'testChannel', 200>['data'];
+export type ChannelDelivery = ResponseBody<'listChannelDeliveries', 200>['data'][number];

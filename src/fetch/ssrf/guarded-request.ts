@@ -7,20 +7,24 @@ import { GuardError, vetUrl, type GuardPolicy, type LookupFn } from './guard.ts'
 // followed (a 3xx is just an answer), and the whole exchange has a deadline.
 
 export interface GuardedPostOptions {
+  /** POST unless a service's API asks for PUT (Matrix's idempotent send) */
+  method?: 'POST' | 'PUT';
   headers?: Record<string, string>;
   body: string | Uint8Array;
   /** deadline for the whole exchange; default 15000 ms (the webhook rule) */
   timeoutMs?: number;
   /** DNS resolution; default the system resolver */
   lookup?: LookupFn;
+  /** keep the answer's first 64 KiB as text (a chat service says why it refused in the body) */
+  readAnswer?: boolean;
 }
 
 export type GuardedPostResult =
-  | { ok: true; status: number; headers: IncomingHttpHeaders }
+  | { ok: true; status: number; headers: IncomingHttpHeaders; answer?: string }
   /** blocked: the guard refused the URL or its address (GuardError); otherwise a network error or timeout */
   | { ok: false; blocked: boolean; error: Error };
 
-// The answer body is read only to free the connection; webhooks need the status.
+// A webhook's answer body is read only to free the connection; webhooks need the status.
 const ANSWER_BODY_LIMIT = 64 * 1024;
 
 export async function guardedPost(url: string, init: GuardedPostOptions, policy: GuardPolicy): Promise<GuardedPostResult> {
@@ -38,13 +42,23 @@ export async function guardedPost(url: string, init: GuardedPostOptions, policy:
     const response = await agent.request({
       origin: vetted.url.origin,
       path: `${vetted.url.pathname}${vetted.url.search}`,
-      method: 'POST',
+      method: init.method ?? 'POST',
       headers: init.headers,
       body: init.body,
       signal: AbortSignal.timeout(timeoutMs),
     });
-    await response.body.dump({ limit: ANSWER_BODY_LIMIT });
-    return { ok: true, status: response.statusCode, headers: response.headers };
+    if (!init.readAnswer) {
+      await response.body.dump({ limit: ANSWER_BODY_LIMIT });
+      return { ok: true, status: response.statusCode, headers: response.headers };
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of response.body) {
+      if (size < ANSWER_BODY_LIMIT) chunks.push(chunk as Buffer);
+      size += (chunk as Buffer).length;
+    }
+    const answer = Buffer.concat(chunks).subarray(0, ANSWER_BODY_LIMIT).toString('utf8');
+    return { ok: true, status: response.statusCode, headers: response.headers, answer };
   } catch (err) {
     const error = err instanceof Error ? err : new Error(String(err));
     return { ok: false, blocked: error instanceof GuardError, error };

@@ -195,6 +195,17 @@ async function commitOne(
       data: { check_id: checkId, change_ids: notifying },
     });
   }
+  // Chat channels, like email: one message per check.
+  for (const channelId of notifying.length > 0 ? monitor.channel_ids : []) {
+    await enqueueNotification(tx, {
+      changeId: notifying[0]!,
+      accountId: item.accountId,
+      channel: 'chat',
+      channelId,
+      at,
+      data: { check_id: checkId, change_ids: notifying },
+    });
+  }
   const targetIds = item.targets.map((t) => t.id);
   // Baselines are only written with the monitor row locked, so the ones read above are all there are.
   if ([...baselines.keys()].some((id) => !targetIds.includes(id))) await deleteOtherBaselines(tx, item.monitorId, targetIds);
@@ -235,6 +246,18 @@ async function commitOne(
       if (channel === 'email' ? monitor.email_enabled : monitor.webhook_enabled) {
         await enqueueMonitorEvent(tx, { monitorId: item.monitorId, accountId: item.accountId, channel, event: transition.event, data, at });
       }
+    }
+    for (const channelId of monitor.channel_ids) {
+      const event = {
+        monitorId: item.monitorId,
+        accountId: item.accountId,
+        channel: 'chat',
+        channelId,
+        event: transition.event,
+        data,
+        at,
+      } as const;
+      await enqueueMonitorEvent(tx, event);
     }
   }
   const record: CheckRecord = {

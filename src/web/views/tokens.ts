@@ -17,6 +17,8 @@ const SCOPE_HELP: Record<string, string> = {
   'checks:write': 'request manual checks and read their receipts',
   'feeds:read': 'list Atom feed tokens',
   'feeds:write': 'create and revoke Atom feed tokens',
+  'channels:read': 'list and read notification channels',
+  'channels:write': 'create and delete notification channels',
 };
 
 export interface TokenForm {
@@ -85,6 +87,7 @@ export function tokensBody(
   return html`<h1>API access</h1>
 <p>Tokens let your own server tools use the <a href="/api/v1/openapi.json">pagewatch API</a> with <code>Authorization: Bearer &lt;token&gt;</code>. Use them only from your server; this dashboard's sign-in never works for the API.</p>
 <p>Feed readers cannot send a token: give them an <a href="/feed-tokens">Atom feed</a> address instead.</p>
+<p>Alerts in chat and push apps: see your <a href="/channels">channels</a> and their deliveries.</p>
 ${
   !pro &&
   html`<div class="card warn" role="note"><h2>API access needs the Pro plan</h2>

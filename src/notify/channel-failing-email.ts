@@ -1,0 +1,22 @@
+import type { AccountNotice } from '../store/deliveries-store.ts';
+import { escapeHtml, oneLine, type ChangeEmail } from './email-message.ts';
+
+// The owner's one email when a chat or push service refused a channel for good
+// (a revoked token, a deleted webhook): alerts to it stop until it works again.
+
+export function composeChannelFailingEmail(notice: AccountNotice, publicUrl: string): ChangeEmail {
+  const name = oneLine(String(notice.eventData.name));
+  const answer = oneLine(String(notice.eventData.error));
+  const lines = [
+    `The ${String(notice.eventData.type)} channel "${name}" refused an alert: ${answer}.`,
+    'Alerts to it are not sent until a test message goes through (POST /api/v1/channels/{id}/test) or the channel is replaced.',
+    `Channel id: ${String(notice.eventData.channel_id)}`,
+  ];
+  const text = [...lines, '', `pagewatch: ${publicUrl}`, ''].join('\n');
+  const html = [
+    '<!doctype html><html><body style="font-family: sans-serif">',
+    ...lines.map((l) => `<p>${escapeHtml(l)}</p>`),
+    '</body></html>',
+  ].join('\n');
+  return { subject: `[pagewatch] channel ${name} is failing`, text, html };
+}
