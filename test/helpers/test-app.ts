@@ -1,3 +1,4 @@
+import { SCOPES } from '../../src/domain/scopes.ts';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/http/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -9,17 +10,8 @@ import { createLoaders, type Loaders, type LoaderSettings } from '../../src/fetc
 import { createMetrics, type Metrics } from '../../src/process-metrics.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
-export const ALL_SCOPES = [
-  'monitors:read',
-  'monitors:write',
-  'changes:read',
-  'usage:read',
-  'checks:write',
-  'feeds:read',
-  'feeds:write',
-  'channels:read',
-  'channels:write',
-];
+/** Every scope a token can have (src/domain/scopes.ts). */
+export const ALL_SCOPES: string[] = [...SCOPES];
 
 export interface TestApp {
   app: FastifyInstance;
