@@ -7,11 +7,15 @@ import { startFixtureServer, type FixtureServer } from '../helpers/fixture-serve
 // while the first loads gets 503 renderer_busy with Retry-After, and pays nothing.
 let t: TestApp;
 let site: FixtureServer;
+// The slow page answers when the test lets it, and says when Chromium asked for it.
+const reached = signal();
+const release = signal();
 before(async () => {
   t = await startTestApp({ loaders: { maxBrowserPages: 1, browserPreviewsWaiting: 0 } });
   site = await startFixtureServer({
     '/slow': async (_req, res) => {
-      await new Promise((r) => setTimeout(r, 1500));
+      reached.resolve();
+      await release.promise;
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<html><head><title>slow</title></head><body><h1 id="t">slow page</h1></body></html>');
     },
@@ -34,8 +38,9 @@ test('a full renderer answers 503 renderer_busy with Retry-After and refunds the
   const first = await createAccountWithToken(t.app);
   const second = await createAccountWithToken(t.app);
   const slow = preview(first.token);
-  await new Promise((r) => setTimeout(r, 300));
+  await reached.promise;
   const busy = await preview(second.token);
+  release.resolve();
   assert.equal(busy.statusCode, 503);
   assert.equal(busy.json().error.code, 'renderer_busy');
   assert.ok(Number(busy.headers['retry-after']) > 0);
@@ -45,3 +50,10 @@ test('a full renderer answers 503 renderer_busy with Retry-After and refunds the
   const retry = await preview(second.token);
   assert.equal(retry.statusCode, 201, 'the refunded credit also cleared the 35-second spacing');
 });
+
+/** A promise the test resolves by hand (Promise.withResolvers needs Node 22). */
+function signal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
