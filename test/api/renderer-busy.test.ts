@@ -2,6 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bearer, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
+import { signal } from '../helpers/signal.ts';
 
 // One browser page at a time and no room to wait: a second browser preview
 // while the first loads gets 503 renderer_busy with Retry-After, and pays nothing.
@@ -50,10 +51,3 @@ test('a full renderer answers 503 renderer_busy with Retry-After and refunds the
   const retry = await preview(second.token);
   assert.equal(retry.statusCode, 201, 'the refunded credit also cleared the 35-second spacing');
 });
-
-/** A promise the test resolves by hand (Promise.withResolvers needs Node 22). */
-function signal(): { promise: Promise<void>; resolve: () => void } {
-  let resolve = () => {};
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}

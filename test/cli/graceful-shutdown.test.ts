@@ -6,13 +6,17 @@ import { startServer } from '../../src/server.ts';
 import { startFixtureServer } from '../helpers/fixture-server.ts';
 import { ADMIN_TOKEN } from '../helpers/test-app.ts';
 import { useTempDataDirs } from '../helpers/temp-dirs.ts';
+import { signal } from '../helpers/signal.ts';
 
 const drainDir = useTempDataDirs('pw-drain-');
 
 test('stopping the server lets in-flight requests finish, then closes the store', async () => {
+  const reached = signal();
+  const release = signal();
   const site = await startFixtureServer({
     '/slow': async (_req, res) => {
-      await new Promise((r) => setTimeout(r, 1000));
+      reached.resolve();
+      await release.promise;
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<html><body><h1>slow</h1></body></html>');
     },
@@ -48,8 +52,9 @@ test('stopping the server lets in-flight requests finish, then closes the store'
       headers: { authorization: `Bearer ${token.data.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ url: `${site.url}/slow`, load_mode: 'html' }),
     });
-    await new Promise((r) => setTimeout(r, 300));
+    await reached.promise;
     const stopped = server.stop();
+    release.resolve();
     const response = await inFlight;
     assert.equal(response.status, 201);
     await stopped;
