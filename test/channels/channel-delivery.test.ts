@@ -356,6 +356,38 @@ test('a revoked token marks the channel failing and emails the owner once; its l
   assert.equal(smtp.mails.length, 1, 'one email, not one per refusal');
 });
 
+test('a channel whose message keeps failing until its retries run out is marked failing and reported by one email', async () => {
+  const w = await queuedChange('slack://T0123ABCD/B0456EFGH/slackSecret123');
+  services.answer(...Array.from({ length: 30 }, () => ({ status: 503, body: 'service unavailable' })));
+  let row = await outboxRow(t, w.outboxId);
+  while (row.status === 'pending') {
+    t.clock.advance(Math.max(0, row.next_attempt_at.getTime() - t.clock.now().getTime()));
+    await w.dispatcher.runOnce();
+    row = await outboxRow(t, w.outboxId);
+  }
+  assert.equal(row.status, 'failed');
+  assert.match(row.last_error ?? '', /^the service answered 503: service unavailable; gave up after \d+ attempts$/);
+  assert.ok(services.received.length > 5, `retried with backoff: ${services.received.length} attempts`);
+  const channel = await t.app.inject({ method: 'GET', url: `/api/v1/channels/${w.channelId}`, headers: bearer(w.token) });
+  assert.equal(channel.json().data.state, 'failing');
+  await w.dispatcher.runOnce();
+  assert.equal(smtp.mails.length, 1);
+  assert.match(smtp.mails[0]!.headers.get('subject') ?? '', /^\[pagewatch\] channel team is failing$/);
+  assert.match(smtp.mails[0]!.text, /gave up after \d+ attempts/);
+
+  services.reset();
+  // A day overdue, the monitor is first given a fresh slot (claim-work's overdue rule), then checked there.
+  await engine.runCycle();
+  await w.page.check({ price: '€19.99' });
+  const reports = await w.dispatcher.runOnce();
+  assert.deepEqual(
+    reports.map((r) => [r.channel, r.outcome, r.reason]),
+    [['chat', 'skipped', 'channel_failing']],
+  );
+  assert.equal(services.received.length, 0, 'not retried forever: later alerts are not sent');
+  assert.equal(smtp.mails.length, 1, 'one email');
+});
+
 function testMessage(w: { token: string; channelId: string }) {
   return t.app.inject({
     method: 'POST',
