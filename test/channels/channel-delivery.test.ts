@@ -286,6 +286,36 @@ test('Matrix: the alerts are PUT as m.room.message events with the access token,
   assert.match((recovered!.body as MatrixEvent).body, /checks work again/);
 });
 
+test('Matrix: a room alias is looked up in the homeserver’s directory and the alerts go to the room id it names', async () => {
+  const w = await monitorWithChannel('matrixs://syt_matrixSecret@matrix.example.org/#shop:example.org');
+  await w.page.check({ price: '€24.99' });
+  await w.dispatcher.runOnce();
+  const [lookup, sent] = services.received;
+  assert.deepEqual(
+    [lookup!.service, lookup!.method, lookup!.path],
+    ['matrix-directory', 'GET', '/_matrix/client/v3/directory/room/%23shop%3Aexample.org'],
+  );
+  assert.deepEqual([sent!.service, sent!.method], ['matrix', 'PUT']);
+  assert.ok(sent!.path.startsWith('/_matrix/client/v3/rooms/!shopRoom%3Aexample.org/send/m.room.message/'), sent!.path);
+  assert.equal(sent!.headers.authorization, 'Bearer syt_matrixSecret');
+  assert.match((sent!.body as MatrixEvent).body, /^price dropped to 24\.99 EUR on /);
+  assert.equal(services.received.length, 2);
+});
+
+test('Matrix: an alias the homeserver does not know fails the message with its M_NOT_FOUND and marks the channel failing', async () => {
+  const w = await queuedChange('matrixs://syt_matrixSecret@matrix.example.org/#gone:example.org');
+  assert.equal((await w.dispatcher.runOnce())[0]!.outcome, 'failed');
+  const row = await outboxRow(t, w.outboxId);
+  assert.match(row.last_error ?? '', /^looking up the room alias #gone:example\.org: the service answered 404: .*M_NOT_FOUND/);
+  assert.deepEqual(
+    services.received.map((r) => r.service),
+    ['matrix-directory'],
+    'nothing is sent to a room',
+  );
+  const channel = await t.app.inject({ method: 'GET', url: `/api/v1/channels/${w.channelId}`, headers: bearer(w.token) });
+  assert.equal(channel.json().data.state, 'failing');
+});
+
 /** A monitor with a channel and a price drop queued for it, not yet sent; the outbox row's id. */
 async function queuedChange(url: string) {
   const w = await monitorWithChannel(url);
