@@ -373,7 +373,7 @@ test('a revoked token marks the channel failing and emails the owner once; its l
   await w.dispatcher.runOnce();
   assert.equal(smtp.mails.length, 1);
   assert.match(smtp.mails[0]!.headers.get('subject') ?? '', /^\[pagewatch\] channel team is failing$/);
-  assert.match(smtp.mails[0]!.text, /refused an alert: the service answered 401/);
+  assert.match(smtp.mails[0]!.text, /could not deliver an alert: the service answered 401/);
 
   await w.page.check({ price: '€19.99' });
   const reports = await w.dispatcher.runOnce();
@@ -403,7 +403,10 @@ test('a channel whose message keeps failing until its retries run out is marked 
   await w.dispatcher.runOnce();
   assert.equal(smtp.mails.length, 1);
   assert.match(smtp.mails[0]!.headers.get('subject') ?? '', /^\[pagewatch\] channel team is failing$/);
-  assert.match(smtp.mails[0]!.text, /gave up after \d+ attempts/);
+  assert.match(
+    smtp.mails[0]!.text,
+    /could not deliver an alert: the service answered 503: service unavailable; gave up after \d+ attempts/,
+  );
 
   services.reset();
   // A day overdue, the monitor is first given a fresh slot (claim-work's overdue rule), then checked there.
