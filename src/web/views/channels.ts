@@ -71,7 +71,7 @@ function channelCard(ctx: PageContext, { channel, deliveries }: ChannelWithLog, 
 <p class="muted">${channel.type}: <code class="url">${channel.url}</code></p>
 ${
   channel.state === 'failing' &&
-  html`<p role="alert">The service kept refusing this channel; its alerts are not sent until a test message goes through.</p>`
+  html`<p role="alert">This channel kept failing; its alerts are not sent until a test message goes through.</p>`
 }
 ${tested?.channelId === channel.id && testResult(tested.result)}
 <div class="actions">
