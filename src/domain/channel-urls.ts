@@ -16,6 +16,12 @@ export interface ChannelTarget {
   chatId?: string;
   /** Pushover's application token and user key, which a message carries in its body */
   pushover?: { token: string; user: string };
+  /**
+   * A Matrix room named by its alias (#room:server): `endpoint` is then the
+   * homeserver's directory entry of the alias, which names the room id that
+   * messages are sent to (matrixRoomTarget).
+   */
+  matrixAlias?: { homeserver: string; alias: string };
   /** the URL as it may be shown: secret parts replaced */
   masked: string;
 }
@@ -167,22 +173,44 @@ function googleChat(url: URL): ParsedChannel {
   };
 }
 
-// matrix://AccessToken@host[:port]/!RoomID:server (http), matrixs://… (https); room ids only, aliases need a lookup.
+// matrix://AccessToken@host[:port]/Room (http), matrixs://… (https). The room is an id (!id:server) or, as
+// in Apprise, an alias (#alias:server; its # written as is or as %23); a room without :server is on the homeserver.
+const MATRIX_ROOM = /^([!#])([^/:#]+)(?::([^/#]+))?$/;
+
+function matrixSendEndpoint(homeserver: string, roomId: string): string {
+  return `${homeserver}/_matrix/client/v3/rooms/${encodeURIComponent(roomId)}/send/m.room.message`;
+}
+
 function matrix(url: URL, secure: boolean): ParsedChannel {
   const token = decodeURIComponent(url.username);
-  const room = decodeURIComponent(url.pathname.slice(1));
-  if (!TOKEN.test(token) || url.password !== '' || !url.hostname || !/^![^/:]+:[^/]+$/.test(room)) {
-    return fail('matrixs://AccessToken@host[:port]/!RoomID:server');
+  const path = decodeURIComponent(url.pathname.slice(1));
+  const match = MATRIX_ROOM.exec(path === '' ? decodeURIComponent(url.hash) : url.hash === '' ? path : '');
+  if (!TOKEN.test(token) || url.password !== '' || !url.hostname || !match) {
+    return fail('matrixs://AccessToken@host[:port]/!RoomID:server or …/#RoomAlias:server');
   }
-  return {
-    ok: true,
-    target: {
-      type: 'matrix',
-      endpoint: `${secure ? 'https' : 'http'}://${url.host}/_matrix/client/v3/rooms/${encodeURIComponent(room)}/send/m.room.message`,
-      headers: { authorization: `Bearer ${token}` },
-      masked: `${secure ? 'matrixs' : 'matrix'}://${SECRET}@${url.host}/${room}`,
-    },
+  const [, sigil, name, server = url.hostname] = match as unknown as [string, '!' | '#', string, string | undefined];
+  const room = `${sigil}${name}:${server}`;
+  const homeserver = `${secure ? 'https' : 'http'}://${url.host}`;
+  const target: ChannelTarget = {
+    type: 'matrix',
+    endpoint:
+      sigil === '!' ? matrixSendEndpoint(homeserver, room) : `${homeserver}/_matrix/client/v3/directory/room/${encodeURIComponent(room)}`,
+    headers: { authorization: `Bearer ${token}` },
+    masked: `${secure ? 'matrixs' : 'matrix'}://${SECRET}@${url.host}/${room}`,
   };
+  return { ok: true, target: sigil === '!' ? target : { ...target, matrixAlias: { homeserver, alias: room } } };
+}
+
+/** A room id as a homeserver's directory names one (!opaque:server). */
+export function isMatrixRoomId(text: string): boolean {
+  return /^![^/:]+:[^/]+$/.test(text);
+}
+
+/** The target of a Matrix alias channel once its room id is known: messages go to that room. */
+export function matrixRoomTarget(target: ChannelTarget, roomId: string): ChannelTarget {
+  if (!target.matrixAlias) return target;
+  const { matrixAlias, ...rest } = target;
+  return { ...rest, endpoint: matrixSendEndpoint(matrixAlias.homeserver, roomId) };
 }
 
 /** The channel an Apprise-style URL names, or what a valid URL of its kind looks like. */

@@ -116,9 +116,13 @@ function deliveryIds(claim: ClaimedDelivery, prepared: Extract<Prepared, { kind:
   };
 }
 
-/** A service's answer that says the channel itself is gone or not allowed: no message to it will go through. */
-function refusesChannel(result: SendResult): boolean {
-  return result.responseStatus !== null && [401, 403, 404, 410].includes(result.responseStatus);
+/**
+ * Whether a chat message's final failure marks its channel failing: the
+ * service said the channel itself is gone or not allowed (no message to it
+ * will go through), or it kept failing until the retries ran out.
+ */
+function channelKeepsFailing(result: SendResult, gaveUp: boolean): boolean {
+  return gaveUp || (result.responseStatus !== null && [401, 403, 404, 410].includes(result.responseStatus));
 }
 
 function composeNotice(notice: AccountNotice, publicUrl: string) {
@@ -175,12 +179,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     );
   }
 
-  /** Records the attempt and moves the row on, if this dispatcher still holds it; a final failure says why. */
+  /** Records the attempt and moves the row on, if this dispatcher still holds it; a final failure says why, and whether retries ran out. */
   async function settle(
     claim: ClaimedDelivery,
     result: SendResult,
     durationMs: number,
-  ): Promise<{ outcome: DeliveryOutcome; error?: string }> {
+  ): Promise<{ outcome: DeliveryOutcome; error?: string; gaveUp?: boolean }> {
     return db.transaction(async (tx) => {
       const row = await lockLeasedDelivery(tx, claim);
       const at = clock.now();
@@ -206,9 +210,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         retryAfterSeconds: result.retryAfterSeconds,
       });
       if (retryAt === null) {
-        const gaveUp = `${result.error}; gave up after ${row.attempts + 1} attempts`;
-        await settleDelivery(tx, claim.id, { status: 'failed', at, error: gaveUp });
-        return { outcome: 'failed', error: gaveUp };
+        const lastWord = `${result.error}; gave up after ${row.attempts + 1} attempts`;
+        await settleDelivery(tx, claim.id, { status: 'failed', at, error: lastWord });
+        return { outcome: 'failed', error: lastWord, gaveUp: true };
       }
       await settleDelivery(tx, claim.id, { status: 'pending', retryAt, error: result.error });
       return { outcome: 'retry' };
@@ -238,8 +242,13 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         : prepared.kind === 'digest'
           ? await mailer!.send(prepared.to, composeDigestEmail(prepared.digest, config.publicUrl))
           : await send(claim.id, prepared.subject, prepared.destination);
-    const { outcome, error } = await settle(claim, result, Math.round(performance.now() - started));
-    if (outcome === 'failed' && prepared.kind === 'send' && prepared.destination.channel === 'chat' && refusesChannel(result)) {
+    const { outcome, error, gaveUp = false } = await settle(claim, result, Math.round(performance.now() - started));
+    if (
+      outcome === 'failed' &&
+      prepared.kind === 'send' &&
+      prepared.destination.channel === 'chat' &&
+      channelKeepsFailing(result, gaveUp)
+    ) {
       // settle says why whenever a row fails.
       await reportFailingChannel(prepared.subject.account.id, prepared.destination.channelId, error!);
     }

@@ -103,6 +103,46 @@ test('parallel token creations of one account stop exactly at the plan’s token
   assert.ok(responses.every((r) => r.statusCode === 201 || r.json().error.code === 'allowance_exhausted'));
 });
 
+test('parallel channel creations of one account stop exactly at the plan’s channels (409 allowance_exhausted)', async () => {
+  const { accountId, token } = await createAccountWithToken(t.app);
+  const responses = await Promise.all(
+    Array.from({ length: 25 }, (_, i) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/channels',
+        headers: { ...bearer(token), 'content-type': 'application/json' },
+        payload: JSON.stringify({ name: `parallel-${i}`, url: `ntfy://parallel_topic_${i}` }),
+      }),
+    ),
+  );
+  // Pro allows ten channels.
+  assert.deepEqual(statusCounts(responses.map((r) => r.statusCode)), { 201: 10, 409: 15 }, responses.map((r) => r.body).join('\n'));
+  assert.ok(responses.every((r) => r.statusCode === 201 || r.json().error.code === 'allowance_exhausted'));
+  const rows = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM channels WHERE account_id = $1', [accountId]);
+  assert.equal(rows[0]!.n, 10);
+});
+
+test('parallel feed token creations of one account stop exactly at the plan’s feed tokens (409 allowance_exhausted)', async () => {
+  const { accountId, token } = await createAccountWithToken(t.app);
+  const responses = await Promise.all(
+    Array.from({ length: 25 }, (_, i) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/feed-tokens',
+        headers: { ...bearer(token), 'content-type': 'application/json' },
+        payload: JSON.stringify({ name: `parallel-${i}` }),
+      }),
+    ),
+  );
+  // Pro allows ten active feed tokens.
+  assert.deepEqual(statusCounts(responses.map((r) => r.statusCode)), { 201: 10, 409: 15 }, responses.map((r) => r.body).join('\n'));
+  assert.ok(responses.every((r) => r.statusCode === 201 || r.json().error.code === 'allowance_exhausted'));
+  const rows = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM feed_tokens WHERE account_id = $1 AND revoked_at IS NULL', [
+    accountId,
+  ]);
+  assert.equal(rows[0]!.n, 10);
+});
+
 test('parallel updates, manual checks and deletions of one account’s monitors never fail with 500', async () => {
   const { token } = await createAccountWithToken(t.app);
   const monitors = [

@@ -286,6 +286,36 @@ test('Matrix: the alerts are PUT as m.room.message events with the access token,
   assert.match((recovered!.body as MatrixEvent).body, /checks work again/);
 });
 
+test('Matrix: a room alias is looked up in the homeserver’s directory and the alerts go to the room id it names', async () => {
+  const w = await monitorWithChannel('matrixs://syt_matrixSecret@matrix.example.org/#shop:example.org');
+  await w.page.check({ price: '€24.99' });
+  await w.dispatcher.runOnce();
+  const [lookup, sent] = services.received;
+  assert.deepEqual(
+    [lookup!.service, lookup!.method, lookup!.path],
+    ['matrix-directory', 'GET', '/_matrix/client/v3/directory/room/%23shop%3Aexample.org'],
+  );
+  assert.deepEqual([sent!.service, sent!.method], ['matrix', 'PUT']);
+  assert.ok(sent!.path.startsWith('/_matrix/client/v3/rooms/!shopRoom%3Aexample.org/send/m.room.message/'), sent!.path);
+  assert.equal(sent!.headers.authorization, 'Bearer syt_matrixSecret');
+  assert.match((sent!.body as MatrixEvent).body, /^price dropped to 24\.99 EUR on /);
+  assert.equal(services.received.length, 2);
+});
+
+test('Matrix: an alias the homeserver does not know fails the message with its M_NOT_FOUND and marks the channel failing', async () => {
+  const w = await queuedChange('matrixs://syt_matrixSecret@matrix.example.org/#gone:example.org');
+  assert.equal((await w.dispatcher.runOnce())[0]!.outcome, 'failed');
+  const row = await outboxRow(t, w.outboxId);
+  assert.match(row.last_error ?? '', /^looking up the room alias #gone:example\.org: the service answered 404: .*M_NOT_FOUND/);
+  assert.deepEqual(
+    services.received.map((r) => r.service),
+    ['matrix-directory'],
+    'nothing is sent to a room',
+  );
+  const channel = await t.app.inject({ method: 'GET', url: `/api/v1/channels/${w.channelId}`, headers: bearer(w.token) });
+  assert.equal(channel.json().data.state, 'failing');
+});
+
 /** A monitor with a channel and a price drop queued for it, not yet sent; the outbox row's id. */
 async function queuedChange(url: string) {
   const w = await monitorWithChannel(url);
@@ -343,7 +373,7 @@ test('a revoked token marks the channel failing and emails the owner once; its l
   await w.dispatcher.runOnce();
   assert.equal(smtp.mails.length, 1);
   assert.match(smtp.mails[0]!.headers.get('subject') ?? '', /^\[pagewatch\] channel team is failing$/);
-  assert.match(smtp.mails[0]!.text, /refused an alert: the service answered 401/);
+  assert.match(smtp.mails[0]!.text, /could not deliver an alert: the service answered 401/);
 
   await w.page.check({ price: '€19.99' });
   const reports = await w.dispatcher.runOnce();
@@ -354,6 +384,41 @@ test('a revoked token marks the channel failing and emails the owner once; its l
   assert.equal(services.received.length, 1, 'the service got the first message only');
   await w.dispatcher.runOnce();
   assert.equal(smtp.mails.length, 1, 'one email, not one per refusal');
+});
+
+test('a channel whose message keeps failing until its retries run out is marked failing and reported by one email', async () => {
+  const w = await queuedChange('slack://T0123ABCD/B0456EFGH/slackSecret123');
+  services.answer(...Array.from({ length: 30 }, () => ({ status: 503, body: 'service unavailable' })));
+  let row = await outboxRow(t, w.outboxId);
+  while (row.status === 'pending') {
+    t.clock.advance(Math.max(0, row.next_attempt_at.getTime() - t.clock.now().getTime()));
+    await w.dispatcher.runOnce();
+    row = await outboxRow(t, w.outboxId);
+  }
+  assert.equal(row.status, 'failed');
+  assert.match(row.last_error ?? '', /^the service answered 503: service unavailable; gave up after \d+ attempts$/);
+  assert.ok(services.received.length > 5, `retried with backoff: ${services.received.length} attempts`);
+  const channel = await t.app.inject({ method: 'GET', url: `/api/v1/channels/${w.channelId}`, headers: bearer(w.token) });
+  assert.equal(channel.json().data.state, 'failing');
+  await w.dispatcher.runOnce();
+  assert.equal(smtp.mails.length, 1);
+  assert.match(smtp.mails[0]!.headers.get('subject') ?? '', /^\[pagewatch\] channel team is failing$/);
+  assert.match(
+    smtp.mails[0]!.text,
+    /could not deliver an alert: the service answered 503: service unavailable; gave up after \d+ attempts/,
+  );
+
+  services.reset();
+  // A day overdue, the monitor is first given a fresh slot (claim-work's overdue rule), then checked there.
+  await engine.runCycle();
+  await w.page.check({ price: '€19.99' });
+  const reports = await w.dispatcher.runOnce();
+  assert.deepEqual(
+    reports.map((r) => [r.channel, r.outcome, r.reason]),
+    [['chat', 'skipped', 'channel_failing']],
+  );
+  assert.equal(services.received.length, 0, 'not retried forever: later alerts are not sent');
+  assert.equal(smtp.mails.length, 1, 'one email');
 });
 
 function testMessage(w: { token: string; channelId: string }) {

@@ -76,6 +76,22 @@ test('a Matrix URL is accepted with its access token masked', async () => {
   assert.deepEqual([channel.type, channel.url], ['matrix', 'matrixs://***@matrix.example.org/!shopRoom:example.org']);
 });
 
+test('a Matrix room alias is accepted as Apprise writes it: #room:server, %23room:server, or #room on the homeserver', async () => {
+  const { token } = await createAccountWithToken(t.app, { scopes: CHANNEL_SCOPES });
+  const cases: [string, string][] = [
+    ['matrixs://syt_aliasSecret@matrix.example.org/#shop:example.org', 'matrixs://***@matrix.example.org/#shop:example.org'],
+    ['matrixs://syt_aliasSecret@matrix.example.org/%23shop:example.org', 'matrixs://***@matrix.example.org/#shop:example.org'],
+    ['matrix://syt_aliasSecret@matrix.example.org:8008/#shop', 'matrix://***@matrix.example.org:8008/#shop:matrix.example.org'],
+  ];
+  for (const [url, masked] of cases) {
+    const channel = await createChannel(token, url);
+    assert.deepEqual([channel.type, channel.url], ['matrix', masked]);
+  }
+  const refused = await call(token, 'POST', '/channels', { name: 'x', url: 'matrixs://syt_aliasSecret@matrix.example.org/#shop/x' });
+  assert.equal(refused.statusCode, 422);
+  assert.match(refused.json().error.details[0].message, /#RoomAlias:server/);
+});
+
 test('a Telegram bot URL is accepted with the bot token masked', async () => {
   const { token } = await createAccountWithToken(t.app, { scopes: CHANNEL_SCOPES });
   const channel = await createChannel(token, 'tgram://123456:AAHsecretTOKEN/-100200300');

@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 // Telegram {"ok":true,…}. A test can script refusals in the service's own form.
 
 export interface ServiceRequest {
-  service: 'slack' | 'discord' | 'ntfy' | 'teams' | 'telegram' | 'gotify' | 'pushover' | 'googlechat' | 'matrix' | 'unknown';
+  service:
+    'slack' | 'discord' | 'ntfy' | 'teams' | 'telegram' | 'gotify' | 'pushover' | 'googlechat' | 'matrix' | 'matrix-directory' | 'unknown';
   method: string;
   path: string;
   query: URLSearchParams;
@@ -44,6 +45,9 @@ const SERVICE_HOSTS = [
   'matrix.example.org',
 ];
 
+/** The room aliases the Matrix stand-in's directory knows, and the room ids they name. */
+export const MATRIX_ROOM_ALIASES: Record<string, string> = { '#shop:example.org': '!shopRoom:example.org' };
+
 function serviceOf(path: string): ServiceRequest['service'] {
   if (/^\/services\/[A-Z0-9]+\/[A-Z0-9]+\/[A-Za-z0-9]+$/.test(path)) return 'slack';
   if (/^\/api\/webhooks\/\d+\/[A-Za-z0-9_-]+$/.test(path)) return 'discord';
@@ -54,10 +58,23 @@ function serviceOf(path: string): ServiceRequest['service'] {
   if (path === '/1/messages.json') return 'pushover';
   if (/^\/v1\/spaces\/[A-Za-z0-9_-]+\/messages$/.test(path)) return 'googlechat';
   if (/^\/_matrix\/client\/v3\/rooms\/[^/]+\/send\/m\.room\.message\/[^/]+$/.test(path)) return 'matrix';
+  if (/^\/_matrix\/client\/v3\/directory\/room\/[^/]+$/.test(path)) return 'matrix-directory';
   return 'unknown';
 }
 
-function success(service: ServiceRequest['service'], body: unknown): ServiceAnswer {
+// GET /_matrix/client/v3/directory/room/{roomAlias}: 200 {room_id, servers}, or 404 M_NOT_FOUND.
+function matrixDirectory(method: string, path: string): ServiceAnswer {
+  const json = { 'content-type': 'application/json' };
+  if (method !== 'GET') return { status: 405, headers: json, body: '{"errcode":"M_UNRECOGNIZED","error":"Unrecognized request"}' };
+  const alias = decodeURIComponent(path.split('/').pop()!);
+  const roomId = MATRIX_ROOM_ALIASES[alias];
+  if (roomId === undefined) {
+    return { status: 404, headers: json, body: JSON.stringify({ errcode: 'M_NOT_FOUND', error: `Room alias ${alias} not found.` }) };
+  }
+  return { status: 200, headers: json, body: JSON.stringify({ room_id: roomId, servers: [alias.split(':')[1]] }) };
+}
+
+function success(service: ServiceRequest['service'], body: unknown, method: string, path: string): ServiceAnswer {
   switch (service) {
     case 'slack':
       return { status: 200, headers: { 'content-type': 'text/html' }, body: 'ok' };
@@ -93,6 +110,8 @@ function success(service: ServiceRequest['service'], body: unknown): ServiceAnsw
       };
     case 'matrix':
       return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ event_id: '$event1' }) };
+    case 'matrix-directory':
+      return matrixDirectory(method, path);
     default:
       return { status: 404, body: 'no such service path' };
   }
@@ -114,7 +133,7 @@ export async function startServiceReceivers(): Promise<ServiceReceivers> {
         body = Buffer.concat(chunks).toString('utf8');
       }
       received.push({ service, method: req.method ?? '', path: url.pathname, query: url.searchParams, headers: req.headers, body });
-      const answer = script.shift() ?? success(service, body);
+      const answer = script.shift() ?? success(service, body, req.method ?? '', url.pathname);
       res.writeHead(answer.status, answer.headers ?? {});
       res.end(answer.body ?? '');
     });

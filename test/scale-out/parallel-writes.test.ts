@@ -173,3 +173,33 @@ test('parallel token creations of one account over both nodes stop exactly at fi
   assert.equal(counts['201'], 4, `one token exists already: ${JSON.stringify(counts)}`);
   assert.equal(Object.keys(counts).filter((k) => k.startsWith('5')).length, 0, JSON.stringify(counts));
 });
+
+/** `count` POSTs of one account to `path` spread over both nodes at once, with the n-th body. */
+function spread(headers: Record<string, string>, path: string, count: number, body: (n: number) => unknown): Promise<Response[]> {
+  return Promise.all(
+    Array.from({ length: count }, (_, i) => fetch(`${node(i)}${path}`, { method: 'POST', headers, body: JSON.stringify(body(i)) })),
+  );
+}
+
+test('parallel channel creations of one account over both nodes stop exactly at the plan’s ten channels', { skip: SKIP }, async () => {
+  const { accountId, headers } = await createAccount();
+  const counts = await statuses(await spread(headers, '/api/v1/channels', 25, (i) => ({ name: `c${i}`, url: `ntfy://topic_${i}` })));
+  assert.deepEqual(counts, { 201: 10, '409 allowance_exhausted': 15 });
+  const rows = await shared.db.query<{ n: number }>('SELECT count(*)::int AS n FROM channels WHERE account_id = $1', [accountId]);
+  assert.equal(rows[0]!.n, 10);
+});
+
+test(
+  'parallel feed token creations of one account over both nodes stop exactly at the plan’s ten feed tokens',
+  { skip: SKIP },
+  async () => {
+    const { accountId, headers } = await createAccount();
+    const counts = await statuses(await spread(headers, '/api/v1/feed-tokens', 25, (i) => ({ name: `f${i}` })));
+    assert.deepEqual(counts, { 201: 10, '409 allowance_exhausted': 15 });
+    const rows = await shared.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM feed_tokens WHERE account_id = $1 AND revoked_at IS NULL',
+      [accountId],
+    );
+    assert.equal(rows[0]!.n, 10);
+  },
+);

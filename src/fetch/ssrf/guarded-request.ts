@@ -2,15 +2,17 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { createGuardedAgent } from './guarded-agent.ts';
 import { GuardError, vetUrl, type GuardPolicy, type LookupFn } from './guard.ts';
 
-// One POST through the SSRF guard, for webhook delivery (DESIGN §8): the URL
+// One POST through the SSRF guard, for webhook delivery (DESIGN §8), or a
+// chat service's PUT or lookup (GET): the URL
 // is vetted, the connection goes to a vetted address, redirects are not
 // followed (a 3xx is just an answer), and the whole exchange has a deadline.
 
 export interface GuardedPostOptions {
-  /** POST unless a service's API asks for PUT (Matrix's idempotent send) */
-  method?: 'POST' | 'PUT';
+  /** POST unless a service's API asks for PUT (Matrix's idempotent send) or GET (Matrix's room alias lookup) */
+  method?: 'POST' | 'PUT' | 'GET';
   headers?: Record<string, string>;
-  body: string | Uint8Array;
+  /** none for a GET */
+  body?: string | Uint8Array;
   /** deadline for the whole exchange; default 15000 ms (the webhook rule) */
   timeoutMs?: number;
   /** DNS resolution; default the system resolver */

@@ -6,7 +6,8 @@ import { AppError } from '../../errors.ts';
 import type { LoadMode } from '../../domain/load-mode.ts';
 import { changeMonitor, getMonitor, removeMonitor, type MonitorView, type UpdateMonitorInput } from '../../services/monitors.ts';
 import { createPreview } from '../../services/previews.ts';
-import { countValue, field, labelList } from '../form.ts';
+import { listAccountChannels } from '../../services/channels.ts';
+import { countValue, field, fields, labelList } from '../form.ts';
 import { bodyValidator } from '../validate-body.ts';
 import { formRefusal } from '../form-refusal.ts';
 import { deleteMonitorBody, editMonitorBody, settingsInput, type SettingsInput } from '../views/edit-monitor.ts';
@@ -28,6 +29,7 @@ function readSettings(request: FastifyRequest): SettingsInput {
     emailMode: field(request, 'email_mode'),
     webhook: field(request, 'webhook') === 'on',
     failingAfter: field(request, 'failing_after').trim(),
+    channels: fields(request, 'channels'),
   };
 }
 
@@ -37,15 +39,19 @@ function problemText(err: AppError): string {
 }
 
 export const editMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
-  function editPage(
+  async function editPage(
     request: FastifyRequest,
     reply: FastifyReply,
     monitor: MonitorView,
     input: SettingsInput,
     extra: { error?: string; status?: number } = {},
   ) {
+    const { principal } = request.owner!;
     const ctx = pageContext(request);
-    const body = editMonitorBody(ctx, monitor, input, { spacingSeconds: request.owner!.principal.plan.preview_spacing_seconds });
+    const body = editMonitorBody(ctx, monitor, input, {
+      spacingSeconds: principal.plan.preview_spacing_seconds,
+      channels: await listAccountChannels(deps, principal),
+    });
     return sendPage(reply, layout(ctx, `Edit ${monitorTitle(monitor)}`, body, { error: extra.error }), extra.status);
   }
 
@@ -67,6 +73,8 @@ export const editMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) 
         email_mode: input.emailMode === '' ? null : (input.emailMode as EmailMode),
         webhook_enabled: input.webhook,
         ...(input.failingAfter === '' ? {} : { failing_after: countValue(input.failingAfter) }),
+        // The checkboxes list every channel of the account: none ticked chooses none.
+        channels: input.channels,
       },
     };
     try {

@@ -1,4 +1,5 @@
 import type { MonitorView } from '../../services/monitors.ts';
+import type { ChannelView } from '../../services/channels.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { csrfField, type PageContext } from './layout.ts';
 import { monitorTitle } from './monitors.ts';
@@ -14,6 +15,8 @@ export interface SettingsInput {
   emailMode: string;
   webhook: boolean;
   failingAfter: string;
+  /** ids of the chosen channels */
+  channels: string[];
 }
 
 const EMAIL_MODE_CHOICES: [string, string][] = [
@@ -31,6 +34,7 @@ export function settingsInput(m: MonitorView): SettingsInput {
     emailMode: m.notifications.email_mode ?? '',
     webhook: m.notifications.webhook_enabled,
     failingAfter: String(m.notifications.failing_after),
+    channels: m.notifications.channels,
   };
 }
 
@@ -38,7 +42,25 @@ function crumbs(m: MonitorView): SafeHtml {
   return html`<p class="crumbs"><a href="/">Monitors</a> / <a href="/monitors/${m.id}">${monitorTitle(m)}</a> /</p>`;
 }
 
-export function editMonitorBody(ctx: PageContext, m: MonitorView, input: SettingsInput, preview: { spacingSeconds: number }): SafeHtml {
+function channelChoices(channels: ChannelView[], chosen: string[]): SafeHtml {
+  if (channels.length === 0) {
+    return html`<p class="help">No chat or push channels yet: <a href="/channels">add one</a> to get alerts in Slack, Teams, Telegram and more.</p>`;
+  }
+  return html`<fieldset><legend>Also send alerts to these channels</legend>
+${channels.map(
+  (c) =>
+    html`<div class="check"><input type="checkbox" id="channel-${c.id}" name="channels" value="${c.id}"${chosen.includes(c.id) ? html` checked` : ''}><label for="channel-${c.id}">${c.name} <span class="muted">(${c.type}${c.state === 'failing' ? ', failing' : ''})</span></label></div>`,
+)}
+<span class="help">changes and the failing and recovered alerts; <a href="/channels">manage channels</a></span>
+</fieldset>`;
+}
+
+export function editMonitorBody(
+  ctx: PageContext,
+  m: MonitorView,
+  input: SettingsInput,
+  options: { spacingSeconds: number; channels: ChannelView[] },
+): SafeHtml {
   const checkbox = (name: 'email' | 'webhook', label: string) =>
     html`<div class="check"><input type="checkbox" id="${name}" name="${name}"${input[name] ? html` checked` : ''}><label for="${name}">${label}</label></div>`;
   return html`${crumbs(m)}
@@ -62,13 +84,14 @@ ${checkbox('webhook', 'Post to the account\u2019s webhook (set up by the operato
 <label for="failing_after">Alert when the checks fail this many times in a row</label>
 <input id="failing_after" name="failing_after" type="number" min="1" max="100" value="${input.failingAfter}" aria-describedby="failing-help">
 <span class="help" id="failing-help">a check fails when the page does not load or a target cannot be read; one alert, then one when it works again</span>
+${channelChoices(options.channels, input.channels)}
 </fieldset>
 <button type="submit">Save settings</button>
 </form>
 <section class="card" aria-labelledby="config-title">
 <h2 id="config-title">Targets and schedule</h2>
 <p>Targets, the interval and the load mode are checked against a fresh preview of <span class="url">${m.url}</span>, as when the
-monitor was created. Loading it uses one preview credit${preview.spacingSeconds > 0 ? ` (previews are at least ${preview.spacingSeconds} seconds apart)` : ''};
+monitor was created. Loading it uses one preview credit${options.spacingSeconds > 0 ? ` (previews are at least ${options.spacingSeconds} seconds apart)` : ''};
 then you choose the targets and the interval, evaluate them, and save. A target whose element, kind or settings change
 records a new baseline at its next check, with no alert; unchanged targets keep theirs.</p>
 <form method="post" action="/monitors/${m.id}/reconfigure" class="actions">

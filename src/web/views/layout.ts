@@ -30,6 +30,8 @@ const NOTICES: Record<string, string> = {
   'signed-in-required': 'Please sign in to continue.',
   'token-revoked': 'The token is revoked. API requests that use it are refused from now on.',
   'feed-revoked': 'The feed is revoked. Its address answers 404 from now on.',
+  'channel-created': 'The channel is added. Choose it on a monitor’s edit page; a test message shows whether the service takes it.',
+  'channel-deleted': 'The channel is deleted and has left every monitor that chose it.',
   'monitor-created': 'The monitor is created. Its first check records the baseline and sends no alert.',
   'monitor-paused': 'The monitor is paused.',
   'monitor-resumed': 'The monitor is active again.',
