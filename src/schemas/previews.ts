@@ -26,7 +26,7 @@ export const CheckIssueSchema = Type.Object({
   code: Type.String({
     description:
       'e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, ' +
-      'currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; ' +
+      'currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete; ' +
       "in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked)",
   }),
   message: Type.String(),

@@ -127,7 +127,7 @@ export function createBrowserLoader(options: BrowserLoaderOptions): PageLoader {
     // Schemes such as file: or chrome: would never reach the proxy, so the
     // URL itself is vetted before Chromium sees it.
     const vetted = vetUrl(request.url, options.policy);
-    if (!vetted.ok) return failure(request.url, 'blocked', `the address is not allowed: ${vetted.reason}`);
+    if (!vetted.ok) return failure(request.url, 'address_refused', `the address is not allowed: ${vetted.reason}`);
     if (request.signal?.aborted) return failure(request.url, 'fetch_failed', 'the load was cancelled');
 
     let parts: Awaited<ReturnType<typeof start>>;

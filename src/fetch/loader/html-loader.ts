@@ -4,6 +4,7 @@ import { GuardError, vetUrl, type GuardPolicy, type LookupFn } from '../ssrf/gua
 import { createGuardedAgent } from '../ssrf/guarded-agent.ts';
 import { ACCEPT_ENCODING, BodyTooLargeError, readDecodedBody } from './http-body.ts';
 import { firstHeader, isHtmlMime, looksLikeHtml, parseContentType, parseRetryAfter } from './http-headers.ts';
+import { readErrorPage, withWallEvidence } from './wall-evidence.ts';
 import { loadIssue, type LoadRequest, type LoadResult, type PageLoader } from './types.ts';
 
 // The `html` page loader: one GET (plus redirects) with undici, through the
@@ -13,8 +14,10 @@ import { loadIssue, type LoadRequest, type LoadResult, type PageLoader } from '.
 // * An answer with status >= 400 (or a 3xx that is not a followed redirect)
 //   yields an `http_status` issue and html null:
 //   its body is not read, because target values are never taken from an
-//   error page and a blocked/rate-limited site should not cost a download.
-// * A redirect to a refused URL is `blocked`; more than maxRedirects is
+//   error page and a blocked/rate-limited site should not cost a download;
+//   only a 403, 429 or 503 keeps the start of its body, as `errorPage`, to
+//   tell an anti-bot wall from an ordinary error (wall-evidence.ts).
+// * A redirect to a refused URL is `address_refused`; more than maxRedirects is
 //   `fetch_failed`. finalUrl is the last URL actually requested.
 // * Without Content-Type the body is sniffed; any other non-HTML type is
 //   `not_html` and its body is not read.
@@ -66,7 +69,7 @@ function describe(err: unknown): string {
 
 /** Maps whatever a load threw to its issue; page problems never escape as exceptions. */
 function issueFor(err: unknown, deadline: AbortSignal, settings: Settings): CheckIssue {
-  if (err instanceof GuardError) return loadIssue('blocked', err.message);
+  if (err instanceof GuardError) return loadIssue('address_refused', err.message);
   if (err instanceof BodyTooLargeError) return loadIssue('too_large', err.message);
   if (deadline.aborted) return loadIssue('timeout', `the page did not load within ${settings.timeoutMs} ms`);
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
@@ -78,13 +81,13 @@ async function finish(response: Dispatcher.ResponseData, url: URL, settings: Set
   const status = response.statusCode;
   const finalUrl = url.href;
   if (status >= 300) {
-    await response.body.dump();
+    const errorPage = await readErrorPage(response, signal);
     const result = failed(finalUrl, status, 'http_status', `the server answered HTTP ${status}`);
     if (RETRY_AFTER_STATUSES.has(status)) {
       const seconds = parseRetryAfter(response.headers['retry-after']);
       if (seconds !== undefined) result.retryAfterSeconds = seconds;
     }
-    return result;
+    return withWallEvidence(result, response.headers, errorPage);
   }
   const type = parseContentType(response.headers['content-type']);
   if (type.mime !== null && !isHtmlMime(type.mime)) {
@@ -96,7 +99,7 @@ async function finish(response: Dispatcher.ResponseData, url: URL, settings: Set
     return failed(finalUrl, status, 'not_html', 'the answer has no content type and does not look like HTML');
   }
   // Decoded by whoever reads the page (an extraction thread), not on the event loop.
-  return { finalUrl, status, html: { bytes, charset: type.charset }, issues: [] };
+  return withWallEvidence({ finalUrl, status, html: { bytes, charset: type.charset }, issues: [] }, response.headers);
 }
 
 async function loadPage(request: LoadRequest, settings: Settings, agent: Dispatcher): Promise<LoadResult> {
@@ -110,7 +113,7 @@ async function loadPage(request: LoadRequest, settings: Settings, agent: Dispatc
       const vetted = vetUrl(target, settings.policy);
       if (!vetted.ok) {
         const where = redirects === 0 ? '' : ` (redirect to ${target})`;
-        return failed(finalUrl, status, 'blocked', `blocked by the SSRF guard: ${vetted.reason}${where}`);
+        return failed(finalUrl, status, 'address_refused', `blocked by the SSRF guard: ${vetted.reason}${where}`);
       }
       finalUrl = vetted.url.href;
       const response = await agent.request({

@@ -19,8 +19,12 @@ export interface LoadResult {
   status: number | null;
   /** the document: HTML text (rendered DOM in browser mode) or the html loader's bytes, null when none could be read (pageText reads either) */
   html: PageSource | null;
-  /** load issues (target_id null): blocked, fetch_failed, timeout, too_large, not_html, http_status; load_incomplete comes with the page read as it stood */
+  /** load issues (target_id null): address_refused, blocked, fetch_failed, timeout, too_large, not_html, http_status; load_incomplete comes with the page read as it stood */
   issues: CheckIssue[];
+  /** the response's cf-mitigated header (Cloudflare's mark of a challenge), when it had one */
+  cfMitigated?: string;
+  /** the start of a 403/429/503 answer's HTML, kept only to recognise an anti-bot wall; never read as content */
+  errorPage?: PageSource;
   /** seconds the site asked us to wait (Retry-After on 429/503), for per-host backoff */
   retryAfterSeconds?: number;
 }
