@@ -52,6 +52,7 @@ async function observe(deps: RunnerDeps, item: WorkItem, signal?: AbortSignal): 
     const loaded = await deps.loaders.byMode[item.loadMode].load({
       url: item.url,
       mode: item.loadMode,
+      ...(item.proxy === null ? {} : { proxy: item.proxy }),
       signal,
       turn: { account: item.accountId, lane: 'check' },
     });

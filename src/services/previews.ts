@@ -18,6 +18,7 @@ import { lockAccount } from '../store/accounts-store.ts';
 import { discardOlderPreviews, findValidPreview, insertPreview, type PreviewRow } from '../store/previews-store.ts';
 import { refundPreviewCredit, spendPreviewCredit } from './preview-credits.ts';
 import { screenLoad } from './blocked-pages.ts';
+import { chooseProxy } from './proxy-choice.ts';
 import type { Principal } from './tokens.ts';
 
 export type { PreviewRow };
@@ -64,7 +65,7 @@ function loadFailure(issues: CheckIssue[]): AppError {
 export async function createPreview(
   deps: PreviewDeps,
   principal: Principal,
-  input: { url: string; load_mode: LoadMode },
+  input: { url: string; load_mode: LoadMode; proxy?: string },
   signal?: AbortSignal,
 ): Promise<PreviewView> {
   const vetted = vetUrl(input.url, deps.loaders.policy);
@@ -73,12 +74,14 @@ export async function createPreview(
       details: [{ field: 'url', message: vetted.reason }],
     });
   }
+  const proxy = chooseProxy(deps.loaders.proxyNames, principal.plan, input.proxy);
   const credit = await spendPreviewCredit(deps, principal);
   let loaded;
   try {
     loaded = await deps.loaders.byMode[input.load_mode].load({
       url: vetted.url.href,
       mode: input.load_mode,
+      ...(proxy === null ? {} : { proxy }),
       turn: { account: principal.accountId, lane: 'interactive' },
       signal,
     });

@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { CheckIssue, IssueCode } from '../../domain/issues.ts';
 import { GuardError, vetUrl, type GuardPolicy, type LookupFn } from '../ssrf/guard.ts';
 import { createGuardedAgent } from '../ssrf/guarded-agent.ts';
+import type { OutboundProxy } from '../../domain/network/outbound-proxies.ts';
 import { ACCEPT_ENCODING, BodyTooLargeError, readDecodedBody } from './http-body.ts';
 import { firstHeader, isHtmlMime, looksLikeHtml, parseContentType, parseRetryAfter } from './http-headers.ts';
 import { readErrorPage, withWallEvidence } from './wall-evidence.ts';
@@ -39,6 +40,8 @@ export interface HtmlLoaderOptions {
   userAgent?: string;
   /** DNS resolution; default the system resolver (tests pass a fake) */
   lookup?: LookupFn;
+  /** the operator's proxies a load may name (LoadRequest.proxy) */
+  proxies?: OutboundProxy[];
 }
 
 export const DEFAULT_USER_AGENT = 'pagewatch/0.1 (+https://github.com/pagewatch; page change monitor)';
@@ -142,13 +145,18 @@ async function loadPage(request: LoadRequest, settings: Settings, agent: Dispatc
 
 export function createHtmlLoader(options: HtmlLoaderOptions): PageLoader {
   const readTimeoutMs = options.readTimeoutMs ?? 30_000;
-  const agent = createGuardedAgent({
-    policy: options.policy,
-    lookup: options.lookup,
-    connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
-    headersTimeoutMs: readTimeoutMs,
-    bodyTimeoutMs: readTimeoutMs,
-  });
+  const agentVia = (proxy?: OutboundProxy) =>
+    createGuardedAgent({
+      policy: options.policy,
+      lookup: options.lookup,
+      connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+      headersTimeoutMs: readTimeoutMs,
+      bodyTimeoutMs: readTimeoutMs,
+      proxy,
+    });
+  const agent = agentVia();
+  // One agent per proxy: a connection kept alive through one proxy never serves a load meant for another.
+  const viaProxy = new Map((options.proxies ?? []).map((proxy) => [proxy.name, agentVia(proxy)]));
   const settings: Settings = {
     policy: options.policy,
     maxBodyBytes: options.maxBodyBytes ?? 5 * 1024 * 1024,
@@ -161,7 +169,15 @@ export function createHtmlLoader(options: HtmlLoaderOptions): PageLoader {
     },
   };
   return {
-    load: (request) => loadPage(request, settings, agent),
-    close: () => agent.close(),
+    load: (request) => {
+      const chosen = request.proxy === undefined ? agent : viaProxy.get(request.proxy);
+      if (chosen === undefined) {
+        return Promise.resolve(failed(request.url, null, 'fetch_failed', `no proxy named ${request.proxy} is configured`));
+      }
+      return loadPage(request, settings, chosen);
+    },
+    close: async () => {
+      await Promise.all([agent, ...viaProxy.values()].map((a) => a.close()));
+    },
   };
 }

@@ -8,6 +8,8 @@ export interface LoadRequest {
   mode: LoadMode;
   /** aborts the load (shutdown, lease loss, a client gone), also while it waits its turn */
   signal?: AbortSignal;
+  /** the name of the operator's proxy to load through (DESIGN §5 Outbound proxies); none: direct */
+  proxy?: string;
   /** whose turn the load takes where loads wait (the browser's pages); none: a check of no account */
   turn?: { account: string; lane: Lane };
 }
