@@ -101,8 +101,6 @@ export async function startFilteringProxy(options: FilteringProxyOptions): Promi
       host: vetted.address,
       family: vetted.family,
       port,
-      // Through the session's operator proxy, to the vetted address, when it has one.
-      ...(session.upstream ? { createConnection: tunnelTo(session.upstream, vetted.address, port, connectTimeoutMs) } : {}),
       method: req.method,
       path: url.pathname + url.search,
       // RFC 9112 §3.2.2: the target's authority replaces whatever Host was sent.
@@ -110,6 +108,8 @@ export async function startFilteringProxy(options: FilteringProxyOptions): Promi
       setHost: false,
       agent: false,
       timeout: connectTimeoutMs,
+      // Through the session's operator proxy, to the vetted address, when it has one (no agent: node:http only asks createConnection then).
+      ...(session.upstream ? { agent: undefined, createConnection: tunnelTo(session.upstream, vetted.address, port, connectTimeoutMs) } : {}),
     });
     upstream.on('socket', (socket) => track(socket));
     upstream.on('timeout', () => upstream.destroy(new Error('upstream timed out')));

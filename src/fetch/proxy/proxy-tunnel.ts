@@ -139,15 +139,17 @@ function connectTunnel(proxy: OutboundProxy, socket: Socket, target: { address: 
         socket.destroy();
         return reject(new ProxyError(proxy, status === 407 ? 'it refused the credentials (407)' : `it answered "${statusLine.slice(0, 100)}"`));
       }
-      const rest = answer.subarray(end + 4);
-      if (rest.length > 0) socket.unshift(rest);
+      // HTTP and TLS both wait for the client to speak first, so the target has nothing to send yet and
+      // the socket can be handed over as it is; a proxy that sent more than its answer is not to be trusted.
+      if (answer.length > end + 4) {
+        socket.destroy();
+        return reject(new ProxyError(proxy, 'it sent data before the tunnel was used'));
+      }
       resolve(socket);
     };
     const onError = (err: Error) => fail(`the tunnel failed: ${err.message}`);
     const onClose = () => fail('it closed the connection');
     function cleanup() {
-      // Paused until its new owner (TLS, the HTTP client) reads: nothing is lost in between.
-      socket.pause();
       clearTimeout(timer);
       socket.off('data', onData);
       socket.off('error', onError);
