@@ -71,7 +71,9 @@ export const UpdateMonitorBody = Type.Object(
     interval_minutes: Type.Optional(Interval),
     notifications: Type.Optional(NotificationsInputSchema),
     status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('paused')])),
-    proxy: Type.Optional(Type.Union([ProxyName, Type.Null()], { description: "load through this proxy from the next check; null: directly" })),
+    proxy: Type.Optional(
+      Type.Union([ProxyName, Type.Null()], { description: 'load through this proxy from the next check; null: directly' }),
+    ),
     expected_version: Type.Optional(
       Type.Integer({ minimum: 1, description: 'the current config_version; required with preview_id, targets or interval_minutes' }),
     ),

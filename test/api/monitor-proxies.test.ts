@@ -50,8 +50,13 @@ async function checkNow(monitorId: string): Promise<{ code: string }[]> {
   await t.db.query("UPDATE monitors SET status = 'paused' WHERE id <> $1", [monitorId]);
   await advanceToDue(t, monitorId);
   const report = await engine.runCycle();
-  assert.ok(report.claimed.some((item) => item.monitorId === monitorId), 'the monitor was checked');
-  const [row] = await t.db.query<{ last_issues: { code: string }[] }>('SELECT last_issues FROM check_state WHERE monitor_id = $1', [monitorId]);
+  assert.ok(
+    report.claimed.some((item) => item.monitorId === monitorId),
+    'the monitor was checked',
+  );
+  const [row] = await t.db.query<{ last_issues: { code: string }[] }>('SELECT last_issues FROM check_state WHERE monitor_id = $1', [
+    monitorId,
+  ]);
   return row!.last_issues;
 }
 
@@ -80,7 +85,11 @@ test("a stored monitor's checks go through its proxy; PATCH switches it, and nul
   const version = (await read()).config_version;
   const switched = await patchMonitor(t.app, token, id, { proxy: 'corp' });
   assert.equal(switched.statusCode, 200, switched.body);
-  assert.deepEqual([switched.json().data.proxy, switched.json().data.config_version], ['corp', version], 'no fresh preview, no new version');
+  assert.deepEqual(
+    [switched.json().data.proxy, switched.json().data.config_version],
+    ['corp', version],
+    'no fresh preview, no new version',
+  );
   const httpBefore = httpProxy.carried.length;
   socksBefore = socksProxy.carried.length;
   assert.deepEqual(await checkNow(id), []);
@@ -99,7 +108,12 @@ test('a proxy the operator did not configure is 422 proxy_unknown on preview, cr
   const id = await createMonitorFor(t.app, token, PAGE());
   t.clock.advance(35_000);
   const previewId = await loadPreview(t.app, token, `${site.url}/shop/rendered-price.html`);
-  const created = await postMonitor(t.app, token, { preview_id: previewId, targets: [TITLE_TARGET], interval_minutes: 5, proxy: 'elsewhere' });
+  const created = await postMonitor(t.app, token, {
+    preview_id: previewId,
+    targets: [TITLE_TARGET],
+    interval_minutes: 5,
+    proxy: 'elsewhere',
+  });
   const patched = await patchMonitor(t.app, token, id, { proxy: 'elsewhere' });
   for (const res of [preview, created, patched]) {
     assert.equal(res.statusCode, 422, res.body);

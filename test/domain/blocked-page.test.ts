@@ -39,7 +39,8 @@ test('a cf-mitigated challenge header blocks whatever the body, even without one
 });
 
 test('an error status without a wall marker stays an ordinary error, not blocked', () => {
-  const maintenance = '<html><head><title>Service Unavailable</title></head><body><h1>Back soon</h1><p>We are updating the shop.</p></body></html>';
+  const maintenance =
+    '<html><head><title>Service Unavailable</title></head><body><h1>Back soon</h1><p>We are updating the shop.</p></body></html>';
   assert.equal(blockedReason(evidence(maintenance, 503)), null);
   assert.equal(blockedReason(evidence('', 429)), null);
   assert.equal(blockedReason(evidence(page('cloudflare-challenge.html'), 404)), null, 'only 403, 429 and 503 are read as walls');
@@ -68,7 +69,11 @@ test('no real shop page of the corpus is classified blocked in html mode', () =>
 
 test('no product page of the availability corpus or the fixture shop is classified blocked', () => {
   const dirs = [resolve(import.meta.dirname, '../corpora/availability'), resolve(import.meta.dirname, '../fixtures/site/shop')];
-  const files = dirs.flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith('.html')).map((f) => join(dir, f)));
+  const files = dirs.flatMap((dir) =>
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.html'))
+      .map((f) => join(dir, f)),
+  );
   assert.ok(files.length > 20);
   const blocked = files.filter((file) => blockedReason(evidence(readFileSync(file, 'utf8'), 200)) !== null);
   assert.deepEqual(blocked, []);

@@ -82,7 +82,7 @@ export async function startHttpConnectProxy(credentials: Credentials = null): Pr
     sockets.add(upstream);
     upstream.on('error', () => client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n'));
   });
-  const { port, close } = await listen(server as unknown as Server, sockets);
+  const { port, close } = await listen(server, sockets);
   const auth = credentials ? `${encodeURIComponent(credentials.user)}:${encodeURIComponent(credentials.password)}@` : '';
   return { url: `http://${auth}127.0.0.1:${port}`, port, carried, close };
 }

@@ -58,7 +58,18 @@ export const monitorRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
   app.post(
     '/monitors',
     {
-      config: { ...write, errors: ['preview_invalid', 'target_invalid', 'monitor_exists', 'allowance_exhausted', 'busy', 'proxy_unknown', 'proxy_not_allowed'] },
+      config: {
+        ...write,
+        errors: [
+          'preview_invalid',
+          'target_invalid',
+          'monitor_exists',
+          'allowance_exhausted',
+          'busy',
+          'proxy_unknown',
+          'proxy_not_allowed',
+        ],
+      },
       schema: {
         operationId: 'createMonitor',
         summary: 'Create a monitor from a confirmed preview',

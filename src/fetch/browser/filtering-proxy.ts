@@ -109,7 +109,9 @@ export async function startFilteringProxy(options: FilteringProxyOptions): Promi
       agent: false,
       timeout: connectTimeoutMs,
       // Through the session's operator proxy, to the vetted address, when it has one (no agent: node:http only asks createConnection then).
-      ...(session.upstream ? { agent: undefined, createConnection: tunnelTo(session.upstream, vetted.address, port, connectTimeoutMs) } : {}),
+      ...(session.upstream
+        ? { agent: undefined, createConnection: tunnelTo(session.upstream, vetted.address, port, connectTimeoutMs) }
+        : {}),
     });
     upstream.on('socket', (socket) => track(socket));
     upstream.on('timeout', () => upstream.destroy(new Error('upstream timed out')));

@@ -87,6 +87,8 @@ async function socksTunnel(proxy: OutboundProxy, address: string, target: { addr
       destination: { host: target.address, port: target.port },
       timeout: timeoutMs,
     });
+    // As for CONNECT: heard until the new owner listens.
+    socket.on('error', () => undefined);
     return socket;
   } catch (err) {
     throw new ProxyError(proxy, (err as Error).message);
@@ -100,23 +102,31 @@ function reachProxy(proxy: OutboundProxy, at: { address: string; family: 4 | 6 }
         ? tlsConnect({ host: at.address, port: proxy.port, servername: isIP(proxy.host) ? undefined : proxy.host })
         : netConnect({ host: at.address, port: proxy.port, family: at.family });
     const timer = setTimeout(() => socket.destroy(new Error(`no connection within ${timeoutMs} ms`)), timeoutMs);
-    socket.once(proxy.protocol === 'https' ? 'secureConnect' : 'connect', () => {
-      clearTimeout(timer);
-      socket.removeAllListeners('error');
-      resolve(socket);
-    });
-    socket.once('error', (err) => {
+    const onError = (err: Error) => {
       clearTimeout(timer);
       reject(new ProxyError(proxy, `unreachable: ${err.message}`));
+    };
+    socket.once(proxy.protocol === 'https' ? 'secureConnect' : 'connect', () => {
+      clearTimeout(timer);
+      socket.off('error', onError);
+      resolve(socket);
     });
+    socket.once('error', onError);
   });
 }
 
 /** Sends CONNECT for the vetted address and waits for a 2xx; any bytes after the answer go back to the socket. */
-function connectTunnel(proxy: OutboundProxy, socket: Socket, target: { address: string; port: number }, timeoutMs: number): Promise<Socket> {
+function connectTunnel(
+  proxy: OutboundProxy,
+  socket: Socket,
+  target: { address: string; port: number },
+  timeoutMs: number,
+): Promise<Socket> {
   const authority = `${isIP(target.address) === 6 ? `[${target.address}]` : target.address}:${target.port}`;
   const credentials =
-    proxy.username === null ? '' : `Proxy-Authorization: Basic ${Buffer.from(`${proxy.username}:${proxy.password ?? ''}`).toString('base64')}\r\n`;
+    proxy.username === null
+      ? ''
+      : `Proxy-Authorization: Basic ${Buffer.from(`${proxy.username}:${proxy.password ?? ''}`).toString('base64')}\r\n`;
   return new Promise((resolve, reject) => {
     let answer = Buffer.alloc(0);
     const fail = (problem: string) => {
@@ -137,7 +147,9 @@ function connectTunnel(proxy: OutboundProxy, socket: Socket, target: { address: 
       const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0);
       if (status < 200 || status > 299) {
         socket.destroy();
-        return reject(new ProxyError(proxy, status === 407 ? 'it refused the credentials (407)' : `it answered "${statusLine.slice(0, 100)}"`));
+        return reject(
+          new ProxyError(proxy, status === 407 ? 'it refused the credentials (407)' : `it answered "${statusLine.slice(0, 100)}"`),
+        );
       }
       // HTTP and TLS both wait for the client to speak first, so the target has nothing to send yet and
       // the socket can be handed over as it is; a proxy that sent more than its answer is not to be trusted.
@@ -145,6 +157,8 @@ function connectTunnel(proxy: OutboundProxy, socket: Socket, target: { address: 
         socket.destroy();
         return reject(new ProxyError(proxy, 'it sent data before the tunnel was used'));
       }
+      // Until its new owner (TLS, the HTTP client) listens, an error must not go unheard and end the process.
+      socket.on('error', () => undefined);
       resolve(socket);
     };
     const onError = (err: Error) => fail(`the tunnel failed: ${err.message}`);

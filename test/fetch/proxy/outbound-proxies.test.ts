@@ -46,7 +46,8 @@ after(async () => {
 });
 
 const trusted = guardPolicy({ trustedCidrs: ['127.0.0.0/8'] });
-const htmlLoader = (list = proxies) => createHtmlLoader({ policy: trusted, lookup, proxies: list, timeoutMs: 10_000, connectTimeoutMs: 3000 });
+const htmlLoader = (list = proxies) =>
+  createHtmlLoader({ policy: trusted, lookup, proxies: list, timeoutMs: 10_000, connectTimeoutMs: 3000 });
 const titleOf = (html: unknown) => /<title>([^<]*)<\/title>/.exec(String(html))?.[1];
 
 async function loadWith(loader: PageLoader, url: string, proxy: string) {
@@ -65,11 +66,14 @@ describe('html mode', () => {
     assert.equal(result.status, 200);
     const [tunnel, ...more] = httpProxy.carried.slice(before);
     assert.equal(more.length, 0);
-    assert.deepEqual({ target: tunnel?.target, user: tunnel?.user, opened: tunnel?.opened }, {
-      target: `127.0.0.1:${site.port}`,
-      user: CREDENTIALS.user,
-      opened: true,
-    });
+    assert.deepEqual(
+      { target: tunnel?.target, user: tunnel?.user, opened: tunnel?.opened },
+      {
+        target: `127.0.0.1:${site.port}`,
+        user: CREDENTIALS.user,
+        opened: true,
+      },
+    );
     assert.ok(tunnel!.bytesDown > 1000, 'the page came through the tunnel');
   });
 
@@ -89,7 +93,12 @@ describe('html mode', () => {
   test('targets the SSRF guard refuses are refused before any proxy is asked', async () => {
     const before = [httpProxy.carried.length, socksProxy.carried.length];
     for (const proxy of ['corp', 'socks']) {
-      for (const url of ['http://private.example.com/', 'http://metadata.example.com/latest/meta-data/', 'http://10.0.0.1/', 'http://[::1]:8080/']) {
+      for (const url of [
+        'http://private.example.com/',
+        'http://metadata.example.com/latest/meta-data/',
+        'http://10.0.0.1/',
+        'http://[::1]:8080/',
+      ]) {
         const result = await loadWith(createHtmlLoader({ policy: guardPolicy(), lookup, proxies, timeoutMs: 5000 }), url, proxy);
         assert.equal(result.issues[0]?.code, 'address_refused', `${url} via ${proxy}: ${JSON.stringify(result.issues)}`);
       }
@@ -116,7 +125,10 @@ describe('html mode', () => {
     const before = httpProxy.carried.length;
     const result = await loadWith(htmlLoader([unnamed!]), `http://shop.example.com:${site.port}/shop/espresso.html`, 'lo');
     assert.equal(result.issues[0]?.code, 'fetch_failed');
-    assert.match(result.issues[0]?.message ?? '', /proxy-on-loopback\.example\.com resolves to loopback address 127\.0\.0\.1.*PAGEWATCH_PRIVATE_PROXIES/);
+    assert.match(
+      result.issues[0]?.message ?? '',
+      /proxy-on-loopback\.example\.com resolves to loopback address 127\.0\.0\.1.*PAGEWATCH_PRIVATE_PROXIES/,
+    );
     assert.equal(httpProxy.carried.length, before, 'the proxy was never asked');
     await assert.rejects(vetProxyAddresses([unnamed!], lookup), /PAGEWATCH_PRIVATE_PROXIES/, 'and the start is refused');
     await vetProxyAddresses(proxies, lookup);
@@ -124,7 +136,10 @@ describe('html mode', () => {
 
   test('a load naming a proxy that is not configured fails without a connection', async () => {
     const result = await loadWith(htmlLoader(), `http://shop.example.com:${site.port}/shop/espresso.html`, 'gone');
-    assert.deepEqual(result.issues.map((i) => [i.code, i.message]), [['fetch_failed', 'no proxy named gone is configured']]);
+    assert.deepEqual(
+      result.issues.map((i) => [i.code, i.message]),
+      [['fetch_failed', 'no proxy named gone is configured']],
+    );
   });
 });
 
@@ -147,7 +162,10 @@ describe('browser mode', () => {
       assert.equal(titleOf(result.html), 'Espressomaschine Duo – Kaffeehaus');
       const carried = recording.carried.slice(before);
       assert.ok(carried.length >= 1, `nothing carried: ${JSON.stringify(recording.carried)}`);
-      assert.ok(carried.every((c) => c.target === `127.0.0.1:${site.port}` && c.user === CREDENTIALS.user && c.opened), JSON.stringify(carried));
+      assert.ok(
+        carried.every((c) => c.target === `127.0.0.1:${site.port}` && c.user === CREDENTIALS.user && c.opened),
+        JSON.stringify(carried),
+      );
     });
   }
 
