@@ -41,7 +41,13 @@ export function createGuardedAgent(options: GuardedAgentOptions): Agent {
       callback(...args);
     };
     const timer = setTimeout(
-      () => finish(new errors.ConnectTimeoutError(`DNS resolution of ${target.hostname} timed out`), null),
+      () =>
+        finish(
+          new errors.ConnectTimeoutError(
+            options.proxy ? `reaching ${target.hostname} through the proxy timed out` : `DNS resolution of ${target.hostname} timed out`,
+          ),
+          null,
+        ),
       connectTimeoutMs,
     );
     const port = Number(target.port) || defaultPort(target.protocol);
