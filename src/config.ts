@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parsePlans, DEFAULT_PLANS, type Plans } from './domain/plans.ts';
 import { guardPolicy } from './domain/network/guard-policy.ts';
+import { parseProxies, type OutboundProxy } from './domain/network/outbound-proxies.ts';
 
 // Configuration is read from the environment once, at start, and passed in.
 // A bad value stops the process with a message naming the variable.
@@ -55,6 +56,8 @@ export interface Config {
   maxConnectionsPerAddress: number;
   /** PAGEWATCH_EXTRACT_WORKERS, default 2: threads that parse pages and extract targets off the HTTP event loop */
   extractWorkers: number;
+  /** PAGEWATCH_PROXIES (name=url,…) with PAGEWATCH_PRIVATE_PROXIES (names allowed on private addresses): the operator's outbound proxies */
+  proxies: OutboundProxy[];
   /** PAGEWATCH_CHANNEL_HOST_OVERRIDES, default none: service host → origin messages to it go to instead (host=http://127.0.0.1:9000,…), for tests */
   channelHostOverrides: Record<string, string>;
 }
@@ -143,6 +146,14 @@ function hostOverrides(env: Env, name: string): Record<string, string> {
   return overrides;
 }
 
+function proxies(env: Env): OutboundProxy[] {
+  try {
+    return parseProxies(env.PAGEWATCH_PROXIES ?? '', env.PAGEWATCH_PRIVATE_PROXIES ?? '');
+  } catch (err) {
+    throw new ConfigError('PAGEWATCH_PROXIES', (err as Error).message);
+  }
+}
+
 function plansFromFile(env: Env): Plans {
   const path = text(env, 'PAGEWATCH_PLANS_FILE');
   if (path === null) return DEFAULT_PLANS;
@@ -193,5 +204,6 @@ export function loadConfig(env: Env): Config {
     maxConnectionsPerAddress: integer(env, 'PAGEWATCH_MAX_CONNECTIONS_PER_ADDRESS', 256, 0, 100_000),
     extractWorkers: integer(env, 'PAGEWATCH_EXTRACT_WORKERS', 2, 1, 64),
     channelHostOverrides: hostOverrides(env, 'PAGEWATCH_CHANNEL_HOST_OVERRIDES'),
+    proxies: proxies(env),
   };
 }

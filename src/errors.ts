@@ -25,6 +25,8 @@ export const ERROR_STATUS = {
   validation_failed: 422,
   preview_invalid: 422,
   target_invalid: 422,
+  proxy_unknown: 422,
+  proxy_not_allowed: 422,
   rate_limited: 429,
   preview_limited: 429,
   check_limited: 429,

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { vetProxyAddresses } from './fetch/proxy/proxy-tunnel.ts';
 import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { buildApp } from './http/app.ts';
@@ -40,6 +41,8 @@ export interface ServerRoles {
 }
 
 export async function startServer(config: Config, roles: ServerRoles = { engine: true }): Promise<RunningServer> {
+  // A proxy on a private address the operator did not name private stops the start (DESIGN §5 Outbound proxies).
+  await vetProxyAddresses(config.proxies);
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const metrics = createMetrics({ processMetrics: true });
   const loaders = createLoaders(config, {}, metrics);

@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import { vetProxyAddresses } from './fetch/proxy/proxy-tunnel.ts';
 import { createLogger } from './http/logger.ts';
 import { listenAnnounced } from './http/startup-log.ts';
 import { serverTimeouts } from './http/connection-limits.ts';
@@ -74,6 +75,8 @@ export interface RunningWorker {
 }
 
 export async function startWorker(config: Config): Promise<RunningWorker> {
+  // A proxy on a private address the operator did not name private stops the start (DESIGN §5 Outbound proxies).
+  await vetProxyAddresses(config.proxies);
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const metrics = createMetrics({ processMetrics: true });
   const loaders = createLoaders(config, {}, metrics);

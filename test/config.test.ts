@@ -88,3 +88,42 @@ test('PAGEWATCH_CHANNEL_HOST_OVERRIDES is off by default and maps service hosts 
     assert.throws(() => loadConfig({ PAGEWATCH_CHANNEL_HOST_OVERRIDES: bad }), /PAGEWATCH_CHANNEL_HOST_OVERRIDES/, bad);
   }
 });
+
+test('PAGEWATCH_PROXIES names the operator proxies with their credentials; none by default; Pro may use them, Free not', () => {
+  const none = loadConfig({});
+  assert.deepEqual(none.proxies, []);
+  assert.deepEqual([none.plans.pro.proxies, none.plans.free.proxies], [true, false]);
+  const config = loadConfig({
+    PAGEWATCH_PROXIES: 'eu=http://user:p%40ss@proxy.example.com:3128, tls=https://proxy.example.net, home=socks5://10.0.0.5',
+    PAGEWATCH_PRIVATE_PROXIES: 'home',
+  });
+  assert.deepEqual(
+    config.proxies.map((p) => [p.name, p.protocol, p.host, p.port, p.username, p.password, p.privateAddress]),
+    [
+      ['eu', 'http', 'proxy.example.com', 3128, 'user', 'p@ss', false],
+      ['tls', 'https', 'proxy.example.net', 443, null, null, false],
+      ['home', 'socks5', '10.0.0.5', 1080, null, null, true],
+    ],
+  );
+});
+
+test('a malformed proxy list, or a proxy on a private or loopback address the operator did not name private, stops start-up', () => {
+  const cases: [Record<string, string>, RegExp][] = [
+    [{ PAGEWATCH_PROXIES: 'eu' }, /is not name=url/],
+    [{ PAGEWATCH_PROXIES: 'EU=http://proxy.example.com' }, /is not name=url/],
+    [{ PAGEWATCH_PROXIES: 'eu=ftp://proxy.example.com' }, /scheme must be http, https or socks5/],
+    [{ PAGEWATCH_PROXIES: 'eu=http://proxy.example.com/path' }, /no path/],
+    [{ PAGEWATCH_PROXIES: 'eu=http://a.example.com,eu=http://b.example.com' }, /used twice/],
+    [{ PAGEWATCH_PROXIES: 'lo=http://127.0.0.1:3128' }, /loopback address 127\.0\.0\.1; name it in PAGEWATCH_PRIVATE_PROXIES/],
+    [{ PAGEWATCH_PROXIES: 'lan=socks5://192.168.1.2' }, /private .*192\.168\.1\.2/],
+    [{ PAGEWATCH_PROXIES: 'meta=http://169.254.169.254' }, /cloud metadata address/],
+    [{ PAGEWATCH_PROXIES: 'eu=http://proxy.example.com', PAGEWATCH_PRIVATE_PROXIES: 'lo' }, /names lo, which is no proxy/],
+  ];
+  for (const [env, message] of cases) {
+    assert.throws(
+      () => loadConfig(env),
+      (err: unknown) => err instanceof ConfigError && err.message.startsWith('PAGEWATCH_PROXIES: ') && message.test(err.message),
+      JSON.stringify(env),
+    );
+  }
+});

@@ -1,7 +1,7 @@
 import type { CheckIssue } from './issues.ts';
 
-// Politeness towards the sites we load: a host that throttles us (429, 503)
-// or cannot be reached is left alone for a while, doubling each time and never
+// Politeness towards the sites we load: a host that throttles us (429, 503),
+// answers with an anti-bot wall or cannot be reached is left alone for a while, doubling each time and never
 // less than its own Retry-After; the first normal answer clears the backoff.
 
 /** Checks of one host at the same time, across all workers. */
@@ -25,6 +25,8 @@ export interface LoadAnswer {
 /** Why the host should be left alone after this load, or null when it answered normally. */
 export function backoffReason(result: LoadAnswer): string | null {
   if (result.status !== null && THROTTLE_STATUSES.has(result.status)) return `the site answered HTTP ${result.status}`;
+  // A wall is the site refusing automated checks: coming back sooner would only confirm the suspicion.
+  if (result.issues.some((i) => i.code === 'blocked')) return 'the site blocked the check';
   const failure = result.issues.find((i) => i.code === 'fetch_failed' || i.code === 'timeout');
   if (result.status === null && failure) return `the site could not be reached (${failure.code})`;
   return null;

@@ -12,7 +12,10 @@ export type IssueCode =
   | 'phrase_missing'
   | 'links_missing'
   | 'links_too_many'
+  /** an anti-bot wall answered instead of the page (domain/blocked-page.ts) */
   | 'blocked'
+  /** the SSRF guard refused the address (the URL, a redirect or what its name resolved to) */
+  | 'address_refused'
   | 'fetch_failed'
   | 'timeout'
   | 'load_incomplete'

@@ -24,6 +24,8 @@ export interface Plan {
   notifications_per_month: { email: number; webhook: number };
   retention_days: number;
   idempotency_keys_per_day: number;
+  /** whether monitors and previews may load through the operator's outbound proxies (DESIGN §5) */
+  proxies: boolean;
 }
 
 /**
@@ -58,6 +60,7 @@ const PRO: Plan = {
   notifications_per_month: { email: 1000, webhook: 10000 },
   retention_days: 90,
   idempotency_keys_per_day: 1000,
+  proxies: true,
 };
 
 // Free accounts use the website only; the API answers them 403 pro_required.
@@ -75,6 +78,7 @@ const FREE: Plan = {
   checks_per_month: { html: 5000, browser: 0 },
   notifications_per_month: { email: 100, webhook: 0 },
   retention_days: 30,
+  proxies: false,
 };
 
 export const DEFAULT_PLANS: Plans = { pro: PRO, free: FREE };

@@ -15,10 +15,12 @@ import type { LoadResult } from '../fetch/loader/types.ts';
 import type { TargetExtraction } from '../domain/extract/index.ts';
 import type { CheckIssue } from '../domain/issues.ts';
 import { changeDiffs } from '../services/change-diffs.ts';
+import { screenLoad } from '../services/blocked-pages.ts';
 import { readChangesByIds } from '../store/changes-store.ts';
 
 // Runs one claimed check: load the page (outside any transaction: it may take
-// up to a minute), extract every target, then hand it to the group commit. A renderer without room
+// up to a minute), tell an anti-bot wall from the page (a wall is the issue
+// `blocked`, never content), extract every target, then hand it to the group commit. A renderer without room
 // is a capacity deferral: the allowance goes back and the check is retried on
 // a later cycle. Each change recorded has its diff computed in the extraction
 // threads and stored at once, so no reader computes one. Failures it goes on
@@ -47,14 +49,16 @@ type Observed = { load: LoadResult; extractions: TargetExtraction[] | null };
 /** Loads the page and reads its targets; 'deferred' when the check is to be handed back unchecked. */
 async function observe(deps: RunnerDeps, item: WorkItem, signal?: AbortSignal): Promise<Observed | 'deferred'> {
   try {
-    const load = await deps.loaders.byMode[item.loadMode].load({
+    const loaded = await deps.loaders.byMode[item.loadMode].load({
       url: item.url,
       mode: item.loadMode,
+      ...(item.proxy === null ? {} : { proxy: item.proxy }),
       signal,
       turn: { account: item.accountId, lane: 'check' },
     });
     // Stopped mid-load (shutdown): the load proves nothing about the site.
     if (signal?.aborted) return 'deferred';
+    const load = await screenLoad(deps.loaders.extraction, loaded, { account: item.accountId, lane: 'check' });
     const extractions =
       load.html === null
         ? null

@@ -2,14 +2,27 @@ import { extractTarget, listElements, pageTitle, parsePage, type PreviewElement,
 import { pageText, type PageSource } from '../domain/page-source.ts';
 import type { Target } from '../domain/targets.ts';
 import { changeDiff, type ChangeDiff } from '../domain/text-diff.ts';
+import { blockedReason } from '../domain/blocked-page.ts';
 
 // The work the extraction threads do, as plain functions of plain data: what
-// a preview lists, what targets read from a page, and the diff of a change's texts.
+// a preview lists, what targets read from a page, the diff of a change's
+// texts, and whether a load is an anti-bot wall rather than the page.
 
 export type ExtractionJob =
   | { kind: 'preview'; html: PageSource; finalUrl: string }
   | { kind: 'targets'; html: PageSource; finalUrl: string; targets: Target[] }
-  | { kind: 'diff'; before: string | null; after: string | null };
+  | { kind: 'diff'; before: string | null; after: string | null }
+  | { kind: 'screen'; evidence: ScreenEvidence };
+
+/** What the wall classifier reads of a load: the start of its document (or error page) and the answer's marks. */
+export interface ScreenEvidence {
+  /** the first SCREENED_CHARS of the document, '' when there is none */
+  head: PageSource;
+  /** the whole document's length */
+  length: number;
+  status: number | null;
+  cfMitigated: string | null;
+}
 
 export interface PreviewOutline {
   title: string | null;
@@ -20,10 +33,16 @@ export type JobResult<J extends ExtractionJob> = J extends { kind: 'preview' }
   ? PreviewOutline
   : J extends { kind: 'diff' }
     ? ChangeDiff
-    : TargetExtraction[];
+    : J extends { kind: 'screen' }
+      ? string | null
+      : TargetExtraction[];
 
-export function runJob(job: ExtractionJob): PreviewOutline | TargetExtraction[] | ChangeDiff {
+export function runJob(job: ExtractionJob): PreviewOutline | TargetExtraction[] | ChangeDiff | string | null {
   if (job.kind === 'diff') return changeDiff(job.before, job.after);
+  if (job.kind === 'screen') {
+    const { head, length, status, cfMitigated } = job.evidence;
+    return blockedReason({ head: pageText(head), length, status, cfMitigated });
+  }
   const page = parsePage(pageText(job.html), job.finalUrl);
   if (job.kind === 'preview') return { title: pageTitle(page), elements: listElements(page) };
   return job.targets.map((target) => extractTarget(page, target));

@@ -4,7 +4,7 @@ import { FairQueue, type JobTicket, type Lane, type QueueObserver } from '../dom
 import type { PageSource } from '../domain/page-source.ts';
 import type { Target } from '../domain/targets.ts';
 import type { ChangeDiff } from '../domain/text-diff.ts';
-import type { ExtractionJob, JobResult, PreviewOutline } from './extraction-jobs.ts';
+import type { ExtractionJob, JobResult, PreviewOutline, ScreenEvidence } from './extraction-jobs.ts';
 import { JobCancelled, QueueFull } from './queue-errors.ts';
 
 // Page parsing and extraction (and the diffs of changes) run in a few worker threads, so a huge page or
@@ -157,6 +157,11 @@ export class ExtractionPool {
       this.#reportDepth(job.kind, ticket.lane);
       this.#dispatch();
     });
+  }
+
+  /** Why the load is an anti-bot wall (domain/blocked-page.ts), or null when it is not one. */
+  screen(evidence: ScreenEvidence, ticket: JobTicket): Promise<string | null> {
+    return this.run({ kind: 'screen', evidence }, ticket);
   }
 
   /** The diff of a change's captured texts (its own size and time budget keeps it well inside the job's). */

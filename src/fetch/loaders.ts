@@ -10,6 +10,8 @@ import { queueObserver, type Metrics } from '../process-metrics.ts';
 /** The two page loaders behind one SSRF policy, and the threads that read the pages they load, built once at start. */
 export interface Loaders {
   policy: GuardPolicy;
+  /** the names of the operator's proxies a monitor or preview may choose */
+  proxyNames: ReadonlySet<string>;
   byMode: Record<LoadMode, PageLoader>;
   extraction: ExtractionPool;
   close(): Promise<void>;
@@ -39,7 +41,7 @@ export interface LoaderSettings {
 /** `metrics`, when given, receives the depth of the work queues and each job's wait. */
 export function createLoaders(config: Config, settings: LoaderSettings = {}, metrics?: Metrics): Loaders {
   const policy = guardPolicy({ allowPorts: config.allowPorts, trustedCidrs: config.allowPrivateNetworks });
-  const html = createHtmlLoader({ policy, timeoutMs: settings.timeoutMs });
+  const html = createHtmlLoader({ policy, timeoutMs: settings.timeoutMs, proxies: config.proxies });
   const browser = createBrowserLoader({
     policy,
     chromiumPath: config.chromiumPath,
@@ -50,6 +52,7 @@ export function createLoaders(config: Config, settings: LoaderSettings = {}, met
     maxChecksWaiting: settings.browserChecksWaiting,
     timeoutMs: settings.timeoutMs,
     observer: metrics && queueObserver(metrics, 'browser'),
+    proxies: config.proxies,
   });
   const extraction = new ExtractionPool({
     size: config.extractWorkers,
@@ -61,6 +64,7 @@ export function createLoaders(config: Config, settings: LoaderSettings = {}, met
   });
   return {
     policy,
+    proxyNames: new Set(config.proxies.map((p) => p.name)),
     byMode: { html, browser },
     extraction,
     async close() {

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { TargetListSchema, TargetSchema } from '../domain/targets.ts';
 import { IDEMPOTENCY_KEY_PATTERN, MAX_CURSOR_LENGTH, NullableTimestamp, Timestamp } from './common.ts';
-import { CheckIssueSchema, LoadModeSchema } from './previews.ts';
+import { CheckIssueSchema, LoadModeSchema, ProxyName } from './previews.ts';
 import { EmailModeSchema } from './admin.ts';
 
 const MonitorEmailMode = Type.Union([EmailModeSchema, Type.Null()], {
@@ -57,6 +57,7 @@ export const CreateMonitorBody = Type.Object(
     labels: Type.Optional(Labels),
     interval_minutes: Interval,
     notifications: Type.Optional(NotificationsInputSchema),
+    proxy: Type.Optional(ProxyName),
   },
   { additionalProperties: false },
 );
@@ -70,6 +71,9 @@ export const UpdateMonitorBody = Type.Object(
     interval_minutes: Type.Optional(Interval),
     notifications: Type.Optional(NotificationsInputSchema),
     status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('paused')])),
+    proxy: Type.Optional(
+      Type.Union([ProxyName, Type.Null()], { description: 'load through this proxy from the next check; null: directly' }),
+    ),
     expected_version: Type.Optional(
       Type.Integer({ minimum: 1, description: 'the current config_version; required with preview_id, targets or interval_minutes' }),
     ),
@@ -81,6 +85,7 @@ export const MonitorSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),
   url: Type.String({ description: 'fixed for the life of the monitor' }),
   load_mode: LoadModeSchema,
+  proxy: Type.Union([Type.String(), Type.Null()], { description: "the operator's outbound proxy its checks go through; null: directly" }),
   status: Type.Union([Type.Literal('active'), Type.Literal('paused')]),
   name: Type.Union([Type.String(), Type.Null()]),
   labels: Type.Array(Type.String()),

@@ -6,10 +6,18 @@ export const LoadModeSchema = Type.Union([Type.Literal('html'), Type.Literal('br
   description: 'html: plain page fetch; browser: rendered by Chromium, for content that needs JavaScript',
 });
 
+/** The name of one of the operator's outbound proxies (DESIGN §5 Outbound proxies). */
+export const ProxyName = Type.String({
+  pattern: '^[a-z0-9][a-z0-9_-]{0,31}$',
+  description:
+    "load through this one of the operator's outbound proxies (unknown: 422 proxy_unknown; a plan without proxies: 422 proxy_not_allowed)",
+});
+
 export const CreatePreviewBody = Type.Object(
   {
     url: Type.String({ minLength: 1, maxLength: 2048, description: 'a public http(s) URL' }),
     load_mode: LoadModeSchema,
+    proxy: Type.Optional(ProxyName),
   },
   { additionalProperties: false },
 );
@@ -26,7 +34,7 @@ export const CheckIssueSchema = Type.Object({
   code: Type.String({
     description:
       'e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, ' +
-      'currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; ' +
+      'currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete; ' +
       "in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked)",
   }),
   message: Type.String(),

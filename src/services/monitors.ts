@@ -26,6 +26,7 @@ import { runIdempotent, type IdempotentOutcome } from './idempotency.ts';
 import { currentObservations, type Observation } from './observations.ts';
 import { cancelPendingChecks } from './manual-checks.ts';
 import { assertConfiguration, normaliseTargets, requirePreview } from './monitor-config.ts';
+import { chooseProxy } from './proxy-choice.ts';
 import type { Principal } from './tokens.ts';
 import type { MonitorReads } from './monitor-reads.ts';
 
@@ -50,6 +51,7 @@ export function monitorView(row: MonitorRow, plan: Plan): MonitorView {
     id: row.id,
     url: row.url,
     load_mode: row.load_mode,
+    proxy: row.proxy,
     status: row.status,
     name: row.name,
     labels: row.labels,
@@ -101,6 +103,7 @@ export async function createMonitor(
     // runIdempotent holds the account lock: the slot count and the one-monitor-per-URL rule are exact.
     const preview = await requirePreview(tx, principal.accountId, input.preview_id, now);
     const targets = normaliseTargets(input.targets);
+    const proxy = chooseProxy(deps.loaders.proxyNames, principal.plan, input.proxy);
     await assertConfiguration(deps.loaders, principal.plan, preview, targets, input.interval_minutes);
     const existing = await monitorIdForUrl(tx, principal.accountId, preview.url);
     if (existing) throw new AppError('monitor_exists', `a monitor for this URL exists: ${existing}`);
@@ -113,6 +116,7 @@ export async function createMonitor(
       account_id: principal.accountId,
       url: preview.url,
       load_mode: preview.load_mode,
+      proxy,
       status: 'active',
       name: input.name ?? null,
       labels: input.labels ?? [],
@@ -205,6 +209,8 @@ export async function changeMonitor(deps: MonitorDeps, principal: Principal, id:
       webhook_enabled: input.notifications?.webhook_enabled,
       channel_ids: input.notifications?.channels && (await ownChannels(tx, principal.accountId, input.notifications.channels)),
       failing_after: input.notifications?.failing_after,
+      // Only the route of the next loads changes, not what they read: no fresh preview needed.
+      proxy: input.proxy === undefined ? undefined : chooseProxy(deps.loaders.proxyNames, principal.plan, input.proxy),
     };
     if (input.status !== undefined && input.status !== monitor.status) {
       changes.status = input.status;

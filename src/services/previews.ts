@@ -17,6 +17,8 @@ import type { Database } from '../store/database.ts';
 import { lockAccount } from '../store/accounts-store.ts';
 import { discardOlderPreviews, findValidPreview, insertPreview, type PreviewRow } from '../store/previews-store.ts';
 import { refundPreviewCredit, spendPreviewCredit } from './preview-credits.ts';
+import { screenLoad } from './blocked-pages.ts';
+import { chooseProxy } from './proxy-choice.ts';
 import type { Principal } from './tokens.ts';
 
 export type { PreviewRow };
@@ -63,7 +65,7 @@ function loadFailure(issues: CheckIssue[]): AppError {
 export async function createPreview(
   deps: PreviewDeps,
   principal: Principal,
-  input: { url: string; load_mode: LoadMode },
+  input: { url: string; load_mode: LoadMode; proxy?: string },
   signal?: AbortSignal,
 ): Promise<PreviewView> {
   const vetted = vetUrl(input.url, deps.loaders.policy);
@@ -72,12 +74,14 @@ export async function createPreview(
       details: [{ field: 'url', message: vetted.reason }],
     });
   }
+  const proxy = chooseProxy(deps.loaders.proxyNames, principal.plan, input.proxy);
   const credit = await spendPreviewCredit(deps, principal);
-  let result;
+  let loaded;
   try {
-    result = await deps.loaders.byMode[input.load_mode].load({
+    loaded = await deps.loaders.byMode[input.load_mode].load({
       url: vetted.url.href,
       mode: input.load_mode,
+      ...(proxy === null ? {} : { proxy }),
       turn: { account: principal.accountId, lane: 'interactive' },
       signal,
     });
@@ -85,18 +89,20 @@ export async function createPreview(
     await refundPreviewCredit(deps, principal, credit);
     throw err;
   }
-  const blocked = result.issues.find((i) => i.code === 'blocked');
-  if (blocked !== undefined) {
+  const refused = loaded.issues.find((i) => i.code === 'address_refused');
+  if (refused !== undefined) {
     await refundPreviewCredit(deps, principal, credit);
-    throw new AppError('validation_failed', `url is not a public web address: ${blocked.message}`, {
-      details: [{ field: 'url', message: blocked.message }],
+    throw new AppError('validation_failed', `url is not a public web address: ${refused.message}`, {
+      details: [{ field: 'url', message: refused.message }],
     });
   }
+  const ticket = { account: principal.accountId, lane: 'interactive', signal } as const;
+  // A wall answers as the issue `blocked`, like any other page that could not be loaded.
+  const result = await screenLoad(deps.loaders.extraction, loaded, ticket);
   const warnings = result.issues.filter((i) => PAGE_READ_ANYWAY.has(i.code));
   if (result.html === null || warnings.length < result.issues.length) throw loadFailure(result.issues);
   // Decoded here, once: the preview keeps the page's text for later evaluations.
   const html = pageText(result.html);
-  const ticket = { account: principal.accountId, lane: 'interactive', signal } as const;
   const outline = await deps.loaders.extraction.preview(html, result.finalUrl, ticket).catch((error: unknown) => {
     if (error instanceof ExtractionTimeout)
       throw loadFailure([{ target_id: null, code: 'extraction_timeout', message: `${error.message}; the page is too large to preview` }]);

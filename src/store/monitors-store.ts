@@ -10,6 +10,8 @@ export interface MonitorRow {
   account_id: string;
   url: string;
   load_mode: 'html' | 'browser';
+  /** the operator's outbound proxy its checks go through (migration 034); null: directly */
+  proxy: string | null;
   status: 'active' | 'paused';
   name: string | null;
   labels: string[];
@@ -52,8 +54,8 @@ const MONITOR_ROWS = `SELECT m.*, s.next_check_at, s.last_checked_at, s.last_cha
 export async function insertMonitor(db: Queryable, m: NewMonitor): Promise<void> {
   await db.query(
     `INSERT INTO monitors (id, account_id, url, load_mode, status, name, labels, interval_minutes, targets,
-       email_enabled, webhook_enabled, created_at, updated_at, failing_after, email_mode, channel_ids)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::uuid[])`,
+       email_enabled, webhook_enabled, created_at, updated_at, failing_after, email_mode, channel_ids, proxy)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::uuid[], $17)`,
     [
       m.id,
       m.account_id,
@@ -71,6 +73,7 @@ export async function insertMonitor(db: Queryable, m: NewMonitor): Promise<void>
       m.failing_after,
       m.email_mode,
       m.channel_ids,
+      m.proxy,
     ],
   );
   await insertCheckState(db, m.id, m.status === 'active', m.next_check_at);
@@ -121,7 +124,7 @@ export async function findMonitorsWithBaselines(
   // parsing each column of each row (half the statement's cost on PGlite).
   const [row] = await db.query<{ found: string }>(
     `SELECT coalesce(json_agg(r), '[]')::text AS found FROM (
-       SELECT k.key_position, m.id, m.seq, m.account_id, m.url, m.load_mode, m.status, m.name, m.labels, m.interval_minutes,
+       SELECT k.key_position, m.id, m.seq, m.account_id, m.url, m.load_mode, m.proxy, m.status, m.name, m.labels, m.interval_minutes,
          m.targets, m.email_enabled, m.webhook_enabled, m.email_mode, m.channel_ids, m.failing_after, m.config_version,
          ${epochMs('m.created_at')} AS created_at, ${epochMs('m.updated_at')} AS updated_at,
          ${epochMs('s.last_checked_at')} AS last_checked_at, ${epochMs('s.next_check_at')} AS next_check_at,
@@ -220,6 +223,7 @@ export type MonitorChanges = Partial<
     | 'targets'
     | 'interval_minutes'
     | 'load_mode'
+    | 'proxy'
     | 'config_version'
     | 'next_check_at'
   >

@@ -63,6 +63,7 @@ async function newMonitor(accountId: string, at: Date): Promise<string> {
     account_id: accountId,
     url: `https://shop.example/${id}.html`,
     load_mode: 'html',
+    proxy: null,
     status: 'active',
     name: null,
     labels: [],

@@ -194,6 +194,18 @@ test('a page that cannot be loaded is 422 validation_failed and spends the credi
   assert.equal(await previewsUsedToday(token), 1);
 });
 
+test('a page behind an anti-bot wall is 422 validation_failed naming the issue blocked and its reason, never a preview of the wall', async () => {
+  const { token } = await createAccountWithToken(t.app);
+  const res = await preview(token, `${site.url}/walls/cloudflare-challenge.html`);
+  assert.equal(res.statusCode, 422, res.body);
+  const error = res.json().error;
+  assert.equal(error.code, 'validation_failed');
+  assert.deepEqual(error.details, [
+    { field: 'url', message: 'blocked: the site blocked the check: a Cloudflare challenge page (HTTP 200)' },
+  ]);
+  assert.equal(await previewsUsedToday(token), 1, 'the page was loaded: the credit is spent like any other load failure');
+});
+
 test('a non-http URL is 422 and costs no credit', async () => {
   const { token } = await createAccountWithToken(t.app);
   for (const url of ['file:///etc/passwd', 'gopher://127.0.0.1/', 'not a url', `http://user:pw@127.0.0.1:${site.port}/`]) {

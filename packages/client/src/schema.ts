@@ -357,7 +357,7 @@ export interface paths {
         head?: never;
         /**
          * Update, pause or resume a monitor
-         * @description name, labels, status and the notification flags change directly. Targets, load method (through the preview) and interval need a fresh preview_id of the same URL and expected_version equal to config_version (stale: 409 version_conflict); success increments config_version. Pausing cancels pending manual checks and keeps the slot and history.
+         * @description name, labels, status, proxy and the notification flags change directly. Targets, load method (through the preview) and interval need a fresh preview_id of the same URL and expected_version equal to config_version (stale: 409 version_conflict); success increments config_version. Pausing cancels pending manual checks and keeps the slot and history.
          */
         patch: operations["updateMonitor"];
         trace?: never;
@@ -397,7 +397,7 @@ export interface paths {
         put?: never;
         /**
          * Load a cloud text preview of a page
-         * @description Synchronous (allow up to 60 seconds). Returns the element list used to choose stable selectors; never HTML, screenshots or cookies. Idempotency-Key is not supported and a retry may consume another preview credit. Limits: 150 a month, 40 a day, 35 s apart (429 preview_limited). A URL refused by the SSRF guard is 422 and costs no credit; a page that cannot be loaded is 422 validation_failed. The preview is valid for 15 minutes and only the 3 most recent are kept.
+         * @description Synchronous (allow up to 60 seconds). Returns the element list used to choose stable selectors; never HTML, screenshots or cookies. Idempotency-Key is not supported and a retry may consume another preview credit. Limits: 150 a month, 40 a day, 35 s apart (429 preview_limited). A URL refused by the SSRF guard is 422 and costs no credit; a page that cannot be loaded is 422 validation_failed, an anti-bot wall among them (details: blocked with the reason). proxy: load through one of the operator's proxies. The preview is valid for 15 minutes and only the 3 most recent are kept.
          */
         post: operations["createPreview"];
         delete?: never;
@@ -2262,7 +2262,7 @@ export interface operations {
                             changes: string[];
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -2631,6 +2631,8 @@ export interface operations {
                             url: string;
                             /** @description html: plain page fetch; browser: rendered by Chromium, for content that needs JavaScript */
                             load_mode: "html" | "browser";
+                            /** @description the operator's outbound proxy its checks go through; null: directly */
+                            proxy: string | null;
                             status: "active" | "paused";
                             name: string | null;
                             labels: string[];
@@ -2694,7 +2696,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -2829,6 +2831,8 @@ export interface operations {
                         /** @description after this many failed checks in a row (the page did not load, or a target could not be read) one monitor.failing is sent, and one monitor.recovered when a check succeeds again; default 3 */
                         failing_after?: number;
                     };
+                    /** @description load through this one of the operator's outbound proxies (unknown: 422 proxy_unknown; a plan without proxies: 422 proxy_not_allowed) */
+                    proxy?: string;
                 };
             };
         };
@@ -2901,7 +2905,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description invalid configuration: validation_failed, preview_invalid, target_invalid */
+            /** @description invalid configuration: validation_failed, preview_invalid, target_invalid, proxy_unknown, proxy_not_allowed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2955,6 +2959,8 @@ export interface operations {
                             url: string;
                             /** @description html: plain page fetch; browser: rendered by Chromium, for content that needs JavaScript */
                             load_mode: "html" | "browser";
+                            /** @description the operator's outbound proxy its checks go through; null: directly */
+                            proxy: string | null;
                             status: "active" | "paused";
                             name: string | null;
                             labels: string[];
@@ -3018,7 +3024,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -3035,7 +3041,7 @@ export interface operations {
                                 /** @description the latest check's issues for this target; when any, value is the last one known */
                                 issues: {
                                     target_id: string | null;
-                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                     code: string;
                                     message: string;
                                 }[];
@@ -3250,6 +3256,8 @@ export interface operations {
                         failing_after?: number;
                     };
                     status?: "active" | "paused";
+                    /** @description load through this proxy from the next check; null: directly */
+                    proxy?: string | null;
                     /** @description the current config_version; required with preview_id, targets or interval_minutes */
                     expected_version?: number;
                 };
@@ -3270,6 +3278,8 @@ export interface operations {
                             url: string;
                             /** @description html: plain page fetch; browser: rendered by Chromium, for content that needs JavaScript */
                             load_mode: "html" | "browser";
+                            /** @description the operator's outbound proxy its checks go through; null: directly */
+                            proxy: string | null;
                             status: "active" | "paused";
                             name: string | null;
                             labels: string[];
@@ -3333,7 +3343,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -3406,7 +3416,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description invalid configuration: validation_failed, preview_invalid, target_invalid */
+            /** @description invalid configuration: validation_failed, preview_invalid, target_invalid, proxy_unknown, proxy_not_allowed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3468,7 +3478,7 @@ export interface operations {
                             manual_check_id: string | null;
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -3577,7 +3587,7 @@ export interface operations {
                             changes: string[];
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -3691,6 +3701,8 @@ export interface operations {
                     url: string;
                     /** @description html: plain page fetch; browser: rendered by Chromium, for content that needs JavaScript */
                     load_mode: "html" | "browser";
+                    /** @description load through this one of the operator's outbound proxies (unknown: 422 proxy_unknown; a plan without proxies: 422 proxy_not_allowed) */
+                    proxy?: string;
                 };
             };
         };
@@ -3725,7 +3737,7 @@ export interface operations {
                             /** @description load issues that did not prevent the preview, e.g. load_incomplete (read before its load event: some resources never finished loading) */
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -3778,7 +3790,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description invalid configuration: validation_failed */
+            /** @description invalid configuration: validation_failed, proxy_unknown, proxy_not_allowed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3881,7 +3893,7 @@ export interface operations {
                                 links: string[] | null;
                                 issues: {
                                     target_id: string | null;
-                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                     code: string;
                                     message: string;
                                 }[];
@@ -4327,7 +4339,7 @@ export interface operations {
                         /** @description the issues of the check that made it failing */
                         issues: {
                             target_id: string | null;
-                            /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                            /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                             code: string;
                             message: string;
                         }[];

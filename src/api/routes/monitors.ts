@@ -58,7 +58,18 @@ export const monitorRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
   app.post(
     '/monitors',
     {
-      config: { ...write, errors: ['preview_invalid', 'target_invalid', 'monitor_exists', 'allowance_exhausted', 'busy'] },
+      config: {
+        ...write,
+        errors: [
+          'preview_invalid',
+          'target_invalid',
+          'monitor_exists',
+          'allowance_exhausted',
+          'busy',
+          'proxy_unknown',
+          'proxy_not_allowed',
+        ],
+      },
       schema: {
         operationId: 'createMonitor',
         summary: 'Create a monitor from a confirmed preview',
@@ -102,12 +113,12 @@ export const monitorRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
   app.patch(
     '/monitors/:monitor_id',
     {
-      config: { ...write, errors: ['version_conflict', 'preview_invalid', 'target_invalid', 'busy'] },
+      config: { ...write, errors: ['version_conflict', 'preview_invalid', 'target_invalid', 'busy', 'proxy_unknown', 'proxy_not_allowed'] },
       schema: {
         operationId: 'updateMonitor',
         summary: 'Update, pause or resume a monitor',
         description:
-          'name, labels, status and the notification flags change directly. Targets, load method (through the preview) and interval need a fresh ' +
+          'name, labels, status, proxy and the notification flags change directly. Targets, load method (through the preview) and interval need a fresh ' +
           'preview_id of the same URL and expected_version equal to config_version (stale: 409 version_conflict); success increments config_version. ' +
           'Pausing cancels pending manual checks and keeps the slot and history.',
         tags: ['monitors'],

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { GuardError, resolveAndVet, vetUrl, type GuardPolicy } from '../ssrf/guard.ts';
 import { ProxySessions, type ProxySession } from './proxy-sessions.ts';
+import { openTunnel } from '../proxy/proxy-tunnel.ts';
+import type { OutboundProxy } from '../../domain/network/outbound-proxies.ts';
 
 // The only way Chromium reaches the network (DESIGN §5). Every plain-HTTP
 // request and every CONNECT tunnel is vetted by the SSRF guard at connect time
@@ -31,7 +33,7 @@ export interface FilteringProxy {
    * Credentials for one page load. Requests are accepted only with a live
    * session's credentials, which also tells which load a refusal belongs to.
    */
-  openSession(): ProxySession;
+  openSession(upstream?: OutboundProxy): ProxySession;
   /** stops listening and destroys every open connection */
   close(): Promise<void>;
 }
@@ -106,6 +108,10 @@ export async function startFilteringProxy(options: FilteringProxyOptions): Promi
       setHost: false,
       agent: false,
       timeout: connectTimeoutMs,
+      // Through the session's operator proxy, to the vetted address, when it has one (no agent: node:http only asks createConnection then).
+      ...(session.upstream
+        ? { agent: undefined, createConnection: tunnelTo(session.upstream, vetted.address, port, connectTimeoutMs) }
+        : {}),
     });
     upstream.on('socket', (socket) => track(socket));
     upstream.on('timeout', () => upstream.destroy(new Error('upstream timed out')));
@@ -135,34 +141,44 @@ export async function startFilteringProxy(options: FilteringProxyOptions): Promi
     if (!authority) return void client.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n');
     const vetted = await vet(session, authority.host, authority.port);
     if (!vetted.ok) return void client.end(`HTTP/1.1 ${vetted.status} Refused\r\nContent-Length: 0\r\n\r\n`);
-    const upstream: Socket = connect({ host: vetted.address, family: vetted.family, port: authority.port });
-    track(upstream);
-    upstream.setTimeout(connectTimeoutMs, () => upstream.destroy(new Error('upstream timed out')));
-    let connected = false;
-    upstream.on('error', (err) => {
-      if (connected) return void client.destroy();
-      session.record({ kind: 'unreachable', host: authority.host, port: authority.port, reason: err.message });
-      client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n');
-    });
-    upstream.once('connect', () => {
-      connected = true;
-      upstream.setTimeout(idleTimeoutMs);
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      const start = (first: Buffer): void => {
-        if (first[0] !== TLS_HANDSHAKE) {
-          session.record({ kind: 'blocked', host: authority.host, port: authority.port, reason: 'tunnels carry TLS only' });
-          upstream.destroy();
-          return void client.destroy();
-        }
-        upstream.write(first);
-        client.pipe(upstream);
-        upstream.pipe(client);
-      };
-      if (head.length > 0) start(head);
-      else client.once('data', (chunk: Buffer) => (client.pause(), start(chunk)));
-    });
+    let upstream: Socket;
+    try {
+      upstream = await connectUpstream(session, vetted, authority.port);
+    } catch (err) {
+      session.record({ kind: 'unreachable', host: authority.host, port: authority.port, reason: (err as Error).message });
+      return void client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n');
+    }
+    upstream.on('error', () => client.destroy());
+    client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    const start = (first: Buffer): void => {
+      if (first[0] !== TLS_HANDSHAKE) {
+        session.record({ kind: 'blocked', host: authority.host, port: authority.port, reason: 'tunnels carry TLS only' });
+        upstream.destroy();
+        return void client.destroy();
+      }
+      upstream.write(first);
+      client.pipe(upstream);
+      upstream.pipe(client);
+    };
+    if (head.length > 0) start(head);
+    else client.once('data', (chunk: Buffer) => (client.pause(), start(chunk)));
     client.once('close', () => upstream.destroy());
     upstream.once('close', () => client.destroy());
+  }
+
+  /** A connected socket to the vetted address: direct, or through the session's operator proxy. */
+  async function connectUpstream(session: ProxySession, vetted: { address: string; family: 4 | 6 }, port: number): Promise<Socket> {
+    const socket = session.upstream
+      ? await openTunnel(session.upstream, { address: vetted.address, port }, { timeoutMs: connectTimeoutMs })
+      : await new Promise<Socket>((resolve, reject) => {
+          const direct = connect({ host: vetted.address, family: vetted.family, port });
+          direct.setTimeout(connectTimeoutMs, () => direct.destroy(new Error('upstream timed out')));
+          direct.once('error', reject);
+          direct.once('connect', () => (direct.off('error', reject), resolve(direct)));
+        });
+    track(socket);
+    socket.setTimeout(idleTimeoutMs, () => socket.destroy());
+    return socket;
   }
 
   const server = createServer((req, res) => {
@@ -198,13 +214,25 @@ export async function startFilteringProxy(options: FilteringProxyOptions): Promi
   return {
     port,
     host,
-    openSession: () => sessions.open(),
+    openSession: (upstream) => sessions.open(upstream),
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** An http.request createConnection that opens the socket through an operator proxy. */
+function tunnelTo(proxy: OutboundProxy, address: string, port: number, timeoutMs: number) {
+  return (_options: unknown, done: (err: Error | null, socket: Duplex) => void): undefined => {
+    openTunnel(proxy, { address, port }, { timeoutMs }).then(
+      (socket) => done(null, socket),
+      // node:http reads no socket when it is given an error
+      (err: Error) => done(err, undefined as unknown as Duplex),
+    );
+    return undefined;
   };
 }
 

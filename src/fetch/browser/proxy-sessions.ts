@@ -1,4 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { OutboundProxy } from '../../domain/network/outbound-proxies.ts';
 
 // Per-load credentials for the filtering proxy. Each browser context gets its
 // own username/password, so the proxy (a) serves no one without a live
@@ -17,6 +18,8 @@ export interface ProxyEvent {
 export interface ProxySession {
   readonly username: string;
   readonly password: string;
+  /** the operator's proxy this load's connections go through after the guard (DESIGN §5 Outbound proxies); none: direct */
+  readonly upstream?: OutboundProxy;
   /** refusals and failures seen for this session, in order */
   readonly events: readonly ProxyEvent[];
   record(event: ProxyEvent): void;
@@ -31,13 +34,14 @@ const MAX_EVENTS = 200;
 export class ProxySessions {
   readonly #live = new Map<string, { password: Buffer; session: ProxySession }>();
 
-  open(): ProxySession {
+  open(upstream?: OutboundProxy): ProxySession {
     const username = `pw-${randomBytes(9).toString('hex')}`;
     const password = randomBytes(18).toString('base64url');
     const events: ProxyEvent[] = [];
     const session: ProxySession = {
       username,
       password,
+      ...(upstream ? { upstream } : {}),
       events,
       record: (event) => {
         if (events.length < MAX_EVENTS) events.push(event);

@@ -8,6 +8,7 @@ import { ChromiumSource } from '../browser/chromium.ts';
 import { startFilteringProxy, type FilteringProxy } from '../browser/filtering-proxy.ts';
 import { loadPage } from './browser-page.ts';
 import { loadIssue, type LoadRequest, type LoadResult, type PageLoader } from './types.ts';
+import type { OutboundProxy } from '../../domain/network/outbound-proxies.ts';
 
 // The `browser` load mode: pages rendered by Chromium, whose every connection
 // goes through the filtering proxy (DESIGN §5). One browser is shared; each
@@ -57,6 +58,8 @@ export interface BrowserLoaderOptions {
   maxBodyBytes?: number;
   /** redirects of the main document before the load counts as failed; default 5 */
   maxRedirects?: number;
+  /** the operator's proxies a load may name (LoadRequest.proxy): the filtering proxy connects through it */
+  proxies?: OutboundProxy[];
 }
 
 // What a page may not download: nothing a watcher reads comes from them, and
@@ -127,8 +130,12 @@ export function createBrowserLoader(options: BrowserLoaderOptions): PageLoader {
     // Schemes such as file: or chrome: would never reach the proxy, so the
     // URL itself is vetted before Chromium sees it.
     const vetted = vetUrl(request.url, options.policy);
-    if (!vetted.ok) return failure(request.url, 'blocked', `the address is not allowed: ${vetted.reason}`);
+    if (!vetted.ok) return failure(request.url, 'address_refused', `the address is not allowed: ${vetted.reason}`);
     if (request.signal?.aborted) return failure(request.url, 'fetch_failed', 'the load was cancelled');
+    const upstream = request.proxy === undefined ? undefined : options.proxies?.find((p) => p.name === request.proxy);
+    if (request.proxy !== undefined && upstream === undefined) {
+      return failure(request.url, 'fetch_failed', `no proxy named ${request.proxy} is configured`);
+    }
 
     let parts: Awaited<ReturnType<typeof start>>;
     let browser: Browser;
@@ -140,7 +147,7 @@ export function createBrowserLoader(options: BrowserLoaderOptions): PageLoader {
       throw new BrowserUnavailable(`the browser could not be started: ${(err as Error).message.split('\n')[0]}`, 60);
     }
     const { proxy, proxyServer } = parts;
-    const session = proxy.openSession();
+    const session = proxy.openSession(upstream);
     let context: BrowserContext | null = null;
     // Closing a context while Playwright is still setting it up can leave the
     // setup hanging, so an abort closes it only once the page exists; before

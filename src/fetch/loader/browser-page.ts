@@ -1,5 +1,6 @@
 import { errors, type Page, type Response } from 'playwright-core';
 import { storableText } from '../../domain/storable-text.ts';
+import { SCREENED_CHARS, WALL_STATUSES } from '../../domain/blocked-page.ts';
 import type { CheckIssue } from '../../domain/issues.ts';
 import type { ProxyEvent } from '../browser/filtering-proxy.ts';
 import { isHtmlMime, parseRetryAfter } from './http-headers.ts';
@@ -61,11 +62,13 @@ export async function loadPage(page: Page, url: string, limits: PageLoadLimits, 
     const failure = proxyIssue(proxyEvent);
     return { finalUrl, status: null, html: null, issues: [failure] };
   }
+  const cfMitigated = response?.headers()['cf-mitigated'];
   const result = (issues: CheckIssue[], html: string | null = null, extra: Partial<LoadResult> = {}): LoadResult => ({
     finalUrl,
     status,
     html,
     issues,
+    ...(cfMitigated === undefined ? {} : { cfMitigated }),
     ...extra,
   });
   if (response) {
@@ -74,11 +77,12 @@ export async function loadPage(page: Page, url: string, limits: PageLoadLimits, 
     }
     if (status !== null && status >= 400) {
       const retryAfter = status === 429 || status === 503 ? parseRetryAfter(response.headers()['retry-after']) : undefined;
-      return result(
-        [loadIssue('http_status', `the page answered HTTP ${status}`)],
-        null,
-        retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter },
-      );
+      // A wall's page as rendered, kept only to recognise the wall (DESIGN §4 Blocked pages).
+      const errorPage = WALL_STATUSES.has(status) ? await withDeadline(page.content(), remaining()).catch(() => null) : null;
+      return result([loadIssue('http_status', `the page answered HTTP ${status}`)], null, {
+        ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),
+        ...(errorPage === null ? {} : { errorPage: errorPage.slice(0, SCREENED_CHARS) }),
+      });
     }
     const type = (response.headers()['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     // A missing type is sniffed by Chromium like any browser would; a declared
@@ -159,7 +163,7 @@ function matchingEvent(raw: string, events: readonly ProxyEvent[]): ProxyEvent |
 
 function proxyIssue(event: ProxyEvent): CheckIssue {
   return event.kind === 'blocked'
-    ? loadIssue('blocked', `the address is not allowed: ${event.reason}`)
+    ? loadIssue('address_refused', `the address is not allowed: ${event.reason}`)
     : loadIssue('fetch_failed', `could not connect to ${event.host}:${event.port}: ${event.reason}`);
 }
 

@@ -2,8 +2,10 @@ import type { Dispatcher } from 'undici';
 import type { CheckIssue, IssueCode } from '../../domain/issues.ts';
 import { GuardError, vetUrl, type GuardPolicy, type LookupFn } from '../ssrf/guard.ts';
 import { createGuardedAgent } from '../ssrf/guarded-agent.ts';
+import type { OutboundProxy } from '../../domain/network/outbound-proxies.ts';
 import { ACCEPT_ENCODING, BodyTooLargeError, readDecodedBody } from './http-body.ts';
 import { firstHeader, isHtmlMime, looksLikeHtml, parseContentType, parseRetryAfter } from './http-headers.ts';
+import { readErrorPage, withWallEvidence } from './wall-evidence.ts';
 import { loadIssue, type LoadRequest, type LoadResult, type PageLoader } from './types.ts';
 
 // The `html` page loader: one GET (plus redirects) with undici, through the
@@ -13,8 +15,10 @@ import { loadIssue, type LoadRequest, type LoadResult, type PageLoader } from '.
 // * An answer with status >= 400 (or a 3xx that is not a followed redirect)
 //   yields an `http_status` issue and html null:
 //   its body is not read, because target values are never taken from an
-//   error page and a blocked/rate-limited site should not cost a download.
-// * A redirect to a refused URL is `blocked`; more than maxRedirects is
+//   error page and a blocked/rate-limited site should not cost a download;
+//   only a 403, 429 or 503 keeps the start of its body, as `errorPage`, to
+//   tell an anti-bot wall from an ordinary error (wall-evidence.ts).
+// * A redirect to a refused URL is `address_refused`; more than maxRedirects is
 //   `fetch_failed`. finalUrl is the last URL actually requested.
 // * Without Content-Type the body is sniffed; any other non-HTML type is
 //   `not_html` and its body is not read.
@@ -36,6 +40,8 @@ export interface HtmlLoaderOptions {
   userAgent?: string;
   /** DNS resolution; default the system resolver (tests pass a fake) */
   lookup?: LookupFn;
+  /** the operator's proxies a load may name (LoadRequest.proxy) */
+  proxies?: OutboundProxy[];
 }
 
 export const DEFAULT_USER_AGENT = 'pagewatch/0.1 (+https://github.com/pagewatch; page change monitor)';
@@ -66,7 +72,7 @@ function describe(err: unknown): string {
 
 /** Maps whatever a load threw to its issue; page problems never escape as exceptions. */
 function issueFor(err: unknown, deadline: AbortSignal, settings: Settings): CheckIssue {
-  if (err instanceof GuardError) return loadIssue('blocked', err.message);
+  if (err instanceof GuardError) return loadIssue('address_refused', err.message);
   if (err instanceof BodyTooLargeError) return loadIssue('too_large', err.message);
   if (deadline.aborted) return loadIssue('timeout', `the page did not load within ${settings.timeoutMs} ms`);
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
@@ -78,13 +84,13 @@ async function finish(response: Dispatcher.ResponseData, url: URL, settings: Set
   const status = response.statusCode;
   const finalUrl = url.href;
   if (status >= 300) {
-    await response.body.dump();
+    const errorPage = await readErrorPage(response, signal);
     const result = failed(finalUrl, status, 'http_status', `the server answered HTTP ${status}`);
     if (RETRY_AFTER_STATUSES.has(status)) {
       const seconds = parseRetryAfter(response.headers['retry-after']);
       if (seconds !== undefined) result.retryAfterSeconds = seconds;
     }
-    return result;
+    return withWallEvidence(result, response.headers, errorPage);
   }
   const type = parseContentType(response.headers['content-type']);
   if (type.mime !== null && !isHtmlMime(type.mime)) {
@@ -96,7 +102,7 @@ async function finish(response: Dispatcher.ResponseData, url: URL, settings: Set
     return failed(finalUrl, status, 'not_html', 'the answer has no content type and does not look like HTML');
   }
   // Decoded by whoever reads the page (an extraction thread), not on the event loop.
-  return { finalUrl, status, html: { bytes, charset: type.charset }, issues: [] };
+  return withWallEvidence({ finalUrl, status, html: { bytes, charset: type.charset }, issues: [] }, response.headers);
 }
 
 async function loadPage(request: LoadRequest, settings: Settings, agent: Dispatcher): Promise<LoadResult> {
@@ -110,7 +116,7 @@ async function loadPage(request: LoadRequest, settings: Settings, agent: Dispatc
       const vetted = vetUrl(target, settings.policy);
       if (!vetted.ok) {
         const where = redirects === 0 ? '' : ` (redirect to ${target})`;
-        return failed(finalUrl, status, 'blocked', `blocked by the SSRF guard: ${vetted.reason}${where}`);
+        return failed(finalUrl, status, 'address_refused', `blocked by the SSRF guard: ${vetted.reason}${where}`);
       }
       finalUrl = vetted.url.href;
       const response = await agent.request({
@@ -139,13 +145,18 @@ async function loadPage(request: LoadRequest, settings: Settings, agent: Dispatc
 
 export function createHtmlLoader(options: HtmlLoaderOptions): PageLoader {
   const readTimeoutMs = options.readTimeoutMs ?? 30_000;
-  const agent = createGuardedAgent({
-    policy: options.policy,
-    lookup: options.lookup,
-    connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
-    headersTimeoutMs: readTimeoutMs,
-    bodyTimeoutMs: readTimeoutMs,
-  });
+  const agentVia = (proxy?: OutboundProxy) =>
+    createGuardedAgent({
+      policy: options.policy,
+      lookup: options.lookup,
+      connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+      headersTimeoutMs: readTimeoutMs,
+      bodyTimeoutMs: readTimeoutMs,
+      proxy,
+    });
+  const agent = agentVia();
+  // One agent per proxy: a connection kept alive through one proxy never serves a load meant for another.
+  const viaProxy = new Map((options.proxies ?? []).map((proxy) => [proxy.name, agentVia(proxy)]));
   const settings: Settings = {
     policy: options.policy,
     maxBodyBytes: options.maxBodyBytes ?? 5 * 1024 * 1024,
@@ -158,7 +169,15 @@ export function createHtmlLoader(options: HtmlLoaderOptions): PageLoader {
     },
   };
   return {
-    load: (request) => loadPage(request, settings, agent),
-    close: () => agent.close(),
+    load: (request) => {
+      const chosen = request.proxy === undefined ? agent : viaProxy.get(request.proxy);
+      if (chosen === undefined) {
+        return Promise.resolve(failed(request.url, null, 'fetch_failed', `no proxy named ${request.proxy} is configured`));
+      }
+      return loadPage(request, settings, chosen);
+    },
+    close: async () => {
+      await Promise.all([agent, ...viaProxy.values()].map((a) => a.close()));
+    },
   };
 }

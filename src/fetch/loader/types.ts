@@ -8,6 +8,8 @@ export interface LoadRequest {
   mode: LoadMode;
   /** aborts the load (shutdown, lease loss, a client gone), also while it waits its turn */
   signal?: AbortSignal;
+  /** the name of the operator's proxy to load through (DESIGN §5 Outbound proxies); none: direct */
+  proxy?: string;
   /** whose turn the load takes where loads wait (the browser's pages); none: a check of no account */
   turn?: { account: string; lane: Lane };
 }
@@ -19,8 +21,12 @@ export interface LoadResult {
   status: number | null;
   /** the document: HTML text (rendered DOM in browser mode) or the html loader's bytes, null when none could be read (pageText reads either) */
   html: PageSource | null;
-  /** load issues (target_id null): blocked, fetch_failed, timeout, too_large, not_html, http_status; load_incomplete comes with the page read as it stood */
+  /** load issues (target_id null): address_refused, blocked, fetch_failed, timeout, too_large, not_html, http_status; load_incomplete comes with the page read as it stood */
   issues: CheckIssue[];
+  /** the response's cf-mitigated header (Cloudflare's mark of a challenge), when it had one */
+  cfMitigated?: string;
+  /** the start of a 403/429/503 answer's HTML, kept only to recognise an anti-bot wall; never read as content */
+  errorPage?: PageSource;
   /** seconds the site asked us to wait (Retry-After on 429/503), for per-host backoff */
   retryAfterSeconds?: number;
 }

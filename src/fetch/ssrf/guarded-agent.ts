@@ -1,5 +1,7 @@
 import { Agent, buildConnector, errors } from 'undici';
 import { resolveAndVet, systemLookup, type GuardPolicy, type LookupFn } from './guard.ts';
+import type { OutboundProxy } from '../../domain/network/outbound-proxies.ts';
+import { openTunnel } from '../proxy/proxy-tunnel.ts';
 
 // An undici Agent whose every new connection goes through the guard: the
 // origin's host is resolved once, every answer is judged, and the socket is
@@ -18,6 +20,8 @@ export interface GuardedAgentOptions {
   headersTimeoutMs?: number;
   /** limit for a pause between two body chunks; default 30000 ms */
   bodyTimeoutMs?: number;
+  /** the operator's proxy every connection goes through, to the address the guard vetted; none: direct */
+  proxy?: OutboundProxy;
 }
 
 function defaultPort(protocol: string): number {
@@ -37,10 +41,33 @@ export function createGuardedAgent(options: GuardedAgentOptions): Agent {
       callback(...args);
     };
     const timer = setTimeout(
-      () => finish(new errors.ConnectTimeoutError(`DNS resolution of ${target.hostname} timed out`), null),
+      () =>
+        finish(
+          new errors.ConnectTimeoutError(
+            options.proxy ? `reaching ${target.hostname} through the proxy timed out` : `DNS resolution of ${target.hostname} timed out`,
+          ),
+          null,
+        ),
       connectTimeoutMs,
     );
     const port = Number(target.port) || defaultPort(target.protocol);
+    const { proxy } = options;
+    if (proxy) {
+      // The whole connection (guard, proxy, tunnel) keeps to the connect timeout; TLS to the target then runs inside the tunnel.
+      resolveAndVet(target.hostname, port, policy, lookup)
+        .then(({ address }) => openTunnel(proxy, { address, port }, { timeoutMs: connectTimeoutMs, lookup }))
+        .then(
+          (socket) => {
+            if (settled) return void socket.destroy();
+            settled = true;
+            clearTimeout(timer);
+            if (target.protocol === 'https:') direct({ ...target, httpSocket: socket }, callback);
+            else callback(null, socket);
+          },
+          (err: Error) => finish(err, null),
+        );
+      return;
+    }
     resolveAndVet(target.hostname, port, policy, lookup).then(
       ({ address }) => {
         if (settled) return;

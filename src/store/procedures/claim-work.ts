@@ -33,6 +33,8 @@ export interface WorkItem {
   url: string;
   host: string;
   loadMode: LoadMode;
+  /** the operator's proxy to load through; null: directly */
+  proxy: string | null;
   targets: Target[];
   configVersion: number;
   intervalMinutes: number;
@@ -177,6 +179,7 @@ export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date
       url: candidate.url,
       host,
       loadMode: candidate.load_mode,
+      proxy: candidate.proxy,
       targets: candidate.targets as Target[],
       configVersion: candidate.config_version,
       intervalMinutes: candidate.interval_minutes,

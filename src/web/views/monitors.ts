@@ -34,6 +34,14 @@ function issueList(issues: MonitorView['last_issues']): SafeHtml {
   return html`<ul class="issues">${issues.map((i) => html`<li><code>${i.code}</code>${i.target_id ? html` (${i.target_id})` : ''}: ${i.message}</li>`)}</ul>`;
 }
 
+/** An anti-bot wall in the latest check, said in words, with what the owner can try (DESIGN §4 Blocked pages). */
+function blockedNotice(m: MonitorView): SafeHtml | null {
+  const blocked = m.last_issues.find((i) => i.code === 'blocked');
+  if (!blocked) return null;
+  return html`<div class="notice blocked-notice" role="status"><p><strong>The site blocked the check.</strong> It answered with an anti-bot page instead of the page (${blocked.message.replace(/^the site blocked the check: /, '')}), so nothing was read from it and no change was recorded.</p>
+<p>What you can try: a longer interval, as fewer checks look less like a bot; browser mode, which some walls let through; a proxy, where your operator offers one; or pausing the monitor if the site never lets checks through. Checks go on meanwhile, and the first page that loads clears this.</p></div>`;
+}
+
 export function statusForm(ctx: PageContext, m: MonitorView, back: string): SafeHtml {
   const next = m.status === 'active' ? 'paused' : 'active';
   return html`<form method="post" action="/monitors/${m.id}/status" class="inline">
@@ -156,6 +164,7 @@ ${checkPanel}
 </tr>`,
   )}</tbody></table></div>
 <h2>Current issues</h2>
+${blockedNotice(m)}
 ${issueList(m.last_issues)}
 <h2>Latest checks</h2>
 ${history}`;

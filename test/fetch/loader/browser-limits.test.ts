@@ -108,7 +108,7 @@ describe('browser loader limits', () => {
       const result = await loader.load({ url: `${site.url}${path}`, mode: 'browser' });
       assert.deepEqual(
         result.issues.map((i) => [i.code, i.target_id]),
-        [['blocked', null]],
+        [['address_refused', null]],
         path,
       );
       assert.equal(result.status, null);
@@ -130,7 +130,7 @@ describe('browser loader limits', () => {
       const result = await strict.load({ url: `${site.url}/js/inserted.html`, mode: 'browser' });
       assert.deepEqual(
         result.issues.map((i) => i.code),
-        ['blocked'],
+        ['address_refused'],
       );
       assert.equal(site.hits.get('/js/inserted.html'), undefined);
     } finally {

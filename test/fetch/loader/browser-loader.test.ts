@@ -140,7 +140,7 @@ describe('browser loader', () => {
       const result = await loader.load({ url, mode: 'browser' });
       assert.deepEqual(
         result.issues.map((i) => i.code),
-        ['blocked'],
+        ['address_refused'],
         url,
       );
     }

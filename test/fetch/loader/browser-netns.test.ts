@@ -35,10 +35,10 @@ it('refuses private and metadata addresses reached by redirect, subresource or n
   assert.equal(outcome.controlConnections, 1);
 
   const { redirectMetadata, redirectPrivateHttps, subresources, navigation, direct } = outcome.results;
-  assert.deepEqual(redirectMetadata, { codes: ['blocked'], status: null, html: null });
-  assert.deepEqual(redirectPrivateHttps, { codes: ['blocked'], status: null, html: null });
-  assert.deepEqual(navigation, { codes: ['blocked'], status: null, html: null });
-  assert.deepEqual(direct, { codes: ['blocked'], status: null, html: null });
+  assert.deepEqual(redirectMetadata, { codes: ['address_refused'], status: null, html: null });
+  assert.deepEqual(redirectPrivateHttps, { codes: ['address_refused'], status: null, html: null });
+  assert.deepEqual(navigation, { codes: ['address_refused'], status: null, html: null });
+  assert.deepEqual(direct, { codes: ['address_refused'], status: null, html: null });
   // The page itself loads; what it pulls from private addresses does not.
   assert.deepEqual(subresources.codes, []);
   assert.match(subresources.html, /<p id="state">metadata refused<\/p>/);

@@ -62,7 +62,7 @@ test('the redirect limit is configurable', async () => {
 
 test('a redirect to another scheme is blocked', async () => {
   const result = await load(`/loader/redirect?to=${encodeURIComponent('file:///etc/passwd')}`);
-  assert.equal(result.issues[0]?.code, 'blocked');
+  assert.equal(result.issues[0]?.code, 'address_refused');
   assert.match(result.issues[0]?.message ?? '', /scheme file:/);
 });
 

@@ -140,7 +140,7 @@ for (const url of ['http://10.0.0.1/hook', 'http://private.example.com/hook', 'h
   outcomes.push({
     group: 'webhook',
     url,
-    code: result.ok ? null : result.blocked ? 'blocked' : 'failed',
+    code: result.ok ? null : result.blocked ? 'address_refused' : 'failed',
     message: result.ok ? '' : result.error.message,
   });
 }
