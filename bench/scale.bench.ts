@@ -12,6 +12,7 @@ import { PRODUCT_TARGETS } from './lib/pages.ts';
 import { fmt, mib, publish, ratio, table, type Cell } from './lib/report.ts';
 import { benchPlans, writeBenchPlansFile } from './lib/plans.ts';
 import { createAccount, insertMonitors } from './lib/seed.ts';
+import { assertBefore, ownSlotAfter, ownSlotsAfterRun, runStart } from './lib/own-slots.ts';
 import { simulateHistory } from './lib/simulated-hour.ts';
 import { measureTakeOver } from './lib/take-over.ts';
 import { openBenchStore, postgresAvailable, STORE_LABELS, type StoreKind } from './lib/stores.ts';
@@ -117,27 +118,29 @@ async function run(kind: StoreKind, server: PageServer): Promise<Figures> {
       targets: PRODUCT_TARGETS,
       monitors: seeds,
     });
-    const simulated = seeds.map((seed, i) => ({ id: ids[i]!, n: seed.n, url: seed.url, host: new URL(seed.url).host }));
-    /** `slots` checks of every monitor written in bulk, one interval apart after `from`. */
-    const simulate = (from: Date, slots: number) =>
+    /** `slots` checks of every monitor written in bulk, one interval apart from its `firstAt`. */
+    const simulate = (firstAt: (i: number) => Date, slots: number) =>
       simulateHistory(store.db, {
         accountId,
         plan: benchPlans().pro,
         targets: PRODUCT_TARGETS,
         intervalMinutes: INTERVAL,
         changeSeconds: CHANGE_SECONDS,
-        from,
         slots,
-        monitors: simulated,
+        monitors: seeds.map((seed, i) => ({ id: ids[i]!, n: seed.n, url: seed.url, host: new URL(seed.url).host, firstAt: firstAt(i) })),
       });
-    if (SETTLED) await simulate(new Date(Date.now() - INTERVAL * 60_000), 1);
-    // Each monitor due at its own next slot (src/domain/schedule.ts), as a settled service has them.
-    const start = new Date(Date.now() + START_DELAY_MS);
-    for (const seed of seeds) seed.nextCheckAt = nextDueAt(start, INTERVAL, stableOffsetSeconds(seed.id, INTERVAL), start);
+    // Each monitor due at its own next slot (src/domain/schedule.ts), as a settled service has them, and
+    // settled seeding's capture at the slot before it.
+    const start = runStart(MONITORS, SETTLED, START_DELAY_MS);
+    for (const seed of seeds) seed.nextCheckAt = ownSlotAfter(seed.id, INTERVAL, start);
+    if (SETTLED) await simulate((i) => new Date(seeds[i]!.nextCheckAt.getTime() - INTERVAL * 60_000), 1);
     await rescheduleMonitors(store.db, seeds);
+    assertBefore(start, 'Seeding');
     const seedBytes = await store.sizeBytes();
     const due = new Map(seeds.map((seed, i) => [seed.url, { id: ids[i]!, at: seed.nextCheckAt.getTime() }]));
     const lateness: number[] = [];
+    // The engine starts as before, the start delay ahead of the first slots, whatever time seeding left.
+    await sleep(Math.max(0, start.getTime() - START_DELAY_MS - Date.now()));
     collectGarbage();
     const engine = benchEngine(store.db, timedLoaders(inner, due, lateness), CONCURRENCY);
     let peakRss = 0;
@@ -145,24 +148,28 @@ async function run(kind: StoreKind, server: PageServer): Promise<Figures> {
     const siteBefore = server.cpuMs();
     const started = performance.now();
     engine.start();
-    const until = Date.now() + MINUTES * 60_000;
+    const until = start.getTime() + MINUTES * 60_000;
     while (Date.now() < until) {
       peakRss = Math.max(peakRss, process.memoryUsage().rss);
       await sleep(1000);
     }
     await engine.stop();
+    const stopped = new Date();
     const elapsed = (performance.now() - started) / 1000;
     const cpu = process.cpuUsage(cpuBefore);
     const sorted = [...lateness].sort((a, b) => a - b);
     const endBytes = await store.sizeBytes();
     const simulationStarted = performance.now();
-    if (SIMULATE) await simulate(new Date(), HOUR_SLOTS);
+    if (SIMULATE) {
+      const next = await ownSlotsAfterRun(store.db, ids, INTERVAL, stopped);
+      await simulate((i) => next.get(ids[i]!)!, HOUR_SLOTS);
+    }
     const simulationSeconds = (performance.now() - simulationStarted) / 1000;
     const hourChanges = (await store.db.query<{ n: number }>('SELECT count(*)::int AS n FROM changes'))[0]!.n;
     return {
       checks: lateness.length,
-      // Nothing is due during the start delay.
-      rate: lateness.length / (elapsed - START_DELAY_MS / 1000),
+      // Nothing is due before the start.
+      rate: lateness.length / ((stopped.getTime() - start.getTime()) / 1000),
       p50: percentile(sorted, 50),
       p99: percentile(sorted, 99),
       cpuPercent: ((cpu.user + cpu.system) / 1000 / (elapsed * 1000)) * 100,
