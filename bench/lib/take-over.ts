@@ -8,7 +8,7 @@ import { startPageServer } from './page-server.ts';
 import { PRODUCT_TARGETS } from './pages.ts';
 import { benchPlans } from './plans.ts';
 import { createAccount, insertMonitors } from './seed.ts';
-import { assertBefore, ownSlotAfter, runStart } from './own-slots.ts';
+import { assertBefore, startAfterOverrun, ownSlotAfter, runStart } from './own-slots.ts';
 import { simulateHistory } from './simulated-hour.ts';
 import { openBenchStore } from './stores.ts';
 
@@ -53,7 +53,8 @@ export interface TakeOverFigures {
   recoverySeconds: number | null;
 }
 
-const START_DELAY_MS = 10_000;
+// Time to start the two workers (tsx) on a busy machine before the first slots.
+const START_DELAY_MS = 30_000;
 const SAMPLE_MS = 500;
 // After the kill, observed this long past the lease and one cycle.
 const OBSERVE_EXTRA_MS = 30_000;
@@ -108,7 +109,7 @@ export async function measureTakeOver(settings: TakeOverSettings): Promise<TakeO
     });
     // Each monitor due at its own next slot, as on a settled service (src/domain/schedule.ts), and settled
     // seeding's capture at the slot before it.
-    const start = runStart(settings.monitors, settings.settled, START_DELAY_MS);
+    let start = runStart(settings.monitors, settings.settled, START_DELAY_MS);
     for (const seed of seeds) seed.nextCheckAt = ownSlotAfter(seed.id, settings.intervalMinutes, start);
     const periodMs = settings.intervalMinutes * 60_000;
     if (settings.settled)
@@ -127,6 +128,7 @@ export async function measureTakeOver(settings: TakeOverSettings): Promise<TakeO
           firstAt: new Date(seed.nextCheckAt.getTime() - periodMs),
         })),
       });
+    start = startAfterOverrun(start, seeds, settings.intervalMinutes, START_DELAY_MS);
     await rescheduleMonitors(db, seeds);
     for (let i = 0; i < 2; i++)
       workers.push(
