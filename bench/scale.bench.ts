@@ -273,7 +273,7 @@ ${table(['store', 'checks the killed worker held', 'late checks before the kill 
 **${MONITORS.toLocaleString('en-US')} monitors** at a ${INTERVAL}-minute interval (offered ${fmt(offered)} checks/s), each due at its own
 slot as on a settled service, ${
       SETTLED
-        ? 'each captured once before the run (one capture written in bulk by bench/lib/simulated-hour.ts: baselines and texts in place, so every check of the run is a settled check)'
+        ? 'each captured once before the run at its own slot one interval before its first due slot (one capture written in bulk by bench/lib/simulated-hour.ts: baselines and texts in place, so every check of the run is a settled check)'
         : 'never checked before the run (every check of the first interval is a first capture: baselines and texts written)'
     }, run for **${MINUTES} real minutes** per store; ${CONCURRENCY} checks at once, scheduler cycle ${TICK_SECONDS} s;
 small pages (the three watched elements, ~0.3 KB) whose price moves every ${CHANGE_SECONDS / 60} minutes, served by a child process on
