@@ -12,6 +12,7 @@ import { PRODUCT_TARGETS } from './lib/pages.ts';
 import { fmt, mib, publish, ratio, table, type Cell } from './lib/report.ts';
 import { benchPlans, writeBenchPlansFile } from './lib/plans.ts';
 import { createAccount, insertMonitors } from './lib/seed.ts';
+import { startAfterOverrun, ownSlotAfter, ownSlotsAfterRun, runStart } from './lib/own-slots.ts';
 import { simulateHistory } from './lib/simulated-hour.ts';
 import { measureTakeOver } from './lib/take-over.ts';
 import { openBenchStore, postgresAvailable, STORE_LABELS, type StoreKind } from './lib/stores.ts';
@@ -117,27 +118,30 @@ async function run(kind: StoreKind, server: PageServer): Promise<Figures> {
       targets: PRODUCT_TARGETS,
       monitors: seeds,
     });
-    const simulated = seeds.map((seed, i) => ({ id: ids[i]!, n: seed.n, url: seed.url, host: new URL(seed.url).host }));
-    /** `slots` checks of every monitor written in bulk, one interval apart after `from`. */
-    const simulate = (from: Date, slots: number) =>
+    /** `slots` checks of every monitor written in bulk, one interval apart from its `firstAt`. */
+    const simulate = (firstAt: (i: number) => Date, slots: number) =>
       simulateHistory(store.db, {
         accountId,
         plan: benchPlans().pro,
         targets: PRODUCT_TARGETS,
         intervalMinutes: INTERVAL,
         changeSeconds: CHANGE_SECONDS,
-        from,
         slots,
-        monitors: simulated,
+        monitors: seeds.map((seed, i) => ({ id: ids[i]!, n: seed.n, url: seed.url, host: new URL(seed.url).host, firstAt: firstAt(i) })),
       });
-    if (SETTLED) await simulate(new Date(Date.now() - INTERVAL * 60_000), 1);
-    // Each monitor due at its own next slot (src/domain/schedule.ts), as a settled service has them.
-    const start = new Date(Date.now() + START_DELAY_MS);
-    for (const seed of seeds) seed.nextCheckAt = nextDueAt(start, INTERVAL, stableOffsetSeconds(seed.id, INTERVAL), start);
+    // Each monitor due at its own next slot (src/domain/schedule.ts), as a settled service has them, and
+    // settled seeding's capture at the slot before it.
+    const periodMs = INTERVAL * 60_000;
+    let start = runStart(MONITORS, SETTLED, START_DELAY_MS);
+    for (const seed of seeds) seed.nextCheckAt = ownSlotAfter(seed.id, INTERVAL, start);
+    if (SETTLED) await simulate((i) => new Date(seeds[i]!.nextCheckAt.getTime() - periodMs), 1);
+    start = startAfterOverrun(start, seeds, INTERVAL, START_DELAY_MS);
     await rescheduleMonitors(store.db, seeds);
     const seedBytes = await store.sizeBytes();
     const due = new Map(seeds.map((seed, i) => [seed.url, { id: ids[i]!, at: seed.nextCheckAt.getTime() }]));
     const lateness: number[] = [];
+    // The engine starts as before, the start delay ahead of the first slots, whatever time seeding left.
+    await sleep(Math.max(0, start.getTime() - START_DELAY_MS - Date.now()));
     collectGarbage();
     const engine = benchEngine(store.db, timedLoaders(inner, due, lateness), CONCURRENCY);
     let peakRss = 0;
@@ -145,24 +149,28 @@ async function run(kind: StoreKind, server: PageServer): Promise<Figures> {
     const siteBefore = server.cpuMs();
     const started = performance.now();
     engine.start();
-    const until = Date.now() + MINUTES * 60_000;
+    const until = start.getTime() + MINUTES * 60_000;
     while (Date.now() < until) {
       peakRss = Math.max(peakRss, process.memoryUsage().rss);
       await sleep(1000);
     }
     await engine.stop();
+    const stopped = new Date();
     const elapsed = (performance.now() - started) / 1000;
     const cpu = process.cpuUsage(cpuBefore);
     const sorted = [...lateness].sort((a, b) => a - b);
     const endBytes = await store.sizeBytes();
     const simulationStarted = performance.now();
-    if (SIMULATE) await simulate(new Date(), HOUR_SLOTS);
+    if (SIMULATE) {
+      const next = await ownSlotsAfterRun(store.db, ids, INTERVAL, stopped);
+      await simulate((i) => next.get(ids[i]!)!, HOUR_SLOTS);
+    }
     const simulationSeconds = (performance.now() - simulationStarted) / 1000;
     const hourChanges = (await store.db.query<{ n: number }>('SELECT count(*)::int AS n FROM changes'))[0]!.n;
     return {
       checks: lateness.length,
-      // Nothing is due during the start delay.
-      rate: lateness.length / (elapsed - START_DELAY_MS / 1000),
+      // Nothing is due before the start.
+      rate: lateness.length / ((stopped.getTime() - start.getTime()) / 1000),
       p50: percentile(sorted, 50),
       p99: percentile(sorted, 99),
       cpuPercent: ((cpu.user + cpu.system) / 1000 / (elapsed * 1000)) * 100,
@@ -265,7 +273,7 @@ ${table(['store', 'checks the killed worker held', 'late checks before the kill 
 **${MONITORS.toLocaleString('en-US')} monitors** at a ${INTERVAL}-minute interval (offered ${fmt(offered)} checks/s), each due at its own
 slot as on a settled service, ${
       SETTLED
-        ? 'each captured once before the run (one capture written in bulk by bench/lib/simulated-hour.ts: baselines and texts in place, so every check of the run is a settled check)'
+        ? 'each captured once before the run at its own slot one interval before its first due slot (one capture written in bulk by bench/lib/simulated-hour.ts: baselines and texts in place, so every check of the run is a settled check)'
         : 'never checked before the run (every check of the first interval is a first capture: baselines and texts written)'
     }, run for **${MINUTES} real minutes** per store; ${CONCURRENCY} checks at once, scheduler cycle ${TICK_SECONDS} s;
 small pages (the three watched elements, ~0.3 KB) whose price moves every ${CHANGE_SECONDS / 60} minutes, served by a child process on

@@ -6,6 +6,7 @@ import { PRODUCT_TARGETS } from './lib/pages.ts';
 import { benchPlans } from './lib/plans.ts';
 import { fmt, mib, publish, table, type Cell } from './lib/report.ts';
 import { createAccount, insertMonitors } from './lib/seed.ts';
+import { ownSlotAfter } from './lib/own-slots.ts';
 import { simulateHistory } from './lib/simulated-hour.ts';
 import { openBenchStore, postgresAvailable, STORE_LABELS, tableSizes, type StoreKind } from './lib/stores.ts';
 import { recordChecksInBulk, type CheckedMonitor } from './lib/bulk-checks.ts';
@@ -82,9 +83,14 @@ async function simulateDay(kind: StoreKind): Promise<Day> {
       targets: PRODUCT_TARGETS,
       intervalMinutes: INTERVAL,
       changeSeconds: Number.MAX_SAFE_INTEGER,
-      from: new Date(dayStart.getTime() - INTERVAL * 60_000),
       slots: 1,
-      monitors: seeds.map((s, i) => ({ ...monitors[i]!, n: s.n, url: s.url })),
+      // Each monitor's own slot of the interval before the day.
+      monitors: seeds.map((s, i) => ({
+        ...monitors[i]!,
+        n: s.n,
+        url: s.url,
+        firstAt: ownSlotAfter(monitors[i]!.id, INTERVAL, new Date(dayStart.getTime() - INTERVAL * 60_000)),
+      })),
     });
     const sizes = [await store.sizeBytes()];
     const tablesAtStart = await tableSizes(store.db, TABLES);
@@ -94,7 +100,7 @@ async function simulateDay(kind: StoreKind): Promise<Day> {
     for (let hour = 1; hour <= HOURS; hour++) {
       for (let slot = 0; slot < SLOTS_PER_HOUR; slot++) {
         const at = new Date(dayStart.getTime() + (hour - 1) * HOUR_MS + slot * INTERVAL * 60_000);
-        await recordChecksInBulk(store.db, monitors, { at, intervalMinutes: INTERVAL, plan: PLANS.pro });
+        await recordChecksInBulk(store.db, monitors, { atOf: () => at, intervalMinutes: INTERVAL, plan: PLANS.pro });
         if (store.db.kind === 'pglite') {
           const upkeepStarted = performance.now();
           longestVacuumMs = Math.max(longestVacuumMs, ...Object.values(await vacuumBusyTables(store.db)));

@@ -28,6 +28,8 @@ export interface SimulatedMonitor {
   n: number;
   url: string;
   host: string;
+  /** the monitor's first simulated check: one of its own slots (src/domain/schedule.ts); the others follow one interval apart */
+  firstAt: Date;
 }
 
 interface SlotRows {
@@ -50,11 +52,12 @@ function decideSlot(
   /** by monitor and target, as the store holds them; updated with what each slot writes */
   baselines: Map<string, Map<string, BaselineRow>>,
   served: Map<string, number>,
-  options: { accountId: string; at: Date; changeSeconds: number; fingerprints: Map<string, string> },
+  options: { accountId: string; atOf: (monitor: SimulatedMonitor) => Date; changeSeconds: number; fingerprints: Map<string, string> },
 ): SlotRows {
-  const { accountId, at } = options;
+  const { accountId } = options;
   const rows: SlotRows = { texts: [], baselines: [], changes: [] };
   for (const monitor of monitors) {
+    const at = options.atOf(monitor);
     const version = smallPageVersion(monitor.n, at.getTime(), options.changeSeconds);
     // The same page as last time: every value is unchanged, the check writes only its claim and commit (bulk-checks.ts).
     if (served.get(monitor.id) === version) continue;
@@ -120,8 +123,11 @@ async function writeSlot(db: Queryable, rows: SlotRows): Promise<void> {
 }
 
 /**
- * Writes `slots` checks of every monitor, one interval apart from `from`,
- * continuing from the baselines the real run left.
+ * Writes `slots` checks of every monitor, each at its own slots from its
+ * `firstAt` on, one interval apart, continuing from the baselines the store
+ * holds. Each monitor at its own slots, as the engine checks it: since #33 a
+ * slot less than an interval after the previous capture waits, so captures
+ * stamped at one instant for all would make the next real slots wait.
  */
 export async function simulateHistory(
   db: Database,
@@ -133,7 +139,6 @@ export async function simulateHistory(
     targets: Target[];
     intervalMinutes: number;
     changeSeconds: number;
-    from: Date;
     slots: number;
   },
 ): Promise<void> {
@@ -143,14 +148,19 @@ export async function simulateHistory(
   );
   const fingerprints = new Map(options.targets.map((t) => [t.id, targetFingerprint(t, 'html')]));
   const served = new Map<string, number>();
-  for (let slot = 1; slot <= options.slots; slot++) {
-    const at = new Date(options.from.getTime() + slot * options.intervalMinutes * 60_000);
-    const rows = decideSlot(options.monitors, options.targets, baselines, served, { ...options, at, fingerprints });
+  // In order of their slots, so that the monitors of a batch share few instants (bulk-checks.ts).
+  const monitors = [...options.monitors].sort((a, b) => a.firstAt.getTime() - b.firstAt.getTime());
+  const checked = monitors.map((m) => ({ id: m.id, accountId: options.accountId, host: m.host, firstAt: m.firstAt }));
+  const periodMs = options.intervalMinutes * 60_000;
+  for (let slot = 0; slot < options.slots; slot++) {
+    const atOf = (monitor: { firstAt: Date }) => new Date(monitor.firstAt.getTime() + slot * periodMs);
+    const rows = decideSlot(monitors, options.targets, baselines, served, { ...options, atOf, fingerprints });
     await writeSlot(db, rows);
-    await recordChecksInBulk(
-      db,
-      options.monitors.map((m) => ({ id: m.id, accountId: options.accountId, host: m.host })),
-      { at, intervalMinutes: options.intervalMinutes, plan: options.plan, changes: changeIdsByMonitor(rows.changes) },
-    );
+    await recordChecksInBulk(db, checked, {
+      atOf,
+      intervalMinutes: options.intervalMinutes,
+      plan: options.plan,
+      changes: changeIdsByMonitor(rows.changes),
+    });
   }
 }

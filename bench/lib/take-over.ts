@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
-import { nextDueAt, stableOffsetSeconds } from '../../src/domain/schedule.ts';
 import type { Database } from '../../src/store/database.ts';
 import { rescheduleMonitors } from '../../src/store/monitor-checks-store.ts';
 import { listeningUrl, spawnPagewatch, stopChild } from './children.ts';
@@ -9,6 +8,7 @@ import { startPageServer } from './page-server.ts';
 import { PRODUCT_TARGETS } from './pages.ts';
 import { benchPlans } from './plans.ts';
 import { createAccount, insertMonitors } from './seed.ts';
+import { assertBefore, startAfterOverrun, ownSlotAfter, runStart } from './own-slots.ts';
 import { simulateHistory } from './simulated-hour.ts';
 import { openBenchStore } from './stores.ts';
 
@@ -53,7 +53,8 @@ export interface TakeOverFigures {
   recoverySeconds: number | null;
 }
 
-const START_DELAY_MS = 10_000;
+// Time to start the two workers (tsx) on a busy machine before the first slots.
+const START_DELAY_MS = 30_000;
 const SAMPLE_MS = 500;
 // After the kill, observed this long past the lease and one cycle.
 const OBSERVE_EXTRA_MS = 30_000;
@@ -106,6 +107,11 @@ export async function measureTakeOver(settings: TakeOverSettings): Promise<TakeO
       targets: PRODUCT_TARGETS,
       monitors: seeds,
     });
+    // Each monitor due at its own next slot, as on a settled service (src/domain/schedule.ts), and settled
+    // seeding's capture at the slot before it.
+    let start = runStart(settings.monitors, settings.settled, START_DELAY_MS);
+    for (const seed of seeds) seed.nextCheckAt = ownSlotAfter(seed.id, settings.intervalMinutes, start);
+    const periodMs = settings.intervalMinutes * 60_000;
     if (settings.settled)
       await simulateHistory(db, {
         accountId,
@@ -113,14 +119,16 @@ export async function measureTakeOver(settings: TakeOverSettings): Promise<TakeO
         targets: PRODUCT_TARGETS,
         intervalMinutes: settings.intervalMinutes,
         changeSeconds: settings.changeSeconds,
-        from: new Date(Date.now() - settings.intervalMinutes * 60_000),
         slots: 1,
-        monitors: seeds.map((seed, i) => ({ id: ids[i]!, n: seed.n, url: seed.url, host: new URL(seed.url).host })),
+        monitors: seeds.map((seed, i) => ({
+          id: ids[i]!,
+          n: seed.n,
+          url: seed.url,
+          host: new URL(seed.url).host,
+          firstAt: new Date(seed.nextCheckAt.getTime() - periodMs),
+        })),
       });
-    const start = new Date(Date.now() + START_DELAY_MS);
-    // Each monitor due at its own next slot, as on a settled service (src/domain/schedule.ts).
-    for (const seed of seeds)
-      seed.nextCheckAt = nextDueAt(start, settings.intervalMinutes, stableOffsetSeconds(seed.id, settings.intervalMinutes), start);
+    start = startAfterOverrun(start, seeds, settings.intervalMinutes, START_DELAY_MS);
     await rescheduleMonitors(db, seeds);
     for (let i = 0; i < 2; i++)
       workers.push(
@@ -139,6 +147,7 @@ export async function measureTakeOver(settings: TakeOverSettings): Promise<TakeO
         ),
       );
     const urls = await Promise.all(workers.map((worker) => listeningUrl(worker)));
+    assertBefore(start, 'Seeding and starting the workers');
 
     await sleep(Math.max(0, start.getTime() - Date.now()));
     let lateBefore = 0;
