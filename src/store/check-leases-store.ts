@@ -1,4 +1,5 @@
 import type { Queryable } from './database.ts';
+import type { MonitorSchedule } from '../domain/monitor-schedule.ts';
 
 // Claiming work. Claims are serialised across every process sharing the
 // database by one transaction-scoped advisory lock (a claim takes
@@ -34,6 +35,7 @@ export interface ClaimCandidate {
   url: string;
   load_mode: 'html' | 'browser';
   interval_minutes: number;
+  schedule: MonitorSchedule | null;
   targets: unknown[];
   config_version: number;
   next_check_at: Date | null;
@@ -72,7 +74,7 @@ export async function findClaimCandidates(db: Queryable, at: Date, plans: string
        UNION SELECT monitor_id FROM manual_checks WHERE status = 'queued' AND expires_at > $1::timestamptz
        UNION SELECT monitor_id FROM check_leases WHERE lease_expires_at <= $1::timestamptz
      )
-     SELECT m.id, m.account_id, a.plan, m.url, m.load_mode, m.interval_minutes, m.targets, m.config_version,
+     SELECT m.id, m.account_id, a.plan, m.url, m.load_mode, m.interval_minutes, m.schedule, m.targets, m.config_version,
             s.next_check_at, s.last_checked_at, m.email_enabled, m.webhook_enabled,
             q.id AS queued_check_id,
             l.attempt AS lease_attempt, l.scheduled AS lease_scheduled, l.manual_check_id AS lease_manual_check_id,

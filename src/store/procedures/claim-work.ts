@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { CheckIssue } from '../../domain/issues.ts';
 import { earliestRunAt } from '../../domain/manual-check.ts';
 import type { Plan, Plans, PlanName } from '../../domain/plans.ts';
-import { nextDueAt, slotWaitsForInterval, stableOffsetSeconds } from '../../domain/schedule.ts';
+import { cadenceOf, type Cadence } from '../../domain/cadence.ts';
+import type { MonitorSchedule } from '../../domain/monitor-schedule.ts';
 import type { Target } from '../../domain/targets.ts';
 import type { Queryable } from '../database.ts';
 import {
@@ -36,6 +37,7 @@ export interface WorkItem {
   targets: Target[];
   configVersion: number;
   intervalMinutes: number;
+  schedule: MonitorSchedule | null;
   /** the slot served when `scheduled`: the monitor's next_check_at at the claim */
   dueAt: Date | null;
   scheduled: boolean;
@@ -131,7 +133,7 @@ export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date
     // A dead worker's check was already dispatched: it is finished whatever the site's state.
     if (backoff && candidate.lease_attempt === null) {
       if (work.scheduled) {
-        const next = nextDueAt(candidate.next_check_at ?? at, candidate.interval_minutes, offsetOf(candidate), backoff.until);
+        const next = cadenceOfCandidate(candidate).nextDue(candidate.next_check_at ?? at, backoff.until);
         await recordSkippedCheck(tx, candidate.id, next, [backoffIssue(backoff.until, backoff.reason)]);
         moved.skipped++;
       }
@@ -180,6 +182,7 @@ export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date
       targets: candidate.targets as Target[],
       configVersion: candidate.config_version,
       intervalMinutes: candidate.interval_minutes,
+      schedule: candidate.schedule,
       dueAt: work.scheduled ? candidate.next_check_at : null,
       scheduled: work.scheduled,
       manualCheckId: work.manualCheckId,
@@ -199,8 +202,8 @@ export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date
 
 const OVERDUE_CYCLES = 2;
 
-function offsetOf(candidate: ClaimCandidate): number {
-  return stableOffsetSeconds(candidate.id, candidate.interval_minutes);
+function cadenceOfCandidate(candidate: ClaimCandidate): Cadence {
+  return cadenceOf({ id: candidate.id, intervalMinutes: candidate.interval_minutes, schedule: candidate.schedule });
 }
 
 /**
@@ -227,14 +230,14 @@ function decideWork(
   if (scheduled && candidate.last_checked_at !== null && overdueMs > OVERDUE_CYCLES * settings.tickSeconds * 1000) {
     moved.rescheduled.push({
       id: candidate.id,
-      nextCheckAt: nextDueAt(candidate.next_check_at ?? at, candidate.interval_minutes, offsetOf(candidate), at),
+      nextCheckAt: cadenceOfCandidate(candidate).nextDue(candidate.next_check_at ?? at, at),
     });
     scheduled = false;
   }
   if (
     scheduled &&
     candidate.next_check_at !== null &&
-    slotWaitsForInterval(candidate.next_check_at, candidate.last_checked_at, candidate.interval_minutes, offsetOf(candidate), at)
+    cadenceOfCandidate(candidate).slotWaits(candidate.next_check_at, candidate.last_checked_at, at)
   ) {
     scheduled = false;
   }
@@ -269,12 +272,7 @@ async function skipExhausted(
 ): Promise<void> {
   const issue = EXHAUSTED(candidate.load_mode);
   if (work.scheduled) {
-    await recordSkippedCheck(
-      tx,
-      candidate.id,
-      nextDueAt(candidate.next_check_at ?? at, candidate.interval_minutes, offsetOf(candidate), at),
-      [issue],
-    );
+    await recordSkippedCheck(tx, candidate.id, cadenceOfCandidate(candidate).nextDue(candidate.next_check_at ?? at, at), [issue]);
   }
   if (work.manualCheckId !== null) {
     await startManualCheck(tx, work.manualCheckId, at);
@@ -300,11 +298,6 @@ async function giveUp(tx: Queryable, candidate: ClaimCandidate, at: Date): Promi
     at,
   );
   if (candidate.lease_scheduled) {
-    await recordSkippedCheck(
-      tx,
-      candidate.id,
-      nextDueAt(candidate.next_check_at ?? at, candidate.interval_minutes, offsetOf(candidate), at),
-      [issue],
-    );
+    await recordSkippedCheck(tx, candidate.id, cadenceOfCandidate(candidate).nextDue(candidate.next_check_at ?? at, at), [issue]);
   }
 }

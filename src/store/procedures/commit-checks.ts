@@ -3,7 +3,7 @@ import type { TargetExtraction } from '../../domain/extract/index.ts';
 import type { LoadAnswer } from '../../domain/host-politeness.ts';
 import type { CheckIssue } from '../../domain/issues.ts';
 import { CONFIRM_RECHECK_SECONDS } from '../../domain/noise.ts';
-import { nextDueAfterCapture, stableOffsetSeconds } from '../../domain/schedule.ts';
+import { cadenceOf } from '../../domain/cadence.ts';
 import type { Queryable } from '../database.ts';
 import { deleteOtherBaselines, readBaselinesOf, setPendingValue, writeBaselines, type BaselineRow } from '../baselines-store.ts';
 import { insertChanges, type ChangeRow } from '../changes-store.ts';
@@ -211,8 +211,8 @@ async function commitOne(
   if ([...baselines.keys()].some((id) => !targetIds.includes(id))) await deleteOtherBaselines(tx, item.monitorId, targetIds);
 
   // Any capture, a manual one too, serves the slot that is due and puts the next one at least an interval later.
-  const offset = stableOffsetSeconds(item.monitorId, item.intervalMinutes);
-  const followingSlot = nextDueAfterCapture(item.scheduled ? item.dueAt : null, at, item.intervalMinutes, offset);
+  const cadence = cadenceOf({ id: item.monitorId, intervalMinutes: item.intervalMinutes, schedule: item.schedule });
+  const followingSlot = cadence.nextAfterCapture(item.scheduled ? item.dueAt : null, at);
   const scheduledAt = item.scheduled || state.next_check_at === null ? followingSlot : latest(state.next_check_at, followingSlot);
   // A value seen once by a confirm target is looked at again soon, whatever the interval.
   const recheckAt = awaitingConfirmation ? new Date(at.getTime() + CONFIRM_RECHECK_SECONDS * 1000) : null;
