@@ -4,6 +4,7 @@ import { earliestRunAt } from '../../domain/manual-check.ts';
 import type { Plan, Plans, PlanName } from '../../domain/plans.ts';
 import { cadenceOf, type Cadence } from '../../domain/cadence.ts';
 import type { MonitorSchedule } from '../../domain/monitor-schedule.ts';
+import type { PageValidators } from '../../domain/page-validators.ts';
 import type { Target } from '../../domain/targets.ts';
 import type { Queryable } from '../database.ts';
 import {
@@ -42,6 +43,8 @@ export interface WorkItem {
   dueAt: Date | null;
   scheduled: boolean;
   manualCheckId: string | null;
+  /** the page is asked for only if it changed since these (a scheduled html check under an unchanged configuration); null: load it whole */
+  validators: PageValidators | null;
   token: string;
   attempt: number;
   reservation: Reservation;
@@ -186,6 +189,7 @@ export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date
       dueAt: work.scheduled ? candidate.next_check_at : null,
       scheduled: work.scheduled,
       manualCheckId: work.manualCheckId,
+      validators: work.manualCheckId === null ? storedValidators(candidate) : null,
       token,
       attempt,
       reservation,
@@ -201,6 +205,13 @@ export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date
 }
 
 const OVERDUE_CYCLES = 2;
+
+/** A manual check always loads the page whole; so does an html check without stored validators, and every browser check. */
+function storedValidators(candidate: ClaimCandidate): PageValidators | null {
+  if (candidate.load_mode !== 'html') return null;
+  const { validator_etag: etag, validator_last_modified: lastModified } = candidate;
+  return etag === null && lastModified === null ? null : { etag, lastModified };
+}
 
 function cadenceOfCandidate(candidate: ClaimCandidate): Cadence {
   return cadenceOf({ id: candidate.id, intervalMinutes: candidate.interval_minutes, schedule: candidate.schedule });

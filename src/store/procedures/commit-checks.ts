@@ -13,6 +13,9 @@ import { recordChecks, type CheckRecord } from '../monitor-checks-store.ts';
 import { enqueueMonitorEvent, enqueueNotification } from '../outbox-store.ts';
 import { lazySavepoint } from '../savepoint.ts';
 import { saveTexts } from '../texts-store.ts';
+import { writePageValidators, type ValidatorsRecord } from '../page-validators-store.ts';
+import type { PageValidators } from '../../domain/page-validators.ts';
+import type { CheckRunOutcome } from '../check-runs-store.ts';
 import type { WorkItem } from './claim-work.ts';
 import { recordHostOutcome } from './host-outcome.ts';
 import { decideTarget, type TargetDecision } from './target-outcome.ts';
@@ -36,8 +39,12 @@ import { decideTarget, type TargetDecision } from './target-outcome.ts';
 
 /** What the commit needs of a load: not the page itself, which extraction is done with. */
 export interface LoadSummary extends LoadAnswer {
-  /** whether a page was read (LoadResult.html was not null) */
+  /** whether a page was read (LoadResult.html was not null), or the site said it is the one read last time (a 304) */
   loaded: boolean;
+  /** a conditional request answered 304: nothing was extracted and nothing changed */
+  notModified: boolean;
+  /** an html page read whole: its validators (null: none sent); undefined otherwise */
+  validators?: PageValidators | null;
 }
 
 export interface Observation {
@@ -55,7 +62,7 @@ export interface RecordedCheck {
   checkId: string;
   changes: string[];
   issues: CheckIssue[];
-  result: 'ok' | 'issues' | 'failed';
+  result: CheckRunOutcome;
   httpStatus: number | null;
   /** the monitor started failing or recovered with this check */
   transition: { event: 'monitor.failing' | 'monitor.recovered'; failingSince: string; consecutiveFailures: number } | null;
@@ -107,6 +114,7 @@ export async function commitChecks(tx: Queryable, checks: PendingCheck[]): Promi
     pending.flatMap((p) => p?.targets?.flatMap((target) => (target.text ? [target.text] : [])) ?? []),
   );
   const records: CheckRecord[] = [];
+  const validators: ValidatorsRecord[] = [];
   const moved: BaselineRow[] = [];
   const results: CommitResult[] = [];
   for (const entry of pending) {
@@ -119,6 +127,12 @@ export async function commitChecks(tx: Queryable, checks: PendingCheck[]): Promi
       const { outcome, record } = await commitOne(own.tx, entry);
       await own.release();
       if (record) records.push(record);
+      const read = entry.check.observation.load.validators;
+      if (outcome.outcome === 'recorded' && read !== undefined) {
+        // Only a page whose every target was read may stand in for the next check's.
+        const kept = outcome.result === 'ok' ? read : null;
+        validators.push({ monitorId: entry.check.item.monitorId, configVersion: entry.check.item.configVersion, validators: kept });
+      }
       for (const target of entry.targets ?? []) if (target.baseline) moved.push(target.baseline);
       results.push({ ok: true, outcome });
     } catch (error) {
@@ -128,6 +142,7 @@ export async function commitChecks(tx: Queryable, checks: PendingCheck[]): Promi
   }
   await writeBaselines(tx, moved);
   await recordChecks(tx, records);
+  await writePageValidators(tx, validators);
   return results;
 }
 
@@ -225,7 +240,7 @@ async function commitOne(
   }
   const run = {
     duration_ms: Math.max(0, at.getTime() - observation.startedAt.getTime()),
-    outcome: !load.loaded ? 'failed' : issues.length > 0 ? 'issues' : 'ok',
+    outcome: runOutcome(load, issues),
     http_status: load.status,
     manual_check_id: item.manualCheckId,
   } as const;
@@ -277,6 +292,12 @@ async function commitOne(
     outcome: { outcome: 'recorded', checkId, changes, issues, result: run.outcome, httpStatus: load.status, transition: logged },
     record,
   };
+}
+
+function runOutcome(load: LoadSummary, issues: CheckIssue[]): CheckRunOutcome {
+  if (!load.loaded) return 'failed';
+  if (load.notModified) return 'not_modified';
+  return issues.length > 0 ? 'issues' : 'ok';
 }
 
 function latest(a: Date, b: Date): Date {
