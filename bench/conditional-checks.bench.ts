@@ -1,8 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { readFileSync, readdirSync } from 'node:fs';
 import { rescheduleMonitors } from '../src/store/monitor-checks-store.ts';
 import { benchEngine, benchLoaders, PRODUCTION_TICK_SECONDS } from './lib/engine.ts';
-import { processCpuMs, waitFor } from './lib/measure.ts';
+import { waitFor } from './lib/measure.ts';
 import { portsForConcurrency, startPageServer } from './lib/page-server.ts';
 import { PRODUCT_TARGETS } from './lib/pages.ts';
 import { fmt, publish, table, type Cell } from './lib/report.ts';
@@ -37,26 +36,10 @@ type Kind = 'full' | 'not_modified';
 interface Pass {
   checksPerSecond: number;
   cpuMsPerCheck: number;
-  /** PostgreSQL's server processes (all of them: the machine's other users too), per check; null on PGlite */
-  serverCpuMsPerCheck: number | null;
   outcomes: Record<string, number>;
 }
 
 const server = await startPageServer({ ports: portsForConcurrency(CONCURRENCY) });
-
-/** CPU of every process named postgres on this machine, in ms. */
-function postgresCpuMs(): number {
-  let total = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += processCpuMs(Number(entry));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return total;
-}
 
 const cpuMs = () => {
   const { user, system } = process.cpuUsage();
@@ -89,14 +72,12 @@ async function run(store: StoreKind, kind: Kind): Promise<Pass> {
     );
     const engine = benchEngine(bench.db, loaders, CONCURRENCY, TICK_SECONDS);
     const cpuBefore = cpuMs();
-    const serverBefore = store === 'postgres' ? postgresCpuMs() : 0;
     const started = performance.now();
     engine.start();
     await waitFor(async () => (await engine.recorded()) >= MONITORS, LIMIT_MS, 20);
     const done = await engine.recorded();
     const seconds = (performance.now() - started) / 1000;
     const cpu = cpuMs() - cpuBefore;
-    const serverCpu = store === 'postgres' ? postgresCpuMs() - serverBefore : null;
     await engine.stop();
     const rows = await bench.db.query<{ outcome: string; n: number }>(
       'SELECT outcome, count(*)::int AS n FROM check_runs WHERE checked_at >= $1 GROUP BY outcome',
@@ -105,7 +86,6 @@ async function run(store: StoreKind, kind: Kind): Promise<Pass> {
     return {
       checksPerSecond: done / seconds,
       cpuMsPerCheck: cpu / Math.max(1, done),
-      serverCpuMsPerCheck: serverCpu === null ? null : serverCpu / Math.max(1, done),
       outcomes: Object.fromEntries(rows.map((r) => [r.outcome, r.n])),
     };
   } finally {
@@ -131,14 +111,12 @@ try {
     for (const kind of ['full', 'not_modified'] as const) {
       const cpu = median(passes[kind].map((p) => p.cpuMsPerCheck));
       const rate = median(passes[kind].map((p) => p.checksPerSecond));
-      const server = passes[kind][0]!.serverCpuMsPerCheck === null ? null : median(passes[kind].map((p) => p.serverCpuMsPerCheck!));
       rows.push([
         `${STORE_LABELS[store]}: ${kind === 'full' ? 'server without validators, 200 (baseline)' : 'server answers 304'}`,
         fmt(rate),
         `${fmt(rate / fullRate, 2)}×`,
         fmt(cpu, 2),
         `${fmt(cpu / fullCpu, 2)}×`,
-        server === null ? '—' : fmt(server, 2),
         passes[kind]
           .map((p) =>
             Object.entries(p.outcomes)
@@ -161,8 +139,8 @@ time from the engine's start until all are recorded, and CPU per check of the be
 extraction threads; on PGlite also the store's thread). The baseline is the same pages from a server that sends no
 validators: each check fetches, parses and extracts the page and finds no change. A smaller run than the issue's 100,000
 monitors: a pass of 100,000 html checks takes about half an hour per store here, and what a check costs does not depend
-on how many others there are. Both runs take turns for ${ROUNDS} rounds per store; the median round is shown. The
-PostgreSQL server's CPU is every postgres process of the machine, which other sessions' tests share: context only.
+on how many others there are. Both runs take turns for ${ROUNDS} round(s) per store; the median round is shown. The
+PostgreSQL server's own CPU is not counted (its backends are other processes, shared with other sessions on this machine).
 
 ${table(
   [

@@ -21,3 +21,9 @@ export function conditionalHeaders(validators: PageValidators): Record<string, s
   if (validators.lastModified !== null) headers['if-modified-since'] = validators.lastModified;
   return headers;
 }
+
+/** Whether two sets of validators (or their absence) are the same. */
+export function sameValidators(a: PageValidators | null, b: PageValidators | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.etag === b.etag && a.lastModified === b.lastModified;
+}

@@ -14,7 +14,7 @@ import { enqueueMonitorEvent, enqueueNotification } from '../outbox-store.ts';
 import { lazySavepoint } from '../savepoint.ts';
 import { saveTexts } from '../texts-store.ts';
 import { writePageValidators, type ValidatorsRecord } from '../page-validators-store.ts';
-import type { PageValidators } from '../../domain/page-validators.ts';
+import { sameValidators, type PageValidators } from '../../domain/page-validators.ts';
 import type { CheckRunOutcome } from '../check-runs-store.ts';
 import type { WorkItem } from './claim-work.ts';
 import { recordHostOutcome } from './host-outcome.ts';
@@ -128,9 +128,9 @@ export async function commitChecks(tx: Queryable, checks: PendingCheck[]): Promi
       await own.release();
       if (record) records.push(record);
       const read = entry.check.observation.load.validators;
-      if (outcome.outcome === 'recorded' && read !== undefined) {
-        // Only a page whose every target was read may stand in for the next check's.
-        const kept = outcome.result === 'ok' ? read : null;
+      // Only a page whose every target was read may stand in for the next check's; the ones the check sent need no write.
+      const kept = outcome.outcome === 'recorded' && outcome.result === 'ok' ? (read ?? null) : null;
+      if (outcome.outcome === 'recorded' && read !== undefined && !sameValidators(kept, entry.check.item.validators)) {
         validators.push({ monitorId: entry.check.item.monitorId, configVersion: entry.check.item.configVersion, validators: kept });
       }
       for (const target of entry.targets ?? []) if (target.baseline) moved.push(target.baseline);
