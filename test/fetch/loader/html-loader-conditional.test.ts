@@ -65,7 +65,7 @@ test('Last-Modified alone is sent as If-Modified-Since', async () => {
   const page = serveValidatingPage(site, { lastModifiedOnly: true });
   const { validators } = await loader.load({ url: page.url, mode: 'html' });
   assert.deepEqual(validators, { etag: null, lastModified: 'Thu, 01 Jan 2026 00:00:01 GMT' });
-  const again = await loader.load({ url: page.url, mode: 'html', validators: validators! });
+  const again = await loader.load({ url: page.url, mode: 'html', validators: validators });
   assert.deepEqual(page.requests[1], { 'if-none-match': undefined, 'if-modified-since': 'Thu, 01 Jan 2026 00:00:01 GMT' });
   assert.equal(again.notModified, true);
 });
