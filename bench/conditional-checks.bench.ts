@@ -149,7 +149,6 @@ ${table(
     'ratio to baseline',
     'CPU ms per check',
     'CPU ratio to baseline',
-    'PostgreSQL server CPU ms per check',
     'outcomes, per round',
   ],
   rows,
