@@ -189,3 +189,26 @@ test('a check whose target could not be read keeps no validators: the next check
     ['ok', 'issues', 'issues'],
   );
 });
+
+test("a confirm target's re-check reads the page whole, so the value it waits for is seen again and becomes a change", async () => {
+  await t.db.query("UPDATE monitors SET status = 'paused'");
+  const { token } = await createAccountWithToken(t.app);
+  const page = serveValidatingPage(site);
+  const monitorId = await createMonitorFor(t.app, token, page.url, { interval_minutes: 5, targets: [{ ...TITLE, confirm: true }] });
+  page.requests.length = 0;
+  await scheduledCheck(monitorId);
+  page.setPage({ title: 'Espresso Doppio' });
+  // Seen once: the value waits for its re-check, which must not be answered by a 304.
+  await scheduledCheck(monitorId);
+  await scheduledCheck(monitorId);
+  assert.deepEqual(sentValidators(page), [false, true, false]);
+  const runs = await history(token, monitorId);
+  assert.deepEqual(
+    runs.map((r) => [r.outcome, r.changes.length]),
+    [
+      ['ok', 0],
+      ['ok', 0],
+      ['ok', 1],
+    ],
+  );
+});
