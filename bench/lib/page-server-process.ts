@@ -15,6 +15,8 @@ import { loadRealPageFixtures } from './real-pages.ts';
 //                      every `--change-seconds` seconds, staggered per page
 //   /rendered.html     test/fixtures/site/shop/rendered-price.html (JavaScript-rendered price)
 //   /real/<n>.html     real shop page n (modulo their number) of test/corpora/realpages
+//   /validated/<n>.html  product page n with an ETag; a request whose If-None-Match
+//                      names it is answered 304 without a body (conditional requests)
 //
 // `--delay-ms N` answers every page N ms late, as a real site takes time to
 // answer: a worker then has checks under way at any moment.
@@ -38,7 +40,7 @@ function page(path: string): Buffer | string | null {
     realPages ??= loadRealPageFixtures().map((p) => p.html);
     return realPages[Number(real[1]) % realPages.length]!;
   }
-  const match = /^\/(product|small)\/(\d+)\.html$/.exec(path);
+  const match = /^\/(product|small|validated)\/(\d+)\.html$/.exec(path);
   if (!match) return null;
   const n = Number(match[2]);
   if (match[1] === 'small') return smallPage(n, smallPageVersion(n, Date.now(), changeSeconds));
@@ -50,7 +52,8 @@ function page(path: string): Buffer | string | null {
 const servers: Server[] = [];
 for (let i = 0; i < portCount; i++) {
   const server = createServer((req, res) => {
-    const body = page(new URL(req.url ?? '/', 'http://fixture').pathname);
+    const path = new URL(req.url ?? '/', 'http://fixture').pathname;
+    const body = page(path);
     if (body === null) {
       res.writeHead(404, { 'content-type': 'text/plain' });
       res.end('not found');
@@ -58,8 +61,14 @@ for (let i = 0; i < portCount; i++) {
     }
     // real pages declare their own encoding, in their markup
     const type = req.url?.startsWith('/real/') ? 'text/html' : 'text/html; charset=utf-8';
+    const etag = path.startsWith('/validated/') ? `"${path}"` : null;
     const answer = () => {
-      res.writeHead(200, { 'content-type': type });
+      if (etag !== null && req.headers['if-none-match'] === etag) {
+        res.writeHead(304, { etag });
+        res.end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': type, ...(etag === null ? {} : { etag }) });
       res.end(body);
     };
     if (delayMs > 0) setTimeout(answer, delayMs);

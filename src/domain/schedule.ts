@@ -144,7 +144,7 @@ function periodSeconds(intervalMinutes: number): number {
 
 // FNV-1a over the UTF-8 bytes, then MurmurHash3's finaliser so that the low
 // bits (which the modulo keeps) depend on every input byte.
-function hash32(text: string): number {
+export function hash32(text: string): number {
   let hash = 0x811c9dc5;
   for (const byte of new TextEncoder().encode(text)) {
     hash ^= byte;

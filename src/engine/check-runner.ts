@@ -22,13 +22,14 @@ import { readChangesByIds } from '../store/changes-store.ts';
 // up to a minute), tell an anti-bot wall from the page (a wall is the issue
 // `blocked`, never content), extract every target, then hand it to the group commit. A renderer without room
 // is a capacity deferral: the allowance goes back and the check is retried on
-// a later cycle. Each change recorded has its diff computed in the extraction
+// a later cycle. A page the site says did not change (304 to a conditional
+// request) is not extracted at all. Each change recorded has its diff computed in the extraction
 // threads and stored at once, so no reader computes one. Failures it goes on
 // after are logged and counted, never silent.
 
 /** What the commit needs of a load: not the page itself, which extraction is done with. */
-function summarizeLoad({ status, issues, retryAfterSeconds, html }: LoadResult): LoadSummary {
-  return { status, issues, retryAfterSeconds, loaded: html !== null };
+function summarizeLoad({ status, issues, retryAfterSeconds, html, notModified = false, validators }: LoadResult): LoadSummary {
+  return { status, issues, retryAfterSeconds, loaded: html !== null || notModified, notModified, validators };
 }
 
 export interface RunnerDeps {
@@ -55,6 +56,7 @@ async function observe(deps: RunnerDeps, item: WorkItem, signal?: AbortSignal): 
       ...(item.proxy === null ? {} : { proxy: item.proxy }),
       signal,
       turn: { account: item.accountId, lane: 'check' },
+      validators: item.validators ?? undefined,
     });
     // Stopped mid-load (shutdown): the load proves nothing about the site.
     if (signal?.aborted) return 'deferred';

@@ -24,8 +24,10 @@ export const ReceiptSchema = Type.Object({
 export const CheckRunSchema = Type.Object({
   checked_at: Timestamp,
   duration_ms: Type.Integer({ description: 'from the start of the page load to the recorded result' }),
-  outcome: Type.Union([Type.Literal('ok'), Type.Literal('issues'), Type.Literal('failed')], {
-    description: 'ok: every target was read; issues: the page loaded but a target could not be read; failed: the page did not load',
+  outcome: Type.Union([Type.Literal('ok'), Type.Literal('issues'), Type.Literal('failed'), Type.Literal('not_modified')], {
+    description:
+      'ok: every target was read; issues: the page loaded but a target could not be read; failed: the page did not load; ' +
+      'not_modified: the site answered 304 to a conditional request, so the page is the one read last time and nothing changed',
   }),
   http_status: Type.Union([Type.Integer(), Type.Null()]),
   manual_check_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'the receipt, when the check was requested' }),

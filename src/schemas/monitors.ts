@@ -3,6 +3,7 @@ import { TargetListSchema, TargetSchema } from '../domain/targets.ts';
 import { IDEMPOTENCY_KEY_PATTERN, MAX_CURSOR_LENGTH, NullableTimestamp, Timestamp } from './common.ts';
 import { CheckIssueSchema, LoadModeSchema, ProxyName } from './previews.ts';
 import { EmailModeSchema } from './admin.ts';
+import { WEEKDAYS } from '../domain/monitor-schedule.ts';
 
 const MonitorEmailMode = Type.Union([EmailModeSchema, Type.Null()], {
   description: "each (one email per check), daily or weekly (one digest of the period); null: the account's email_mode (the default)",
@@ -47,6 +48,56 @@ const Interval = Type.Integer({
   maximum: 10080,
   description: 'minutes between checks; at least 5 (html) or 15 (browser) on Pro',
 });
+export const ScheduleSchema = Type.Object(
+  {
+    timezone: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'IANA time zone the days, hours and cron are read in, e.g. Europe/Berlin',
+    }),
+    days: Type.Optional(
+      Type.Array(Type.Union(WEEKDAYS.map((day) => Type.Literal(day))), {
+        minItems: 1,
+        maxItems: 7,
+        uniqueItems: true,
+        description: 'days checks run on (a night window belongs to the day it begins); default every day',
+      }),
+    ),
+    hours: Type.Optional(
+      Type.Object(
+        {
+          from: Type.Integer({ minimum: 0, maximum: 23, description: 'first active hour' }),
+          to: Type.Integer({
+            minimum: 1,
+            maximum: 24,
+            description: 'the hour checks stop (exclusive); at or before from: the window runs past midnight',
+          }),
+        },
+        { additionalProperties: false, description: 'active hours, whole hours of the local clock; default the whole day' },
+      ),
+    ),
+    cron: Type.Optional(
+      Type.String({
+        minLength: 9,
+        maxLength: 120,
+        description:
+          "5-field cron expression (minute hour day month weekday) instead of days and hours; its occurrences at least the plan's minimum interval apart",
+      }),
+    ),
+    jitter_seconds: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 3600,
+        description: 'each check moves by a stable 0 to this many seconds; less than the interval',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'when checks run: every interval_minutes within active days and hours, or at the cron occurrences (never sooner than interval_minutes after the previous check); absent or null: every interval_minutes, around the clock',
+  },
+);
 const PreviewId = Type.String({ format: 'uuid', description: 'a valid preview of this account (POST /previews), at most 15 minutes old' });
 
 export const CreateMonitorBody = Type.Object(
@@ -56,6 +107,7 @@ export const CreateMonitorBody = Type.Object(
     name: Type.Optional(Name),
     labels: Type.Optional(Labels),
     interval_minutes: Interval,
+    schedule: Type.Optional(ScheduleSchema),
     notifications: Type.Optional(NotificationsInputSchema),
     proxy: Type.Optional(ProxyName),
   },
@@ -69,13 +121,17 @@ export const UpdateMonitorBody = Type.Object(
     name: Type.Optional(Type.Union([Name, Type.Null()], { description: 'null removes the name' })),
     labels: Type.Optional(Labels),
     interval_minutes: Type.Optional(Interval),
+    schedule: Type.Optional(Type.Union([ScheduleSchema, Type.Null()], { description: 'null removes the schedule' })),
     notifications: Type.Optional(NotificationsInputSchema),
     status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('paused')])),
     proxy: Type.Optional(
       Type.Union([ProxyName, Type.Null()], { description: 'load through this proxy from the next check; null: directly' }),
     ),
     expected_version: Type.Optional(
-      Type.Integer({ minimum: 1, description: 'the current config_version; required with preview_id, targets or interval_minutes' }),
+      Type.Integer({
+        minimum: 1,
+        description: 'the current config_version; required with preview_id, targets, interval_minutes or schedule',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -90,6 +146,7 @@ export const MonitorSchema = Type.Object({
   name: Type.Union([Type.String(), Type.Null()]),
   labels: Type.Array(Type.String()),
   interval_minutes: Type.Integer(),
+  schedule: Type.Union([ScheduleSchema, Type.Null()]),
   targets: Type.Array(TargetSchema),
   notifications: Type.Object({
     email_enabled: Type.Boolean(),

@@ -1,5 +1,6 @@
 import { AppError } from '../errors.ts';
 import type { Plan } from '../domain/plans.ts';
+import { scheduleProblems, type MonitorSchedule } from '../domain/monitor-schedule.ts';
 import type { Target } from '../domain/targets.ts';
 import type { Loaders } from '../fetch/loaders.ts';
 import type { Queryable } from '../store/database.ts';
@@ -8,7 +9,7 @@ import { assertTargetsConfigured, evaluateTargets } from './previews.ts';
 
 // The checks shared by creating a monitor and changing its configuration:
 // a valid preview of the account, targets that fit the plan and that the
-// preview's capture confirms, and an interval the plan allows.
+// preview's capture confirms, and an interval and a schedule the plan allows.
 
 export async function requirePreview(tx: Queryable, accountId: string, previewId: string, at: Date): Promise<PreviewRow> {
   const preview = await findValidPreview(tx, accountId, previewId, at);
@@ -30,14 +31,19 @@ export async function assertConfiguration(
   plan: Plan,
   preview: PreviewRow,
   targets: Target[],
-  intervalMinutes: number,
+  cadence: { intervalMinutes: number; schedule: MonitorSchedule | null; at: Date },
 ): Promise<void> {
   assertTargetsConfigured(targets, plan);
+  const { intervalMinutes, schedule } = cadence;
   const minimum = Math.max(1, plan.min_interval_minutes[preview.load_mode]);
   if (intervalMinutes < minimum) {
     throw new AppError('validation_failed', `interval_minutes must be at least ${minimum} for ${preview.load_mode} monitors`, {
       details: [{ field: 'interval_minutes', message: `at least ${minimum}` }],
     });
+  }
+  const problems = schedule === null ? [] : scheduleProblems(schedule, intervalMinutes, minimum, cadence.at);
+  if (problems.length > 0) {
+    throw new AppError('validation_failed', `the schedule is invalid: ${problems[0]!.message}`, { details: problems });
   }
   // Creation repeats target validation against the preview's capture.
   const details = (await evaluateTargets(loaders, preview, targets)).flatMap((result, index) =>

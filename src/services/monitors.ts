@@ -3,7 +3,8 @@ import type { Static } from '@sinclair/typebox';
 import type { CreateMonitorBody, MonitorSchema, UpdateMonitorBody } from '../schemas/monitors.ts';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
-import { dueAfterReconfiguring, initialDueAt } from '../domain/schedule.ts';
+import { initialDueAt } from '../domain/schedule.ts';
+import { cadenceOf } from '../domain/cadence.ts';
 import { planStopIssue } from '../domain/plan-fit.ts';
 import type { Plan } from '../domain/plans.ts';
 import type { Loaders } from '../fetch/loaders.ts';
@@ -56,6 +57,7 @@ export function monitorView(row: MonitorRow, plan: Plan): MonitorView {
     name: row.name,
     labels: row.labels,
     interval_minutes: row.interval_minutes,
+    schedule: row.schedule,
     targets: row.targets,
     notifications: {
       email_enabled: row.email_enabled,
@@ -104,7 +106,12 @@ export async function createMonitor(
     const preview = await requirePreview(tx, principal.accountId, input.preview_id, now);
     const targets = normaliseTargets(input.targets);
     const proxy = chooseProxy(deps.loaders.proxyNames, principal.plan, input.proxy);
-    await assertConfiguration(deps.loaders, principal.plan, preview, targets, input.interval_minutes);
+    const schedule = input.schedule ?? null;
+    await assertConfiguration(deps.loaders, principal.plan, preview, targets, {
+      intervalMinutes: input.interval_minutes,
+      schedule,
+      at: now,
+    });
     const existing = await monitorIdForUrl(tx, principal.accountId, preview.url);
     if (existing) throw new AppError('monitor_exists', `a monitor for this URL exists: ${existing}`);
     if ((await countMonitors(tx, principal.accountId)) >= principal.plan.monitors) {
@@ -121,6 +128,7 @@ export async function createMonitor(
       name: input.name ?? null,
       labels: input.labels ?? [],
       interval_minutes: input.interval_minutes,
+      schedule,
       targets,
       email_enabled: input.notifications?.email_enabled ?? true,
       email_mode: input.notifications?.email_mode ?? null,
@@ -189,10 +197,11 @@ export async function changeMonitor(deps: MonitorDeps, principal: Principal, id:
     const now = deps.clock.now();
     const monitor = await lockMonitor(tx, principal.accountId, id);
     if (!monitor) throw monitorNotFound();
-    const changesConfig = input.preview_id !== undefined || input.targets !== undefined || input.interval_minutes !== undefined;
+    const changesConfig =
+      input.preview_id !== undefined || input.targets !== undefined || input.interval_minutes !== undefined || input.schedule !== undefined;
     if (changesConfig && input.expected_version === undefined) {
       throw new AppError('validation_failed', 'expected_version is required to change targets, load method or schedule', {
-        details: [{ field: 'expected_version', message: 'is required with preview_id, targets or interval_minutes' }],
+        details: [{ field: 'expected_version', message: 'is required with preview_id, targets, interval_minutes or schedule' }],
       });
     }
     if (input.expected_version !== undefined && input.expected_version !== monitor.config_version) {
@@ -215,13 +224,17 @@ export async function changeMonitor(deps: MonitorDeps, principal: Principal, id:
     if (input.status !== undefined && input.status !== monitor.status) {
       changes.status = input.status;
       if (input.status === 'active')
-        changes.next_check_at = dueAfterReconfiguring(monitor.id, now, monitor.last_checked_at, monitor.interval_minutes);
+        changes.next_check_at = cadenceOf({
+          id: monitor.id,
+          intervalMinutes: monitor.interval_minutes,
+          schedule: monitor.schedule,
+        }).afterReconfiguring(now, monitor.last_checked_at);
       else await cancelPendingChecks(tx, monitor.id, now, 'paused');
     }
     if (changesConfig) {
       if (input.preview_id === undefined) {
         throw new AppError('validation_failed', 'changing targets, load method or schedule requires a fresh preview_id', {
-          details: [{ field: 'preview_id', message: 'is required with targets or interval_minutes' }],
+          details: [{ field: 'preview_id', message: 'is required with targets, interval_minutes or schedule' }],
         });
       }
       const preview = await requirePreview(tx, principal.accountId, input.preview_id, now);
@@ -232,16 +245,18 @@ export async function changeMonitor(deps: MonitorDeps, principal: Principal, id:
       }
       const targets = normaliseTargets(input.targets ?? monitor.targets);
       const interval = input.interval_minutes ?? monitor.interval_minutes;
-      await assertConfiguration(deps.loaders, principal.plan, preview, targets, interval);
+      const schedule = input.schedule === undefined ? monitor.schedule : input.schedule;
+      await assertConfiguration(deps.loaders, principal.plan, preview, targets, { intervalMinutes: interval, schedule, at: now });
       await cancelPendingChecks(tx, monitor.id, now, 'targets_changed');
       Object.assign(changes, {
         targets,
         interval_minutes: interval,
+        schedule,
         load_mode: preview.load_mode,
         config_version: monitor.config_version + 1,
         next_check_at:
           (changes.status ?? monitor.status) === 'active'
-            ? dueAfterReconfiguring(monitor.id, now, monitor.last_checked_at, interval)
+            ? cadenceOf({ id: monitor.id, intervalMinutes: interval, schedule }).afterReconfiguring(now, monitor.last_checked_at)
             : monitor.next_check_at,
       });
     }

@@ -1,4 +1,5 @@
 import type { Queryable } from './database.ts';
+import type { MonitorSchedule } from '../domain/monitor-schedule.ts';
 
 // Claiming work. Claims are serialised across every process sharing the
 // database by one transaction-scoped advisory lock (a claim takes
@@ -35,6 +36,7 @@ export interface ClaimCandidate {
   load_mode: 'html' | 'browser';
   proxy: string | null;
   interval_minutes: number;
+  schedule: MonitorSchedule | null;
   targets: unknown[];
   config_version: number;
   next_check_at: Date | null;
@@ -49,6 +51,13 @@ export interface ClaimCandidate {
   lease_manual_check_id: string | null;
   lease_reserved_metric: string | null;
   lease_reserved_period: Date | null;
+  /**
+   * the validators of the page's last full answer (migration 029), when they
+   * were read under the current configuration and no target waits for a
+   * confirming re-check (which must read the page)
+   */
+  validator_etag: string | null;
+  validator_last_modified: string | null;
 }
 
 /**
@@ -73,17 +82,20 @@ export async function findClaimCandidates(db: Queryable, at: Date, plans: string
        UNION SELECT monitor_id FROM manual_checks WHERE status = 'queued' AND expires_at > $1::timestamptz
        UNION SELECT monitor_id FROM check_leases WHERE lease_expires_at <= $1::timestamptz
      )
-     SELECT m.id, m.account_id, a.plan, m.url, m.load_mode, m.proxy, m.interval_minutes, m.targets, m.config_version,
+     SELECT m.id, m.account_id, a.plan, m.url, m.load_mode, m.proxy, m.interval_minutes, m.schedule, m.targets, m.config_version,
             s.next_check_at, s.last_checked_at, m.email_enabled, m.webhook_enabled,
             q.id AS queued_check_id,
             l.attempt AS lease_attempt, l.scheduled AS lease_scheduled, l.manual_check_id AS lease_manual_check_id,
-            l.reserved_metric AS lease_reserved_metric, l.reserved_period AS lease_reserved_period
+            l.reserved_metric AS lease_reserved_metric, l.reserved_period AS lease_reserved_period,
+            v.etag AS validator_etag, v.last_modified AS validator_last_modified
      FROM wanted w
      JOIN monitors m ON m.id = w.id
      JOIN check_state s ON s.monitor_id = m.id
      JOIN accounts a ON a.id = m.account_id
      LEFT JOIN check_leases l ON l.monitor_id = m.id
      LEFT JOIN manual_checks q ON q.monitor_id = m.id AND q.status = 'queued' AND q.expires_at > $1::timestamptz
+     LEFT JOIN page_validators v ON v.monitor_id = m.id AND v.config_version = m.config_version
+       AND NOT EXISTS (SELECT 1 FROM baselines b WHERE b.monitor_id = m.id AND b.pending_value IS NOT NULL)
      WHERE m.status = 'active' AND a.plan = ANY($2::text[])
        AND (l.monitor_id IS NULL OR l.lease_expires_at <= $1::timestamptz)
        AND (s.next_check_at <= $1::timestamptz OR q.id IS NOT NULL OR l.monitor_id IS NOT NULL)

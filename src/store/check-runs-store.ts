@@ -1,7 +1,8 @@
 import type { CheckIssue } from '../domain/issues.ts';
 import type { Queryable } from './database.ts';
 
-export type CheckRunOutcome = 'ok' | 'issues' | 'failed';
+// not_modified: a conditional request answered 304, the page was the one last read whole (issue #41)
+export type CheckRunOutcome = 'ok' | 'issues' | 'failed' | 'not_modified';
 
 export interface CheckRunRow {
   seq: string;

@@ -3,6 +3,7 @@ import type { Queryable } from './database.ts';
 import type { Target } from '../domain/targets.ts';
 import type { CheckIssue } from '../domain/issues.ts';
 import type { BaselineRow } from './baselines-store.ts';
+import type { MonitorSchedule } from '../domain/monitor-schedule.ts';
 
 export interface MonitorRow {
   id: string;
@@ -16,6 +17,8 @@ export interface MonitorRow {
   name: string | null;
   labels: string[];
   interval_minutes: number;
+  /** days/hours or cron (migration 028); null: every interval around the clock */
+  schedule: MonitorSchedule | null;
   targets: Target[];
   email_enabled: boolean;
   webhook_enabled: boolean;
@@ -54,8 +57,8 @@ const MONITOR_ROWS = `SELECT m.*, s.next_check_at, s.last_checked_at, s.last_cha
 export async function insertMonitor(db: Queryable, m: NewMonitor): Promise<void> {
   await db.query(
     `INSERT INTO monitors (id, account_id, url, load_mode, status, name, labels, interval_minutes, targets,
-       email_enabled, webhook_enabled, created_at, updated_at, failing_after, email_mode, channel_ids, proxy)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::uuid[], $17)`,
+       email_enabled, webhook_enabled, created_at, updated_at, failing_after, email_mode, channel_ids, proxy, schedule)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::uuid[], $17, $18::jsonb)`,
     [
       m.id,
       m.account_id,
@@ -74,6 +77,7 @@ export async function insertMonitor(db: Queryable, m: NewMonitor): Promise<void>
       m.email_mode,
       m.channel_ids,
       m.proxy,
+      jsonOrNull(m.schedule),
     ],
   );
   await insertCheckState(db, m.id, m.status === 'active', m.next_check_at);
@@ -124,7 +128,7 @@ export async function findMonitorsWithBaselines(
   // parsing each column of each row (half the statement's cost on PGlite).
   const [row] = await db.query<{ found: string }>(
     `SELECT coalesce(json_agg(r), '[]')::text AS found FROM (
-       SELECT k.key_position, m.id, m.seq, m.account_id, m.url, m.load_mode, m.proxy, m.status, m.name, m.labels, m.interval_minutes,
+       SELECT k.key_position, m.id, m.seq, m.account_id, m.url, m.load_mode, m.proxy, m.status, m.name, m.labels, m.interval_minutes, m.schedule,
          m.targets, m.email_enabled, m.webhook_enabled, m.email_mode, m.channel_ids, m.failing_after, m.config_version,
          ${epochMs('m.created_at')} AS created_at, ${epochMs('m.updated_at')} AS updated_at,
          ${epochMs('s.last_checked_at')} AS last_checked_at, ${epochMs('s.next_check_at')} AS next_check_at,
@@ -222,6 +226,7 @@ export type MonitorChanges = Partial<
     | 'failing_after'
     | 'targets'
     | 'interval_minutes'
+    | 'schedule'
     | 'load_mode'
     | 'proxy'
     | 'config_version'
@@ -229,7 +234,12 @@ export type MonitorChanges = Partial<
   >
 >;
 
-const JSON_COLUMNS = new Set(['labels', 'targets']);
+const JSON_COLUMNS = new Set(['labels', 'targets', 'schedule']);
+
+/** A JSON column's parameter; null stays SQL NULL rather than the JSON value null. */
+function jsonOrNull(value: unknown): string | null {
+  return value === null ? null : JSON.stringify(value);
+}
 
 export async function updateMonitor(db: Queryable, id: string, changes: MonitorChanges, at: Date): Promise<MonitorRow> {
   const { next_check_at: nextCheckAt, ...own } = changes;
@@ -237,7 +247,7 @@ export async function updateMonitor(db: Queryable, id: string, changes: MonitorC
   const sets = ['updated_at = $2'];
   for (const [column, value] of Object.entries(own)) {
     if (value === undefined) continue;
-    params.push(JSON_COLUMNS.has(column) ? JSON.stringify(value) : value);
+    params.push(JSON_COLUMNS.has(column) ? jsonOrNull(value) : value);
     sets.push(`${column} = $${params.length}`);
   }
   await db.query(`UPDATE monitors SET ${sets.join(', ')} WHERE id = $1`, params);

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { TARGET_KINDS, type Target, type TargetKind } from '../domain/targets.ts';
 import type { FieldDetail } from '../errors.ts';
 import { field } from './form.ts';
+import { readScheduleInput, type ScheduleInput } from './schedule-form.ts';
 
 // The new-monitor form's targets: what the owner typed, and the API's Target
 // objects built from it (only the fields the kind and rule use, so a value
@@ -36,6 +37,7 @@ export interface MonitorInput {
   webhook: boolean;
   /** "" = the default */
   failingAfter: string;
+  schedule: ScheduleInput;
   targets: TargetInput[];
 }
 
@@ -126,6 +128,7 @@ export function readMonitorInput(request: FastifyRequest, targetCount: number): 
     labels: field(request, 'labels'),
     webhook: field(request, 'webhook') === 'on',
     failingAfter: field(request, 'failing_after').trim(),
+    schedule: readScheduleInput(request),
     targets,
   };
 }

@@ -68,6 +68,7 @@ async function newMonitor(accountId: string, at: Date): Promise<string> {
     name: null,
     labels: [],
     interval_minutes: 60,
+    schedule: null,
     targets: [TITLE],
     email_enabled: false,
     email_mode: null,

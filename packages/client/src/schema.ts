@@ -2637,6 +2637,23 @@ export interface operations {
                             name: string | null;
                             labels: string[];
                             interval_minutes: number;
+                            schedule: {
+                                /** @description IANA time zone the days, hours and cron are read in, e.g. Europe/Berlin */
+                                timezone: string;
+                                /** @description days checks run on (a night window belongs to the day it begins); default every day */
+                                days?: ("sun" | "mon" | "tue" | "wed" | "thu" | "fri" | "sat")[];
+                                /** @description active hours, whole hours of the local clock; default the whole day */
+                                hours?: {
+                                    /** @description first active hour */
+                                    from: number;
+                                    /** @description the hour checks stop (exclusive); at or before from: the window runs past midnight */
+                                    to: number;
+                                };
+                                /** @description 5-field cron expression (minute hour day month weekday) instead of days and hours; its occurrences at least the plan's minimum interval apart */
+                                cron?: string;
+                                /** @description each check moves by a stable 0 to this many seconds; less than the interval */
+                                jitter_seconds?: number;
+                            } | null;
                             targets: {
                                 /** @description identifier chosen by the caller, unique within the monitor */
                                 id: string;
@@ -2819,6 +2836,24 @@ export interface operations {
                     labels?: string[];
                     /** @description minutes between checks; at least 5 (html) or 15 (browser) on Pro */
                     interval_minutes: number;
+                    /** @description when checks run: every interval_minutes within active days and hours, or at the cron occurrences (never sooner than interval_minutes after the previous check); absent or null: every interval_minutes, around the clock */
+                    schedule?: {
+                        /** @description IANA time zone the days, hours and cron are read in, e.g. Europe/Berlin */
+                        timezone: string;
+                        /** @description days checks run on (a night window belongs to the day it begins); default every day */
+                        days?: ("sun" | "mon" | "tue" | "wed" | "thu" | "fri" | "sat")[];
+                        /** @description active hours, whole hours of the local clock; default the whole day */
+                        hours?: {
+                            /** @description first active hour */
+                            from: number;
+                            /** @description the hour checks stop (exclusive); at or before from: the window runs past midnight */
+                            to: number;
+                        };
+                        /** @description 5-field cron expression (minute hour day month weekday) instead of days and hours; its occurrences at least the plan's minimum interval apart */
+                        cron?: string;
+                        /** @description each check moves by a stable 0 to this many seconds; less than the interval */
+                        jitter_seconds?: number;
+                    };
                     notifications?: {
                         /** @description email the account on matched changes; default true */
                         email_enabled?: boolean;
@@ -2965,6 +3000,23 @@ export interface operations {
                             name: string | null;
                             labels: string[];
                             interval_minutes: number;
+                            schedule: {
+                                /** @description IANA time zone the days, hours and cron are read in, e.g. Europe/Berlin */
+                                timezone: string;
+                                /** @description days checks run on (a night window belongs to the day it begins); default every day */
+                                days?: ("sun" | "mon" | "tue" | "wed" | "thu" | "fri" | "sat")[];
+                                /** @description active hours, whole hours of the local clock; default the whole day */
+                                hours?: {
+                                    /** @description first active hour */
+                                    from: number;
+                                    /** @description the hour checks stop (exclusive); at or before from: the window runs past midnight */
+                                    to: number;
+                                };
+                                /** @description 5-field cron expression (minute hour day month weekday) instead of days and hours; its occurrences at least the plan's minimum interval apart */
+                                cron?: string;
+                                /** @description each check moves by a stable 0 to this many seconds; less than the interval */
+                                jitter_seconds?: number;
+                            } | null;
                             targets: {
                                 /** @description identifier chosen by the caller, unique within the monitor */
                                 id: string;
@@ -3243,6 +3295,24 @@ export interface operations {
                     labels?: string[];
                     /** @description minutes between checks; at least 5 (html) or 15 (browser) on Pro */
                     interval_minutes?: number;
+                    /** @description null removes the schedule */
+                    schedule?: {
+                        /** @description IANA time zone the days, hours and cron are read in, e.g. Europe/Berlin */
+                        timezone: string;
+                        /** @description days checks run on (a night window belongs to the day it begins); default every day */
+                        days?: ("sun" | "mon" | "tue" | "wed" | "thu" | "fri" | "sat")[];
+                        /** @description active hours, whole hours of the local clock; default the whole day */
+                        hours?: {
+                            /** @description first active hour */
+                            from: number;
+                            /** @description the hour checks stop (exclusive); at or before from: the window runs past midnight */
+                            to: number;
+                        };
+                        /** @description 5-field cron expression (minute hour day month weekday) instead of days and hours; its occurrences at least the plan's minimum interval apart */
+                        cron?: string;
+                        /** @description each check moves by a stable 0 to this many seconds; less than the interval */
+                        jitter_seconds?: number;
+                    } | null;
                     notifications?: {
                         /** @description email the account on matched changes; default true */
                         email_enabled?: boolean;
@@ -3258,7 +3328,7 @@ export interface operations {
                     status?: "active" | "paused";
                     /** @description load through this proxy from the next check; null: directly */
                     proxy?: string | null;
-                    /** @description the current config_version; required with preview_id, targets or interval_minutes */
+                    /** @description the current config_version; required with preview_id, targets, interval_minutes or schedule */
                     expected_version?: number;
                 };
             };
@@ -3284,6 +3354,23 @@ export interface operations {
                             name: string | null;
                             labels: string[];
                             interval_minutes: number;
+                            schedule: {
+                                /** @description IANA time zone the days, hours and cron are read in, e.g. Europe/Berlin */
+                                timezone: string;
+                                /** @description days checks run on (a night window belongs to the day it begins); default every day */
+                                days?: ("sun" | "mon" | "tue" | "wed" | "thu" | "fri" | "sat")[];
+                                /** @description active hours, whole hours of the local clock; default the whole day */
+                                hours?: {
+                                    /** @description first active hour */
+                                    from: number;
+                                    /** @description the hour checks stop (exclusive); at or before from: the window runs past midnight */
+                                    to: number;
+                                };
+                                /** @description 5-field cron expression (minute hour day month weekday) instead of days and hours; its occurrences at least the plan's minimum interval apart */
+                                cron?: string;
+                                /** @description each check moves by a stable 0 to this many seconds; less than the interval */
+                                jitter_seconds?: number;
+                            } | null;
                             targets: {
                                 /** @description identifier chosen by the caller, unique within the monitor */
                                 id: string;
@@ -3471,8 +3558,8 @@ export interface operations {
                             checked_at: string;
                             /** @description from the start of the page load to the recorded result */
                             duration_ms: number;
-                            /** @description ok: every target was read; issues: the page loaded but a target could not be read; failed: the page did not load */
-                            outcome: "ok" | "issues" | "failed";
+                            /** @description ok: every target was read; issues: the page loaded but a target could not be read; failed: the page did not load; not_modified: the site answered 304 to a conditional request, so the page is the one read last time and nothing changed */
+                            outcome: "ok" | "issues" | "failed" | "not_modified";
                             http_status: number | null;
                             /** @description the receipt, when the check was requested */
                             manual_check_id: string | null;

@@ -7,6 +7,7 @@ import { ACCEPT_ENCODING, BodyTooLargeError, readDecodedBody } from './http-body
 import { firstHeader, isHtmlMime, looksLikeHtml, parseContentType, parseRetryAfter } from './http-headers.ts';
 import { readErrorPage, withWallEvidence } from './wall-evidence.ts';
 import { loadIssue, type LoadRequest, type LoadResult, type PageLoader } from './types.ts';
+import { conditionalHeaders, validatorsOf } from '../../domain/page-validators.ts';
 
 // The `html` page loader: one GET (plus redirects) with undici, through the
 // SSRF guard at every hop and at connect time, within DESIGN §5's limits.
@@ -22,6 +23,9 @@ import { loadIssue, type LoadRequest, type LoadResult, type PageLoader } from '.
 //   `fetch_failed`. finalUrl is the last URL actually requested.
 // * Without Content-Type the body is sniffed; any other non-HTML type is
 //   `not_html` and its body is not read.
+// * A conditional request (LoadRequest.validators) sends If-None-Match /
+//   If-Modified-Since; its 304 is `notModified`, not an `http_status` issue.
+//   A page read whole reports its own validators for the next check.
 
 export interface HtmlLoaderOptions {
   /** the SSRF guard policy (operator's allowed ports and trusted networks); required */
@@ -47,6 +51,7 @@ export interface HtmlLoaderOptions {
 export const DEFAULT_USER_AGENT = 'pagewatch/0.1 (+https://github.com/pagewatch; page change monitor)';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const NOT_MODIFIED = 304;
 const RETRY_AFTER_STATUSES = new Set([429, 503]);
 // Undici's own timeouts: connect (and our DNS step), headers, gaps in the body.
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
@@ -80,9 +85,19 @@ function issueFor(err: unknown, deadline: AbortSignal, settings: Settings): Chec
   return loadIssue('fetch_failed', describe(err));
 }
 
-async function finish(response: Dispatcher.ResponseData, url: URL, settings: Settings, signal: AbortSignal): Promise<LoadResult> {
+async function finish(
+  response: Dispatcher.ResponseData,
+  url: URL,
+  settings: Settings,
+  signal: AbortSignal,
+  conditional: boolean,
+): Promise<LoadResult> {
   const status = response.statusCode;
   const finalUrl = url.href;
+  if (status === NOT_MODIFIED && conditional) {
+    await response.body.dump();
+    return { finalUrl, status, html: null, issues: [], notModified: true };
+  }
   if (status >= 300) {
     const errorPage = await readErrorPage(response, signal);
     const result = failed(finalUrl, status, 'http_status', `the server answered HTTP ${status}`);
@@ -101,8 +116,9 @@ async function finish(response: Dispatcher.ResponseData, url: URL, settings: Set
   if (type.mime === null && !looksLikeHtml(bytes)) {
     return failed(finalUrl, status, 'not_html', 'the answer has no content type and does not look like HTML');
   }
+  const validators = validatorsOf(firstHeader(response.headers.etag), firstHeader(response.headers['last-modified']));
   // Decoded by whoever reads the page (an extraction thread), not on the event loop.
-  return withWallEvidence({ finalUrl, status, html: { bytes, charset: type.charset }, issues: [] }, response.headers);
+  return withWallEvidence({ finalUrl, status, html: { bytes, charset: type.charset }, issues: [], validators }, response.headers);
 }
 
 async function loadPage(request: LoadRequest, settings: Settings, agent: Dispatcher): Promise<LoadResult> {
@@ -111,6 +127,9 @@ async function loadPage(request: LoadRequest, settings: Settings, agent: Dispatc
   let finalUrl = request.url;
   let status: number | null = null;
   let target = request.url;
+  const { validators } = request;
+  const conditional = validators !== undefined;
+  const headers = validators ? { ...settings.headers, ...conditionalHeaders(validators) } : settings.headers;
   try {
     for (let redirects = 0; ; redirects++) {
       const vetted = vetUrl(target, settings.policy);
@@ -123,12 +142,12 @@ async function loadPage(request: LoadRequest, settings: Settings, agent: Dispatc
         origin: vetted.url.origin,
         path: `${vetted.url.pathname}${vetted.url.search}`,
         method: 'GET',
-        headers: settings.headers,
+        headers,
         signal,
       });
       status = response.statusCode;
       const location = firstHeader(response.headers.location);
-      if (!REDIRECTS.has(status) || location === undefined) return await finish(response, vetted.url, settings, signal);
+      if (!REDIRECTS.has(status) || location === undefined) return await finish(response, vetted.url, settings, signal, conditional);
       await response.body.dump();
       if (redirects >= settings.maxRedirects) {
         return failed(finalUrl, status, 'fetch_failed', `more than ${settings.maxRedirects} redirects`);

@@ -2,6 +2,7 @@ import type { CheckIssue, IssueCode } from '../../domain/issues.ts';
 import type { LoadMode } from '../../domain/load-mode.ts';
 import type { Lane } from '../../domain/fair-queue.ts';
 import type { PageSource } from '../../domain/page-source.ts';
+import type { PageValidators } from '../../domain/page-validators.ts';
 
 export interface LoadRequest {
   url: string;
@@ -12,6 +13,8 @@ export interface LoadRequest {
   proxy?: string;
   /** whose turn the load takes where loads wait (the browser's pages); none: a check of no account */
   turn?: { account: string; lane: Lane };
+  /** html mode: the validators of the last full answer; the page is asked for only if it changed since (a 304 answers notModified) */
+  validators?: PageValidators;
 }
 
 export interface LoadResult {
@@ -29,6 +32,10 @@ export interface LoadResult {
   errorPage?: PageSource;
   /** seconds the site asked us to wait (Retry-After on 429/503), for per-host backoff */
   retryAfterSeconds?: number;
+  /** html mode, a conditional request: the server answered 304, the page is the one the validators came with (html is null, no issue) */
+  notModified?: boolean;
+  /** html mode, a page read whole: the answer's validators (null when it sent none) */
+  validators?: PageValidators | null;
 }
 
 /** One interface, two modes: html (undici) and browser (Chromium). */

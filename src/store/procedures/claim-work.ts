@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { CheckIssue } from '../../domain/issues.ts';
 import { earliestRunAt } from '../../domain/manual-check.ts';
 import type { Plan, Plans, PlanName } from '../../domain/plans.ts';
-import { nextDueAt, slotWaitsForInterval, stableOffsetSeconds } from '../../domain/schedule.ts';
+import { cadenceOf, type Cadence } from '../../domain/cadence.ts';
+import type { MonitorSchedule } from '../../domain/monitor-schedule.ts';
+import type { PageValidators } from '../../domain/page-validators.ts';
 import type { Target } from '../../domain/targets.ts';
 import type { Queryable } from '../database.ts';
 import {
@@ -38,10 +40,13 @@ export interface WorkItem {
   targets: Target[];
   configVersion: number;
   intervalMinutes: number;
+  schedule: MonitorSchedule | null;
   /** the slot served when `scheduled`: the monitor's next_check_at at the claim */
   dueAt: Date | null;
   scheduled: boolean;
   manualCheckId: string | null;
+  /** the page is asked for only if it changed since these (a scheduled html check under an unchanged configuration); null: load it whole */
+  validators: PageValidators | null;
   token: string;
   attempt: number;
   reservation: Reservation;
@@ -133,7 +138,7 @@ export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date
     // A dead worker's check was already dispatched: it is finished whatever the site's state.
     if (backoff && candidate.lease_attempt === null) {
       if (work.scheduled) {
-        const next = nextDueAt(candidate.next_check_at ?? at, candidate.interval_minutes, offsetOf(candidate), backoff.until);
+        const next = cadenceOfCandidate(candidate).nextDue(candidate.next_check_at ?? at, backoff.until);
         await recordSkippedCheck(tx, candidate.id, next, [backoffIssue(backoff.until, backoff.reason)]);
         moved.skipped++;
       }
@@ -183,9 +188,11 @@ export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date
       targets: candidate.targets as Target[],
       configVersion: candidate.config_version,
       intervalMinutes: candidate.interval_minutes,
+      schedule: candidate.schedule,
       dueAt: work.scheduled ? candidate.next_check_at : null,
       scheduled: work.scheduled,
       manualCheckId: work.manualCheckId,
+      validators: work.manualCheckId === null ? storedValidators(candidate) : null,
       token,
       attempt,
       reservation,
@@ -202,8 +209,15 @@ export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date
 
 const OVERDUE_CYCLES = 2;
 
-function offsetOf(candidate: ClaimCandidate): number {
-  return stableOffsetSeconds(candidate.id, candidate.interval_minutes);
+/** A manual check always loads the page whole; so does an html check without stored validators, and every browser check. */
+function storedValidators(candidate: ClaimCandidate): PageValidators | null {
+  if (candidate.load_mode !== 'html') return null;
+  const { validator_etag: etag, validator_last_modified: lastModified } = candidate;
+  return etag === null && lastModified === null ? null : { etag, lastModified };
+}
+
+function cadenceOfCandidate(candidate: ClaimCandidate): Cadence {
+  return cadenceOf({ id: candidate.id, intervalMinutes: candidate.interval_minutes, schedule: candidate.schedule });
 }
 
 /**
@@ -230,14 +244,14 @@ function decideWork(
   if (scheduled && candidate.last_checked_at !== null && overdueMs > OVERDUE_CYCLES * settings.tickSeconds * 1000) {
     moved.rescheduled.push({
       id: candidate.id,
-      nextCheckAt: nextDueAt(candidate.next_check_at ?? at, candidate.interval_minutes, offsetOf(candidate), at),
+      nextCheckAt: cadenceOfCandidate(candidate).nextDue(candidate.next_check_at ?? at, at),
     });
     scheduled = false;
   }
   if (
     scheduled &&
     candidate.next_check_at !== null &&
-    slotWaitsForInterval(candidate.next_check_at, candidate.last_checked_at, candidate.interval_minutes, offsetOf(candidate), at)
+    cadenceOfCandidate(candidate).slotWaits(candidate.next_check_at, candidate.last_checked_at, at)
   ) {
     scheduled = false;
   }
@@ -272,12 +286,7 @@ async function skipExhausted(
 ): Promise<void> {
   const issue = EXHAUSTED(candidate.load_mode);
   if (work.scheduled) {
-    await recordSkippedCheck(
-      tx,
-      candidate.id,
-      nextDueAt(candidate.next_check_at ?? at, candidate.interval_minutes, offsetOf(candidate), at),
-      [issue],
-    );
+    await recordSkippedCheck(tx, candidate.id, cadenceOfCandidate(candidate).nextDue(candidate.next_check_at ?? at, at), [issue]);
   }
   if (work.manualCheckId !== null) {
     await startManualCheck(tx, work.manualCheckId, at);
@@ -303,11 +312,6 @@ async function giveUp(tx: Queryable, candidate: ClaimCandidate, at: Date): Promi
     at,
   );
   if (candidate.lease_scheduled) {
-    await recordSkippedCheck(
-      tx,
-      candidate.id,
-      nextDueAt(candidate.next_check_at ?? at, candidate.interval_minutes, offsetOf(candidate), at),
-      [issue],
-    );
+    await recordSkippedCheck(tx, candidate.id, cadenceOfCandidate(candidate).nextDue(candidate.next_check_at ?? at, at), [issue]);
   }
 }

@@ -3,7 +3,7 @@ import type { TargetExtraction } from '../../domain/extract/index.ts';
 import type { LoadAnswer } from '../../domain/host-politeness.ts';
 import type { CheckIssue } from '../../domain/issues.ts';
 import { CONFIRM_RECHECK_SECONDS } from '../../domain/noise.ts';
-import { nextDueAfterCapture, stableOffsetSeconds } from '../../domain/schedule.ts';
+import { cadenceOf } from '../../domain/cadence.ts';
 import type { Queryable } from '../database.ts';
 import { deleteOtherBaselines, readBaselinesOf, setPendingValue, writeBaselines, type BaselineRow } from '../baselines-store.ts';
 import { insertChanges, type ChangeRow } from '../changes-store.ts';
@@ -13,6 +13,9 @@ import { recordChecks, type CheckRecord } from '../monitor-checks-store.ts';
 import { enqueueMonitorEvent, enqueueNotification } from '../outbox-store.ts';
 import { lazySavepoint } from '../savepoint.ts';
 import { saveTexts } from '../texts-store.ts';
+import { writePageValidators, type ValidatorsRecord } from '../page-validators-store.ts';
+import { sameValidators, type PageValidators } from '../../domain/page-validators.ts';
+import type { CheckRunOutcome } from '../check-runs-store.ts';
 import type { WorkItem } from './claim-work.ts';
 import { recordHostOutcome } from './host-outcome.ts';
 import { decideTarget, type TargetDecision } from './target-outcome.ts';
@@ -36,8 +39,12 @@ import { decideTarget, type TargetDecision } from './target-outcome.ts';
 
 /** What the commit needs of a load: not the page itself, which extraction is done with. */
 export interface LoadSummary extends LoadAnswer {
-  /** whether a page was read (LoadResult.html was not null) */
+  /** whether a page was read (LoadResult.html was not null), or the site said it is the one read last time (a 304) */
   loaded: boolean;
+  /** a conditional request answered 304: nothing was extracted and nothing changed */
+  notModified: boolean;
+  /** an html page read whole: its validators (null: none sent); undefined otherwise */
+  validators?: PageValidators | null;
 }
 
 export interface Observation {
@@ -55,7 +62,7 @@ export interface RecordedCheck {
   checkId: string;
   changes: string[];
   issues: CheckIssue[];
-  result: 'ok' | 'issues' | 'failed';
+  result: CheckRunOutcome;
   httpStatus: number | null;
   /** the monitor started failing or recovered with this check */
   transition: { event: 'monitor.failing' | 'monitor.recovered'; failingSince: string; consecutiveFailures: number } | null;
@@ -107,6 +114,7 @@ export async function commitChecks(tx: Queryable, checks: PendingCheck[]): Promi
     pending.flatMap((p) => p?.targets?.flatMap((target) => (target.text ? [target.text] : [])) ?? []),
   );
   const records: CheckRecord[] = [];
+  const validators: ValidatorsRecord[] = [];
   const moved: BaselineRow[] = [];
   const results: CommitResult[] = [];
   for (const entry of pending) {
@@ -119,6 +127,12 @@ export async function commitChecks(tx: Queryable, checks: PendingCheck[]): Promi
       const { outcome, record } = await commitOne(own.tx, entry);
       await own.release();
       if (record) records.push(record);
+      const read = entry.check.observation.load.validators;
+      // Only a page whose every target was read may stand in for the next check's; the ones the check sent need no write.
+      const kept = outcome.outcome === 'recorded' && outcome.result === 'ok' ? (read ?? null) : null;
+      if (outcome.outcome === 'recorded' && read !== undefined && !sameValidators(kept, entry.check.item.validators)) {
+        validators.push({ monitorId: entry.check.item.monitorId, configVersion: entry.check.item.configVersion, validators: kept });
+      }
       for (const target of entry.targets ?? []) if (target.baseline) moved.push(target.baseline);
       results.push({ ok: true, outcome });
     } catch (error) {
@@ -128,6 +142,7 @@ export async function commitChecks(tx: Queryable, checks: PendingCheck[]): Promi
   }
   await writeBaselines(tx, moved);
   await recordChecks(tx, records);
+  await writePageValidators(tx, validators);
   return results;
 }
 
@@ -211,8 +226,8 @@ async function commitOne(
   if ([...baselines.keys()].some((id) => !targetIds.includes(id))) await deleteOtherBaselines(tx, item.monitorId, targetIds);
 
   // Any capture, a manual one too, serves the slot that is due and puts the next one at least an interval later.
-  const offset = stableOffsetSeconds(item.monitorId, item.intervalMinutes);
-  const followingSlot = nextDueAfterCapture(item.scheduled ? item.dueAt : null, at, item.intervalMinutes, offset);
+  const cadence = cadenceOf({ id: item.monitorId, intervalMinutes: item.intervalMinutes, schedule: item.schedule });
+  const followingSlot = cadence.nextAfterCapture(item.scheduled ? item.dueAt : null, at);
   const scheduledAt = item.scheduled || state.next_check_at === null ? followingSlot : latest(state.next_check_at, followingSlot);
   // A value seen once by a confirm target is looked at again soon, whatever the interval.
   const recheckAt = awaitingConfirmation ? new Date(at.getTime() + CONFIRM_RECHECK_SECONDS * 1000) : null;
@@ -225,7 +240,7 @@ async function commitOne(
   }
   const run = {
     duration_ms: Math.max(0, at.getTime() - observation.startedAt.getTime()),
-    outcome: !load.loaded ? 'failed' : issues.length > 0 ? 'issues' : 'ok',
+    outcome: runOutcome(load, issues),
     http_status: load.status,
     manual_check_id: item.manualCheckId,
   } as const;
@@ -277,6 +292,12 @@ async function commitOne(
     outcome: { outcome: 'recorded', checkId, changes, issues, result: run.outcome, httpStatus: load.status, transition: logged },
     record,
   };
+}
+
+function runOutcome(load: LoadSummary, issues: CheckIssue[]): CheckRunOutcome {
+  if (!load.loaded) return 'failed';
+  if (load.notModified) return 'not_modified';
+  return issues.length > 0 ? 'issues' : 'ok';
 }
 
 function latest(a: Date, b: Date): Date {

@@ -22,6 +22,7 @@ import { countValue, field, formEntries, labelList } from '../form.ts';
 import { PageError } from '../page-error.ts';
 import { formRefusal } from '../form-refusal.ts';
 import { describeDetail, emptyTarget, readMonitorInput, targetInput, toTargets, type MonitorInput } from '../target-form.ts';
+import { emptySchedule, scheduleInput, toSchedule } from '../schedule-form.ts';
 import { layout, pageContext, seeOther, sendPage } from '../views/layout.ts';
 import { expiredPreviewBody, previewBody, urlFormBody } from '../views/new-monitor.ts';
 import { monitorTitle } from '../views/monitors.ts';
@@ -175,7 +176,7 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
       const targets = monitor.targets.map(targetInput);
       while (targets.length < request.owner!.principal.plan.targets_per_monitor) targets.push(emptyTarget(''));
       const interval = String(Math.max(minInterval, monitor.interval_minutes));
-      const settings = { name: '', email: false, labels: '', webhook: false, failingAfter: '' };
+      const settings = { name: '', email: false, labels: '', webhook: false, failingAfter: '', schedule: scheduleInput(monitor.schedule) };
       return previewPage(request, reply, preview, { ...settings, interval, targets }, { editing });
     }
     const slots = request.owner!.principal.plan.targets_per_monitor;
@@ -187,6 +188,7 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
       labels: '',
       webhook: false,
       failingAfter: '',
+      schedule: emptySchedule(),
       targets,
     };
     return previewPage(request, reply, preview, input);
@@ -216,16 +218,19 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
           preview_id: preview.id,
           targets,
           interval_minutes: Number(input.interval),
+          schedule: toSchedule(input.schedule),
           expected_version: editing.expectedVersion,
         };
         validateUpdateBody(change);
         await changeMonitor(deps, principal, editing.monitorId, change);
         return seeOther(reply, `/monitors/${editing.monitorId}?notice=monitor-reconfigured`);
       }
+      const schedule = toSchedule(input.schedule);
       const body: CreateMonitorInput = {
         preview_id: preview.id,
         targets,
         interval_minutes: Number(input.interval),
+        ...(schedule === null ? {} : { schedule }),
         notifications: {
           email_enabled: input.email,
           webhook_enabled: input.webhook,

@@ -8,6 +8,7 @@ const OUTCOME_TEXT: Record<CheckRunView['outcome'], string> = {
   ok: 'ok',
   issues: 'loaded, with issues',
   failed: 'failed',
+  not_modified: 'not modified (304)',
 };
 
 export function checkHistory(monitorId: string, checks: CheckRunView[]): SafeHtml {

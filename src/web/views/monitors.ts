@@ -4,6 +4,7 @@ import type { Target } from '../../domain/targets.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { pageLink, plural, when } from './format.ts';
 import { csrfField, type PageContext } from './layout.ts';
+import { describeSchedule } from './schedule-fields.ts';
 
 // The monitor list (the dashboard's home) and one monitor's page.
 
@@ -147,6 +148,7 @@ ${checkPanel}
 <dl class="facts">
 <dt>Load mode</dt><dd>${m.load_mode}</dd>
 <dt>Interval</dt><dd>every ${plural(m.interval_minutes, 'minute')}</dd>
+<dt>Schedule</dt><dd>${describeSchedule(m.schedule)}</dd>
 <dt>Last check</dt><dd>${when(m.last_checked_at)}</dd>
 <dt>Next check</dt><dd>${m.status !== 'active' ? html`<span class="muted">paused</span>` : planStop(m) ? html`<span class="stale">${planStop(m)!.message}</span>` : when(m.next_check_at)}</dd>
 <dt>Last change</dt><dd>${when(m.last_change_at)}</dd>

@@ -5,6 +5,7 @@ import { html, type SafeHtml } from '../html.ts';
 import { RULE_LABELS, targetName, type MonitorInput, type TargetInput } from '../target-form.ts';
 import { plural, when } from './format.ts';
 import { csrfField, type PageContext } from './layout.ts';
+import { scheduleFields } from './schedule-fields.ts';
 
 // The new-monitor pages: the URL form, then the preview with the target form.
 
@@ -143,6 +144,7 @@ function monitorFieldset(page: PreviewPage): SafeHtml {
 <span class="help" id="interval-help">at least ${page.minInterval} on your plan</span></div>`;
   if (page.editing) {
     return html`<fieldset><legend>Schedule</legend><div class="field-row">${interval}</div>
+${scheduleFields(input.schedule)}
 <input type="hidden" name="monitor_id" value="${page.editing.monitorId}"><input type="hidden" name="expected_version" value="${String(page.editing.expectedVersion)}">
 </fieldset>`;
   }
@@ -151,6 +153,7 @@ function monitorFieldset(page: PreviewPage): SafeHtml {
 <div><label for="name">Name (optional)</label><input id="name" name="name" maxlength="200" value="${input.name}"></div>
 ${interval}
 </div>
+${scheduleFields(input.schedule)}
 <div class="field-row">
 <div><label for="labels">Labels (optional)</label>
 <input id="labels" name="labels" maxlength="1100" value="${input.labels}" aria-describedby="labels-help">
