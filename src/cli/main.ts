@@ -6,6 +6,7 @@ import { serveUntilSignalled } from '../server.ts';
 import { workUntilSignalled } from '../worker.ts';
 import { adminCommand } from './admin-command.ts';
 import { printOpenApi } from './openapi-command.ts';
+import { backupCommand, restoreCommand } from './backup-command.ts';
 
 const USAGE = `usage: pagewatch <command>
 
@@ -13,6 +14,8 @@ const USAGE = `usage: pagewatch <command>
   api       HTTP API only, for scale-out (PostgreSQL only)
   worker    scheduler and check workers only, for scale-out (PostgreSQL only)
   migrate   apply database migrations
+  backup FILE    copy the embedded store, also while the server runs (through its operator API)
+  restore FILE   a backup into an empty PAGEWATCH_DATA_DIR
   admin     operator tasks through a running server (pagewatch admin --help)
   openapi   print the OpenAPI document`;
 
@@ -45,6 +48,10 @@ export async function main(args: string[]): Promise<number> {
       }
       case 'admin':
         return await adminCommand(rest, process.env);
+      case 'backup':
+        return await backupCommand(rest[0], loadConfig(process.env), process.env);
+      case 'restore':
+        return await restoreCommand(rest[0], loadConfig(process.env));
       case 'openapi':
         await printOpenApi(loadConfig(process.env));
         return 0;
