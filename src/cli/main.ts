@@ -7,6 +7,7 @@ import { workUntilSignalled } from '../worker.ts';
 import { adminCommand } from './admin-command.ts';
 import { printOpenApi } from './openapi-command.ts';
 import { backupCommand, restoreCommand } from './backup-command.ts';
+import { migrateStoreCommand } from './migrate-store-command.ts';
 
 const USAGE = `usage: pagewatch <command>
 
@@ -16,6 +17,7 @@ const USAGE = `usage: pagewatch <command>
   migrate   apply database migrations
   backup FILE    copy the embedded store, also while the server runs (through its operator API)
   restore FILE   a backup into an empty PAGEWATCH_DATA_DIR
+  migrate-store --to URL   copy the embedded store into an empty PostgreSQL database, then compare them
   admin     operator tasks through a running server (pagewatch admin --help)
   openapi   print the OpenAPI document`;
 
@@ -52,6 +54,8 @@ export async function main(args: string[]): Promise<number> {
         return await backupCommand(rest[0], loadConfig(process.env), process.env);
       case 'restore':
         return await restoreCommand(rest[0], loadConfig(process.env));
+      case 'migrate-store':
+        return await migrateStoreCommand(rest, loadConfig(process.env));
       case 'openapi':
         await printOpenApi(loadConfig(process.env));
         return 0;
