@@ -1,9 +1,10 @@
 import { draftsFromChangedetection } from './changedetection.ts';
 import type { ImportPlan } from './monitor-draft.ts';
 import { draftsFromUrlList } from './url-list.ts';
+import { draftsFromExport, isMonitorExport } from './pagewatch-export.ts';
 import { readZipFile, ZipArchiveError, type ZipLimits } from './zip-archive.ts';
 
-// What an uploaded import file is, told by its content: a changedetection.io
+// What an import file is, told by its content: a pagewatch export, a changedetection.io
 // backup archive (ZIP), its url-watches.json alone, or a plain list of URLs.
 
 export const IMPORT_LIMITS: ZipLimits & { maxMonitors: number } = {
@@ -31,6 +32,7 @@ function parseJson(text: Buffer, what: string): unknown {
 export function readImportSource(file: Buffer, limits = IMPORT_LIMITS): ImportPlan {
   const planOf = (document: unknown) => {
     try {
+      if (isMonitorExport(document)) return draftsFromExport(document, limits.maxMonitors);
       return draftsFromChangedetection(document, limits.maxMonitors);
     } catch (err) {
       throw new ImportSourceError((err as Error).message);

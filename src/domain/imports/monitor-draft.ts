@@ -13,6 +13,8 @@ export interface MonitorDraft {
   load_mode: 'html' | 'browser';
   targets: Target[];
   status: 'active' | 'paused';
+  /** notification settings of a pagewatch export (channels excepted: they belong to the exporting account) */
+  notifications?: { email_enabled?: boolean; email_mode?: string; webhook_enabled?: boolean; failing_after?: number };
   /** what the source had that this monitor does not, one sentence each */
   not_carried: string[];
 }
