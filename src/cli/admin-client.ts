@@ -21,6 +21,24 @@ export class AdminRequestError extends Error {
 export class ServerUnreachableError extends Error {}
 
 export async function adminRequest(options: AdminClientOptions, method: string, path: string, body?: unknown): Promise<unknown> {
+  const response = await send(options, method, path, body);
+  const text = await response.text();
+  const parsed: unknown = text ? JSON.parse(text) : null;
+  if (!response.ok) throw new AdminRequestError(response.status, parsed);
+  return parsed;
+}
+
+/** A GET whose answer is a file (a backup), not JSON; a refusal is JSON as ever. */
+export async function adminDownload(options: AdminClientOptions, path: string): Promise<Buffer> {
+  const response = await send(options, 'GET', path);
+  if (!response.ok) {
+    const text = await response.text();
+    throw new AdminRequestError(response.status, text ? JSON.parse(text) : null);
+  }
+  return Buffer.from(await response.arrayBuffer());
+}
+
+async function send(options: AdminClientOptions, method: string, path: string, body?: unknown): Promise<Response> {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   let response: Response;
   try {
@@ -39,8 +57,5 @@ export async function adminRequest(options: AdminClientOptions, method: string, 
         'is it running, and does PAGEWATCH_URL name it?',
     );
   }
-  const text = await response.text();
-  const parsed: unknown = text ? JSON.parse(text) : null;
-  if (!response.ok) throw new AdminRequestError(response.status, parsed);
-  return parsed;
+  return response;
 }

@@ -6,6 +6,9 @@ import { serveUntilSignalled } from '../server.ts';
 import { workUntilSignalled } from '../worker.ts';
 import { adminCommand } from './admin-command.ts';
 import { printOpenApi } from './openapi-command.ts';
+import { backupCommand, restoreCommand } from './backup-command.ts';
+import { migrateStoreCommand } from './migrate-store-command.ts';
+import { exportCommand, importCommand } from './monitor-transfer-command.ts';
 
 const USAGE = `usage: pagewatch <command>
 
@@ -13,6 +16,11 @@ const USAGE = `usage: pagewatch <command>
   api       HTTP API only, for scale-out (PostgreSQL only)
   worker    scheduler and check workers only, for scale-out (PostgreSQL only)
   migrate   apply database migrations
+  backup FILE    copy the embedded store, also while the server runs (through its operator API)
+  restore FILE   a backup into an empty PAGEWATCH_DATA_DIR
+  migrate-store --to URL   copy the embedded store into an empty PostgreSQL database, then compare them
+  export FILE    an account's monitors as JSON (PAGEWATCH_URL, PAGEWATCH_TOKEN: the account's API token)
+  import FILE    monitors from an export, a changedetection.io backup or a URL list, previewed and created through the API
   admin     operator tasks through a running server (pagewatch admin --help)
   openapi   print the OpenAPI document`;
 
@@ -45,6 +53,16 @@ export async function main(args: string[]): Promise<number> {
       }
       case 'admin':
         return await adminCommand(rest, process.env);
+      case 'backup':
+        return await backupCommand(rest[0], loadConfig(process.env), process.env);
+      case 'restore':
+        return await restoreCommand(rest[0], loadConfig(process.env));
+      case 'export':
+        return await exportCommand(rest[0], apiOf(process.env));
+      case 'import':
+        return await importCommand(rest[0], apiOf(process.env));
+      case 'migrate-store':
+        return await migrateStoreCommand(rest, loadConfig(process.env));
       case 'openapi':
         await printOpenApi(loadConfig(process.env));
         return 0;
@@ -64,6 +82,11 @@ export async function main(args: string[]): Promise<number> {
     else console.error(err);
     return 1;
   }
+}
+
+/** The public API an export or import talks to, with the account's token; null without one. */
+function apiOf(env: NodeJS.ProcessEnv): { base: string; token: string } | null {
+  return env.PAGEWATCH_TOKEN ? { base: env.PAGEWATCH_URL || 'http://127.0.0.1:8080', token: env.PAGEWATCH_TOKEN } : null;
 }
 
 function requirePostgres(config: Config, role: string): void {

@@ -101,7 +101,11 @@ function operation(route: RouteOptions, operator: boolean) {
     const isEmpty = status === '204';
     responses[status] = isEmpty
       ? { description: 'no content' }
-      : { description: 'success', content: { 'application/json': { schema: plain(body) } } };
+      : // A body that is not JSON (a backup file) names its media type in the schema.
+        {
+          description: 'success',
+          content: { [(body as { contentMediaType?: string }).contentMediaType ?? 'application/json']: { schema: plain(body) } },
+        };
   }
   Object.assign(responses, errorResponses(errorCodes(schema, errors, operator)));
   return {

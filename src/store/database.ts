@@ -22,6 +22,12 @@ export interface StoreProcedure<I, O> {
   run(tx: Queryable, input: I): Promise<O>;
 }
 
+/** The embedded store's data directory as a tarball, and how long the store was held still to copy it. */
+export interface DataDirDump {
+  tarball: Uint8Array<ArrayBuffer>;
+  heldMs: number;
+}
+
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs fn in one transaction: commits when it resolves, rolls back when it throws. */
@@ -35,5 +41,7 @@ export interface Database extends Queryable {
    * Resolves, once listening, to the unsubscribe function.
    */
   listen(channel: string, onMessage: (payload: string) => void, onReset: () => void): Promise<() => Promise<void>>;
+  /** The embedded store only: a consistent copy of its data directory, taken while it runs. */
+  dumpDataDir?(): Promise<DataDirDump>;
   close(): Promise<void>;
 }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { Database, Queryable, StoreProcedure } from './database.ts';
+import type { DataDirDump, Database, Queryable, StoreProcedure } from './database.ts';
 import { lockEmbeddedDataDir } from './data-dir-lock.ts';
 import type { ThreadData, ThreadError, ThreadReply, ThreadRequest } from './pglite-thread.ts';
 
@@ -54,12 +54,18 @@ function pgliteArtifacts(): Promise<Omit<ThreadData, 'dataDir' | 'snapshot'>> {
  * it), else in that directory (locked).
  */
 export async function openPgliteThreadDatabase(dataDir: string | null, snapshot: Uint8Array<ArrayBuffer> | null = null): Promise<Database> {
-  if (dataDir !== null && snapshot !== null) throw new Error('a snapshot starts an in-memory store only');
+  if (dataDir !== null && snapshot !== null) throw new Error('a snapshot starts an in-memory store only; restoreDataDir fills a directory');
   // Creating a data directory (initdb) leaves ~400 MB of WebAssembly memory
   // behind in its thread for as long as that thread lives: a new directory is
   // created by a thread of its own, which then ends, and is opened afresh.
   if (dataDir !== null && !existsSync(join(dataDir, 'PG_VERSION'))) await (await openThread(dataDir)).close();
   return openThread(dataDir, snapshot);
+}
+
+/** Writes a data directory from its tarball (PGlite's dumpDataDir output) into `dataDir`, which holds no store yet. */
+export async function restorePgliteDataDir(dataDir: string, tarball: Uint8Array<ArrayBuffer>): Promise<void> {
+  if (existsSync(join(dataDir, 'PG_VERSION'))) throw new Error(`${dataDir} already holds a store`);
+  await (await openThread(dataDir, tarball)).close();
 }
 
 async function openThread(dataDir: string | null, snapshot: Uint8Array<ArrayBuffer> | null = null): Promise<Database> {
@@ -149,6 +155,7 @@ async function openThread(dataDir: string | null, snapshot: Uint8Array<ArrayBuff
         if (!stopped) await call({ op: 'unlisten', subscription });
       };
     },
+    dumpDataDir: async () => (await call({ op: 'dump' })).value as DataDirDump,
     async close() {
       if (closed) return;
       closed = true;

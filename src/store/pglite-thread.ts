@@ -1,6 +1,6 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
-import type { Queryable } from './database.ts';
+import type { DataDirDump, Queryable } from './database.ts';
 import { preparedStatements } from './pglite-statements.ts';
 import { isPreparable } from './preparable.ts';
 import { storeProcedureNamed } from './procedures/index.ts';
@@ -20,6 +20,7 @@ export type ThreadRequest = { id: number } & (
   | { op: 'transact'; name: string; input: unknown }
   | { op: 'listen'; channel: string; subscription: number }
   | { op: 'unlisten'; subscription: number }
+  | { op: 'dump' }
   | { op: 'close' }
 );
 
@@ -62,6 +63,24 @@ interface OpenTransaction {
 }
 
 const ROLLBACK = new Error('rolled back by the caller');
+
+/**
+ * The data directory as a tarball, taken between transactions: a checkpoint
+ * first (so the copy needs no WAL replay), then the copy under PGlite's
+ * transaction lock, which waits for an open transaction to end and holds
+ * every other statement until the files are read.
+ */
+async function dumpDataDir(db: PGlite): Promise<DataDirDump> {
+  await db.exec('CHECKPOINT');
+  let heldMs = 0;
+  const dump = await db._runExclusiveTransaction(async () => {
+    const started = performance.now();
+    const blob = await db.dumpDataDir('none');
+    heldMs = performance.now() - started;
+    return blob;
+  });
+  return { tarball: new Uint8Array(await dump.arrayBuffer()), heldMs };
+}
 
 /** The thread's entry point: opens PGlite and answers the main thread until told to close. */
 export async function runPgliteThread(): Promise<void> {
@@ -167,6 +186,8 @@ export async function runPgliteThread(): Promise<void> {
       case 'close':
         await db.close();
         return undefined;
+      case 'dump':
+        throw new Error('dump is answered on its own');
       case 'begin':
       case 'transact':
         throw new Error(`${request.op} is answered on its own`);
@@ -175,6 +196,14 @@ export async function runPgliteThread(): Promise<void> {
 
   port.on('message', (request: ThreadRequest) => {
     if (request.op === 'begin') return begin(request.id, request.tx);
+    if (request.op === 'dump') {
+      dumpDataDir(db).then(
+        // Handed over, not copied: a large store's copy would otherwise be in memory twice.
+        (value) => port.postMessage({ id: request.id, value } satisfies ThreadReply, [value.tarball.buffer]),
+        (err: unknown) => reply({ id: request.id, error: describe(err) }),
+      );
+      return;
+    }
     if (request.op === 'transact') {
       transact(request.name, request.input).then(
         (value) => {

@@ -70,6 +70,7 @@ const OPERATOR_ENDPOINTS: [string, string][] = [
   ['get', '/admin/v1/api-status'],
   ['put', '/admin/v1/api-status'],
   ['get', '/admin/v1/health'],
+  ['get', '/admin/v1/backup'],
 ];
 const isOperatorPath = (path: string) => path.startsWith('/admin/v1/');
 

@@ -60,6 +60,7 @@ const ADMIN: [string, string, unknown?][] = [
   ['get', '/api-status'],
   ['put', '/api-status', { open: true }],
   ['get', '/health'],
+  ['get', '/backup'],
 ];
 
 function request(

@@ -7,6 +7,7 @@ import { createPasswordLink } from '../../services/owner-auth.ts';
 import { createToken, listAccountTokens, revokeTokenById } from '../../services/tokens.ts';
 import { sameSecret } from '../../services/token-secrets.ts';
 import { getApiStatus, setApiStatus } from '../../services/api-status.ts';
+import { takeBackup } from '../../services/store-backup.ts';
 import type { AppDeps } from '../../http/app-deps.ts';
 import type { Cursors } from '../../http/cursor.ts';
 import { requireJsonContentType } from '../plugins/api-gate.ts';
@@ -243,6 +244,28 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps)
       const next = await setApiStatus(deps.db, request.body);
       deps.access.invalidateStatus();
       return { data: next };
+    },
+  );
+
+  // The embedded store's data directory, copied while the server runs: `pagewatch backup` reads it here
+  // because the running server holds the data directory's lock.
+  app.get(
+    '/backup',
+    {
+      config: { errors: ['backup_unsupported'] },
+      schema: {
+        operationId: 'operatorBackup',
+        summary: 'A backup file of the embedded store, taken while the server runs',
+        description:
+          'The store is held still only while its files are copied (held_ms in the file header). PostgreSQL answers 409 backup_unsupported: use pg_dump.',
+        tags: OPERATOR,
+        querystring: NoQuery,
+        response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', contentMediaType: 'application/octet-stream' }) },
+      },
+    },
+    async (_request, reply) => {
+      const file = await takeBackup(deps.db, deps.clock);
+      return reply.type('application/octet-stream').send(file);
     },
   );
 

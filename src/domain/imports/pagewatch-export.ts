@@ -1,0 +1,63 @@
+import type { Target } from '../targets.ts';
+import { cleanLabels, isWebUrl, MAX_NAME, type ImportPlan, type MonitorDraft, type SkippedEntry } from './monitor-draft.ts';
+
+// pagewatch's own export of an account's monitors: what `pagewatch export`
+// writes and `pagewatch import` reads back, in another account or install.
+// No secrets and no ids: channels and webhooks belong to the account.
+
+export const EXPORT_FORMAT = 'pagewatch-monitors';
+export const EXPORT_VERSION = 1;
+
+export interface ExportedMonitor {
+  url: string;
+  name: string | null;
+  labels: string[];
+  load_mode: 'html' | 'browser';
+  interval_minutes: number;
+  targets: Target[];
+  status: 'active' | 'paused';
+  notifications: { email_enabled: boolean; email_mode: string; webhook_enabled: boolean; failing_after: number };
+}
+
+export interface MonitorExport {
+  format: typeof EXPORT_FORMAT;
+  version: number;
+  exported_at: string;
+  monitors: ExportedMonitor[];
+}
+
+export function isMonitorExport(document: unknown): document is MonitorExport {
+  return typeof document === 'object' && document !== null && (document as { format?: unknown }).format === EXPORT_FORMAT;
+}
+
+export function draftsFromExport(document: MonitorExport, maxMonitors: number): ImportPlan {
+  if (document.version !== EXPORT_VERSION || !Array.isArray(document.monitors)) {
+    throw new Error(`a pagewatch export of version ${String(document.version)}, which this version does not read (${EXPORT_VERSION})`);
+  }
+  const drafts: MonitorDraft[] = [];
+  const skipped: SkippedEntry[] = [];
+  const seen = new Set<string>();
+  document.monitors.forEach((m, index) => {
+    const source = `monitor ${index + 1}`;
+    const url = typeof m?.url === 'string' ? m.url : '';
+    if (!isWebUrl(url)) skipped.push({ source, reason: 'no http:// or https:// URL' });
+    else if (seen.has(url)) skipped.push({ source, reason: `a second monitor of ${url}` });
+    else if (drafts.length >= maxMonitors) skipped.push({ source, reason: `more than ${maxMonitors} monitors in one import` });
+    else {
+      seen.add(url);
+      drafts.push({
+        url,
+        name: typeof m.name === 'string' ? m.name.slice(0, MAX_NAME) : null,
+        labels: cleanLabels(Array.isArray(m.labels) ? m.labels.filter((l) => typeof l === 'string') : []),
+        interval_minutes: Number.isInteger(m.interval_minutes) ? m.interval_minutes : null,
+        load_mode: m.load_mode === 'browser' ? 'browser' : 'html',
+        // Checked by the API when the monitor is created, like any request's targets.
+        targets: Array.isArray(m.targets) ? m.targets : [],
+        status: m.status === 'paused' ? 'paused' : 'active',
+        notifications: typeof m.notifications === 'object' && m.notifications !== null ? m.notifications : undefined,
+        not_carried: [],
+      });
+    }
+  });
+  return { drafts, skipped };
+}

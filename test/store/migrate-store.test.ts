@@ -1,0 +1,171 @@
+import { after, before, mock, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { loadConfig } from '../../src/config.ts';
+import { migrateStoreCommand } from '../../src/cli/migrate-store-command.ts';
+import type { Database } from '../../src/store/database.ts';
+import { openDatabase } from '../../src/store/open-database.ts';
+import { tableFingerprints } from '../../src/store/table-inventory.ts';
+import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
+import { bearer, createAccountWithToken, startTestApp } from '../helpers/test-app.ts';
+import { startTestEngine } from '../helpers/test-engine.ts';
+import { useTempDataDirs } from '../helpers/temp-dirs.ts';
+import { testDatabaseUrl } from '../helpers/test-database.ts';
+import { TITLE, watchPage } from '../helpers/watched-page.ts';
+import { loadPreview, postMonitor } from '../helpers/monitor-api.ts';
+import { serveShop } from '../helpers/shop-page.ts';
+
+// `pagewatch migrate-store --to URL`: an embedded store with monitors, check
+// history, changes, tokens and queued deliveries moved into a PostgreSQL
+// database of its own, made for this file and dropped after it.
+
+const SKIP = testDatabaseUrl ? false : 'needs PostgreSQL (TEST_DATABASE_URL)';
+const newDataDir = useTempDataDirs('pw-migrate-store-');
+const created: string[] = [];
+let dataDir: string;
+let token: string;
+let monitorId: string;
+let expected: Awaited<ReturnType<typeof tableFingerprints>>;
+
+async function adminQuery(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: testDatabaseUrl! });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh, empty database on the test server, dropped when the file ends. */
+async function freshDatabase(): Promise<string> {
+  const name = `pw_migrate_${randomBytes(6).toString('hex')}`;
+  await adminQuery(`CREATE DATABASE ${name}`);
+  created.push(name);
+  const url = new URL(testDatabaseUrl!);
+  url.pathname = `/${name}`;
+  return url.href;
+}
+
+async function migrateStore(to: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const error = mock.method(console, 'error', () => {});
+  const log = mock.method(console, 'log', () => {});
+  try {
+    const code = await migrateStoreCommand(['--to', to], loadConfig({ PAGEWATCH_DATA_DIR: dataDir }));
+    const text = (m: typeof error) => m.mock.calls.map((c) => c.arguments.join(' ')).join('\n');
+    return { code, stdout: text(log), stderr: text(error) };
+  } finally {
+    error.mock.restore();
+    log.mock.restore();
+  }
+}
+
+before(async () => {
+  if (SKIP) return;
+  dataDir = newDataDir();
+  const t = await startTestApp({ db: await openDatabase({ databaseUrl: null, dataDir }) });
+  const site: FixtureServer = await startFixtureServer();
+  const engine = startTestEngine(t);
+  try {
+    const account = await createAccountWithToken(t.app);
+    token = account.token;
+    const page = await watchPage(t, site, engine, { accountId: account.accountId, emailEnabled: true, webhookEnabled: true });
+    monitorId = page.monitorId;
+    await page.check();
+    await page.check({ title: 'Espresso Trio' });
+    await page.check({ title: 'Espresso Quartet' });
+    expected = await tableFingerprints(t.db);
+  } finally {
+    await engine.stop();
+    await t.close();
+    await site.close();
+  }
+});
+
+after(async () => {
+  for (const name of created) await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+});
+
+test('the embedded store fixture holds monitors, check history, changes, tokens and queued deliveries', { skip: SKIP }, () => {
+  for (const table of ['monitors', 'check_runs', 'changes', 'api_tokens', 'notification_outbox']) {
+    assert.ok((expected[table]?.rows ?? 0) > 0, `${table} has rows: ${JSON.stringify(expected[table])}`);
+  }
+});
+
+test('migrate-store copies every table into an empty PostgreSQL database, equal in row count and checksum', { skip: SKIP }, async () => {
+  const url = await freshDatabase();
+  const res = await migrateStore(url);
+  assert.equal(res.code, 0, res.stderr);
+  assert.match(res.stdout, /copied and compared, every table equal/);
+  const target = await openDatabase({ databaseUrl: url, dataDir: null, migrate: false });
+  try {
+    assert.deepEqual(await tableFingerprints(target), expected);
+  } finally {
+    await target.close();
+  }
+});
+
+test(
+  'the API answers from the moved store as it did from the embedded one, and new rows follow the copied sequences',
+  { skip: SKIP },
+  async () => {
+    const url = await freshDatabase();
+    assert.equal((await migrateStore(url)).code, 0);
+    const moved: Database = await openDatabase({ databaseUrl: url, dataDir: null });
+    const t = await startTestApp({ db: moved });
+    const site = await startFixtureServer();
+    try {
+      const monitors = await t.app.inject({ method: 'GET', url: '/api/v1/monitors', headers: bearer(token) });
+      assert.equal(monitors.statusCode, 200, monitors.body);
+      assert.deepEqual(
+        monitors.json().data.map((m: { id: string }) => m.id),
+        [monitorId],
+      );
+      const changes = await t.app.inject({ method: 'GET', url: `/api/v1/changes?monitor_id=${monitorId}`, headers: bearer(token) });
+      assert.equal(changes.statusCode, 200, changes.body);
+      assert.equal(changes.json().data.length, 2);
+      const checks = await t.app.inject({ method: 'GET', url: `/api/v1/monitors/${monitorId}/checks`, headers: bearer(token) });
+      assert.equal(checks.statusCode, 200, checks.body);
+      assert.equal(checks.json().data.length, 3);
+      const seqBefore = await moved.query<{ seq: string }>('SELECT max(seq)::text AS seq FROM monitors');
+      serveShop(site, '/after-the-move.html');
+      const previewId = await loadPreview(t.app, token, `${site.url}/after-the-move.html`);
+      const another = await postMonitor(t.app, token, { preview_id: previewId, targets: [TITLE], interval_minutes: 5 });
+      assert.equal(another.statusCode, 201, another.body);
+      const [row] = await moved.query<{ seq: string }>('SELECT seq::text AS seq FROM monitors WHERE id = $1', [another.json().data.id]);
+      assert.ok(BigInt(row!.seq) > BigInt(seqBefore[0]!.seq), 'the identity sequence continues after the copied rows');
+    } finally {
+      await site.close();
+      await t.close();
+    }
+  },
+);
+
+test('migrate-store refuses a database that is not empty, and changes nothing in it', { skip: SKIP }, async () => {
+  const url = await freshDatabase();
+  const occupied = new pg.Client({ connectionString: url });
+  await occupied.connect();
+  await occupied.query('CREATE TABLE notes (body text)');
+  await occupied.end();
+  const res = await migrateStore(url);
+  assert.equal(res.code, 1);
+  assert.match(res.stderr, /the target database is not empty .*: migrate-store copies into an empty database only/);
+  const target = await openDatabase({ databaseUrl: url, dataDir: null, migrate: false });
+  try {
+    assert.deepEqual(Object.keys(await tableFingerprints(target)), ['notes']);
+  } finally {
+    await target.close();
+  }
+});
+
+test('migrate-store refuses an embedded store a running server holds', { skip: SKIP }, async () => {
+  const running = await openDatabase({ databaseUrl: null, dataDir });
+  try {
+    const res = await migrateStore(await freshDatabase());
+    assert.equal(res.code, 1);
+    assert.match(res.stderr, /is in use by process \d+/);
+  } finally {
+    await running.close();
+  }
+});
