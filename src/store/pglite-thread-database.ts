@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Database, Queryable, StoreProcedure } from './database.ts';
+import { threadBootstrap } from '../thread-entry.ts';
 import { lockEmbeddedDataDir } from './data-dir-lock.ts';
 import type { ThreadData, ThreadError, ThreadReply, ThreadRequest } from './pglite-thread.ts';
 
@@ -17,16 +18,6 @@ type Outgoing<R = ThreadRequest> = R extends unknown ? Omit<R, 'id'> : never;
 /** An Error with the fields a PostgreSQL error has (code, constraint, …), as the in-process PGlite throws. */
 function rebuild(error: ThreadError): Error {
   return Object.assign(new Error(error.message), error.fields);
-}
-
-// The thread runs TypeScript through tsx, like the main thread; hooks
-// registered in the main thread do not reach worker threads on Node 20.
-function bootstrap(): string {
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const entry = new URL('./pglite-thread.ts', import.meta.url).href;
-  return `import(${JSON.stringify(tsx)})
-    .then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })
-    .then((thread) => thread.runPgliteThread());`;
 }
 
 let compiled: Promise<Omit<ThreadData, 'dataDir' | 'snapshot'>> | null = null;
@@ -65,7 +56,7 @@ export async function openPgliteThreadDatabase(dataDir: string | null, snapshot:
 async function openThread(dataDir: string | null, snapshot: Uint8Array<ArrayBuffer> | null = null): Promise<Database> {
   const artifacts = await pgliteArtifacts();
   const lock = lockEmbeddedDataDir(dataDir);
-  const worker = new Worker(bootstrap(), { eval: true, workerData: { dataDir, snapshot, ...artifacts } satisfies ThreadData });
+  const worker = new Worker(threadBootstrap(import.meta.url, 'pglite-thread', 'runPgliteThread'), { eval: true, workerData: { dataDir, snapshot, ...artifacts } satisfies ThreadData });
   const pending = new Map<number, Pending>();
   const listeners = new Map<number, (payload: string) => void>();
   let nextId = 0;
