@@ -1,7 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { openDatabase } from '../src/store/open-database.ts';
 import { createAccount, insertMonitors } from './lib/seed.ts';
 import { sleep } from './lib/measure.ts';
@@ -20,7 +21,10 @@ import { openBenchStore, postgresAvailable } from './lib/stores.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BEFORE = process.env.BENCH_FOOTPRINT_BEFORE ? resolve(process.env.BENCH_FOOTPRINT_BEFORE) : null;
-const COUNTS = (process.env.BENCH_FOOTPRINT_MONITORS ?? '1000').split(',').map(Number).filter((n) => n > 0);
+const COUNTS = (process.env.BENCH_FOOTPRINT_MONITORS ?? '1000')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
 const REST_SETTLE_MS = 5_000;
 
 interface Status {
@@ -45,7 +49,7 @@ function listening(child: ChildProcess): Promise<string> {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`not listening within 120 s:\n${output}`)), 120_000);
     const read = (chunk: Buffer) => {
-      output += chunk;
+      output += chunk.toString();
       const match = /listening on (http:\/\/[^\s]+)/.exec(output);
       if (match) {
         clearTimeout(timer);
@@ -123,14 +127,20 @@ interface Row {
   result: Start;
 }
 
+/** A measured row, printed at once so a later failure does not lose it. */
+function row(install: string, store: string, monitors: number, start: Row['start'], result: Start): Row {
+  console.log(JSON.stringify({ install, store, monitors, start, ...result }));
+  return { install, store, monitors, start, result };
+}
+
 async function measureInstall(label: string, root: string): Promise<Row[]> {
   const rows: Row[] = [];
   for (const monitors of [0, ...COUNTS]) {
     const dir = await seededDataDir(monitors);
     try {
       // An empty install's first start creates its data directory; a seeded one exists already.
-      if (monitors === 0) rows.push({ install: label, store: 'PGlite', monitors, start: 'first', result: await measureStart(SERVE, root, { PAGEWATCH_DATA_DIR: dir }) });
-      rows.push({ install: label, store: 'PGlite', monitors, start: 'warm', result: await measureStart(SERVE, root, { PAGEWATCH_DATA_DIR: dir }) });
+      if (monitors === 0) rows.push(row(label, 'PGlite', monitors, 'first', await measureStart(SERVE, root, { PAGEWATCH_DATA_DIR: dir })));
+      rows.push(row(label, 'PGlite', monitors, 'warm', await measureStart(SERVE, root, { PAGEWATCH_DATA_DIR: dir })));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -138,13 +148,7 @@ async function measureInstall(label: string, root: string): Promise<Row[]> {
     const store = await openBenchStore('postgres');
     try {
       if (monitors > 0) await seed(store.db, monitors);
-      rows.push({
-        install: label,
-        store: 'PostgreSQL',
-        monitors,
-        start: 'warm',
-        result: await measureStart(SERVE, root, { DATABASE_URL: store.databaseUrl! }),
-      });
+      rows.push(row(label, 'PostgreSQL', monitors, 'warm', await measureStart(SERVE, root, { DATABASE_URL: store.databaseUrl! })));
     } finally {
       await store.close();
     }
@@ -155,14 +159,15 @@ async function measureInstall(label: string, root: string): Promise<Row[]> {
 // The probe: one process adds the parts in turn and reports its resident memory after each.
 // `ts` runs the sources through tsx, as bin/pagewatch.js did before #44; `js` the compiled output.
 function probeScript(mode: 'ts' | 'js', dataDir: string): string {
-  const module = (path: string) => JSON.stringify(mode === 'ts' ? `./src/${path}.ts` : `./dist/src/${path}.js`);
+  const module = (path: string) => JSON.stringify(pathToFileURL(join(ROOT, mode === 'ts' ? `src/${path}.ts` : `dist/${path}.js`)).href);
   return `import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc');
 const report = (part) => { gc(); console.log(JSON.stringify({ part, rss: process.memoryUsage().rss })); };
 report('node');
-${mode === 'ts' ? "(await import('tsx/esm/api')).register();\nreport('loader');" : "report('loader');"}
+${mode === 'ts' ? `(await import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})).register();` : ''}
+report('loader');
 await import(${module('cli/main')});
 report('modules');
 const { openDatabase } = await import(${module('store/open-database')});
@@ -181,9 +186,11 @@ function probe(mode: 'ts' | 'js'): Map<string, number> {
   const dir = mkdtempSync(join(tmpdir(), 'pagewatch-footprint-probe-'));
   try {
     // A data directory created beforehand: initdb's memory is the first start's, not the store's at rest.
-    const setup = spawnSync(process.execPath, ['--input-type=module', '-e', probeScript(mode, dir)], { cwd: ROOT, encoding: 'utf8' });
+    const script = join(dir, 'probe.mjs');
+    writeFileSync(script, probeScript(mode, join(dir, 'data')));
+    const setup = spawnSync(process.execPath, [script], { encoding: 'utf8' });
     if (setup.status !== 0) throw new Error(setup.stderr);
-    const run = spawnSync(process.execPath, ['--input-type=module', '-e', probeScript(mode, dir)], { cwd: ROOT, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [script], { encoding: 'utf8' });
     if (run.status !== 0) throw new Error(run.stderr);
     const parts = new Map<string, number>();
     for (const line of run.stdout.trim().split('\n')) {
@@ -200,12 +207,20 @@ const PART_NAMES: [string, string][] = [
   ['node', 'Node itself (an empty isolate)'],
   ['loader', 'TypeScript loader (tsx registered)'],
   ['modules', "the main isolate's code: pagewatch and its dependencies loaded"],
-  ['store', "PGlite: its thread and WebAssembly heap (a data directory that exists)"],
+  ['store', 'PGlite: its thread and WebAssembly heap (a data directory that exists)'],
   ['extraction', 'extraction threads (2, after one job)'],
 ];
 
 function partsTable(): string {
-  const modes = (['ts', 'js'] as const).filter((m) => m === 'ts' || existsSync(join(ROOT, 'dist', 'src', 'cli', 'main.js')));
+  try {
+    return measuredParts();
+  } catch (err) {
+    return `Not measured: the probe failed (${(err as Error).message.split('\n')[0]}).`;
+  }
+}
+
+function measuredParts(): string {
+  const modes = (['ts', 'js'] as const).filter((m) => m === 'ts' || existsSync(join(ROOT, 'dist', 'cli', 'main.js')));
   const measured = modes.map((m) => probe(m));
   const rows: Cell[][] = PART_NAMES.map(([part, name], i) => [
     name,

@@ -3,6 +3,7 @@ import { PGlite, type Transaction } from '@electric-sql/pglite';
 import type { Queryable } from './database.ts';
 import { preparedStatements } from './pglite-statements.ts';
 import { isPreparable } from './preparable.ts';
+import { pgliteMemoryParams, type PgliteMemory } from './pglite-memory.ts';
 import { storeProcedureNamed } from './procedures/index.ts';
 
 // The thread side of the embedded store (pglite-thread-database.ts is the
@@ -44,6 +45,8 @@ export interface ThreadData {
   pgliteWasmModule: WebAssembly.Module;
   initdbWasmModule: WebAssembly.Module;
   fsBundle: Uint8Array<ArrayBuffer>;
+  /** PostgreSQL's memory settings (pglite-memory.ts) */
+  memory: PgliteMemory;
 }
 
 const ERROR_FIELDS = ['code', 'severity', 'detail', 'hint', 'schema', 'table', 'column', 'constraint', 'position', 'where'] as const;
@@ -66,7 +69,7 @@ const ROLLBACK = new Error('rolled back by the caller');
 /** The thread's entry point: opens PGlite and answers the main thread until told to close. */
 export async function runPgliteThread(): Promise<void> {
   const port = parentPort as MessagePort;
-  const { dataDir, snapshot, pgliteWasmModule, initdbWasmModule, fsBundle } = workerData as ThreadData;
+  const { dataDir, snapshot, pgliteWasmModule, initdbWasmModule, fsBundle, memory } = workerData as ThreadData;
   let db: PGlite;
   try {
     db = new PGlite({
@@ -75,6 +78,7 @@ export async function runPgliteThread(): Promise<void> {
       pgliteWasmModule,
       initdbWasmModule,
       fsBundle: new Blob([fsBundle]),
+      startParams: [...PGlite.defaultStartParams, ...pgliteMemoryParams(memory)],
     });
     await db.waitReady;
   } catch (err) {
