@@ -6,6 +6,7 @@ import type { Database, Queryable, StoreProcedure } from './database.ts';
 import { threadBootstrap } from '../thread-entry.ts';
 import { lockEmbeddedDataDir } from './data-dir-lock.ts';
 import { directoryBytes, pgliteMemoryFor, type PgliteMemory } from './pglite-memory.ts';
+import { storeTemplate } from './store-template.ts';
 import type { ThreadData, ThreadError, ThreadReply, ThreadRequest } from './pglite-thread.ts';
 
 // The embedded store with PGlite in a worker thread (pglite-thread.ts), behind
@@ -56,7 +57,10 @@ export async function openPgliteThreadDatabase(
   // Creating a data directory (initdb) leaves ~400 MB of WebAssembly memory
   // behind in its thread for as long as that thread lives: a new directory is
   // created by a thread of its own, which then ends, and is opened afresh.
-  if (dataDir !== null && !existsSync(join(dataDir, 'PG_VERSION'))) await (await openThread(dataDir, null, pgliteMemoryFor(0))).close();
+  if (dataDir !== null && !existsSync(join(dataDir, 'PG_VERSION'))) {
+    // A new directory is unpacked from the build's template when there is one (store-template.ts).
+    await (await openThread(dataDir, storeTemplate(), pgliteMemoryFor(0))).close();
+  }
   // Sized when the store opens: a store that grew gets more at its next start.
   const storeBytes = dataDir !== null ? directoryBytes(dataDir) : (snapshot?.byteLength ?? 0);
   return openThread(dataDir, snapshot, pgliteMemoryFor(storeBytes, options.sharedBuffersMiB ?? null));

@@ -39,7 +39,7 @@ export type ThreadReply =
 export interface ThreadData {
   /** null keeps PGlite in memory */
   dataDir: string | null;
-  /** an in-memory store's starting data directory, as PGlite's dumpDataDir writes it; null creates a new one */
+  /** the starting data directory, as PGlite's dumpDataDir writes it, of an in-memory store or a new directory; null creates a new one */
   snapshot: Uint8Array<ArrayBuffer> | null;
   /** PGlite's WebAssembly and file-system bundle, compiled and read once by the main thread */
   pgliteWasmModule: WebAssembly.Module;
