@@ -40,7 +40,11 @@ export interface ServerRoles {
 }
 
 export async function startServer(config: Config, roles: ServerRoles = { engine: true }): Promise<RunningServer> {
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffersMiB: config.pgliteSharedBuffersMiB });
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    pgliteSharedBuffersMiB: config.pgliteSharedBuffersMiB,
+  });
   const metrics = createMetrics({ processMetrics: true });
   const loaders = createLoaders(config, {}, metrics);
   const app = await buildApp({ config, db, clock: systemClock, loaders, metrics });

@@ -74,7 +74,11 @@ export interface RunningWorker {
 }
 
 export async function startWorker(config: Config): Promise<RunningWorker> {
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffersMiB: config.pgliteSharedBuffersMiB });
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    pgliteSharedBuffersMiB: config.pgliteSharedBuffersMiB,
+  });
   const metrics = createMetrics({ processMetrics: true });
   const loaders = createLoaders(config, {}, metrics);
   const app = Fastify({
