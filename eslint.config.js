@@ -5,7 +5,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'packages/client/dist/', 'packages/client/src/schema.ts', 'coverage/'] },
+  { ignores: ['node_modules/', 'packages/client/dist/', 'packages/client/src/schema.ts', 'coverage/', 'dist/', '.test-build-*/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -12,6 +12,9 @@ const dir = import.meta.dirname;
 const files = readdirSync(dir)
   .filter((f) => f.endsWith('.bench.ts'))
   .sort();
+// The pagewatch processes the benchmarks start run the compiled JavaScript (bin/pagewatch.js), built from this checkout first.
+const built = spawnSync(process.execPath, [join(dir, '..', 'scripts', 'build.js')], { stdio: 'inherit' });
+if (built.status !== 0) throw new Error('npm run build failed');
 const results = mkdtempSync(join(tmpdir(), 'pagewatch-bench-results-'));
 const outcomes: string[] = [];
 const started = Date.now();
@@ -60,7 +63,7 @@ top of each script.
 | --- | --- | --- |
 ${outcomes.join('\n')}
 
-${['api', 'html-checks', 'scale', 'browser-checks', 'scale-out', 'store-growth', 'simulated-day', 'backup'].map(section).join('\n')}
+${['api', 'html-checks', 'scale', 'browser-checks', 'scale-out', 'store-growth', 'simulated-day', 'backup', 'footprint'].map(section).join('\n')}
 ${readFileSync(join(dir, 'findings.md'), 'utf8')}`;
 
 writeFileSync(join(dir, '..', 'BENCHMARKS.md'), markdown);

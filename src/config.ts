@@ -58,6 +58,10 @@ export interface Config {
   extractWorkers: number;
   /** PAGEWATCH_PROXIES (name=url,…) with PAGEWATCH_PRIVATE_PROXIES (names allowed on private addresses): the operator's outbound proxies */
   proxies: OutboundProxy[];
+  /** PAGEWATCH_PGLITE_SHARED_BUFFERS_MB, default unset: sized for the embedded store at each start (a quarter of its size, 16–128 MiB) */
+  pgliteSharedBuffersMiB: number | null;
+  /** PAGEWATCH_IDLE_STOP_SECONDS, default 60: extraction threads and a launched Chromium without work for this long stop (started again on demand) */
+  idleStopSeconds: number;
   /** PAGEWATCH_CHANNEL_HOST_OVERRIDES, default none: service host → origin messages to it go to instead (host=http://127.0.0.1:9000,…), for tests */
   channelHostOverrides: Record<string, string>;
 }
@@ -203,6 +207,9 @@ export function loadConfig(env: Env): Config {
     requestTimeoutSeconds: integer(env, 'PAGEWATCH_REQUEST_TIMEOUT_SECONDS', 30, 1, 600),
     maxConnectionsPerAddress: integer(env, 'PAGEWATCH_MAX_CONNECTIONS_PER_ADDRESS', 256, 0, 100_000),
     extractWorkers: integer(env, 'PAGEWATCH_EXTRACT_WORKERS', 2, 1, 64),
+    pgliteSharedBuffersMiB:
+      text(env, 'PAGEWATCH_PGLITE_SHARED_BUFFERS_MB') === null ? null : integer(env, 'PAGEWATCH_PGLITE_SHARED_BUFFERS_MB', 128, 8, 4096),
+    idleStopSeconds: integer(env, 'PAGEWATCH_IDLE_STOP_SECONDS', 60, 1, 86_400),
     channelHostOverrides: hostOverrides(env, 'PAGEWATCH_CHANNEL_HOST_OVERRIDES'),
     proxies: proxies(env),
   };

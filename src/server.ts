@@ -43,7 +43,11 @@ export interface ServerRoles {
 export async function startServer(config: Config, roles: ServerRoles = { engine: true }): Promise<RunningServer> {
   // A proxy on a private address the operator did not name private stops the start (DESIGN §5 Outbound proxies).
   await vetProxyAddresses(config.proxies);
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    pgliteSharedBuffersMiB: config.pgliteSharedBuffersMiB,
+  });
   const metrics = createMetrics({ processMetrics: true });
   const loaders = createLoaders(config, {}, metrics);
   const app = await buildApp({ config, db, clock: systemClock, loaders, metrics });

@@ -46,7 +46,12 @@ export async function main(args: string[]): Promise<number> {
       }
       case 'migrate': {
         const config = loadConfig(process.env);
-        const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, migrate: false });
+        const db = await openDatabase({
+          databaseUrl: config.databaseUrl,
+          dataDir: config.dataDir,
+          pgliteSharedBuffersMiB: config.pgliteSharedBuffersMiB,
+          migrate: false,
+        });
         const applied = await migrate(db).finally(() => db.close());
         console.log(applied.length ? `applied: ${applied.join(', ')}` : 'schema is up to date');
         return 0;

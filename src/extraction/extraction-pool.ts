@@ -4,13 +4,15 @@ import { FairQueue, type JobTicket, type Lane, type QueueObserver } from '../dom
 import type { PageSource } from '../domain/page-source.ts';
 import type { Target } from '../domain/targets.ts';
 import type { ChangeDiff } from '../domain/text-diff.ts';
+import { threadBootstrap } from '../thread-entry.ts';
 import type { ExtractionJob, JobResult, PreviewOutline, ScreenEvidence } from './extraction-jobs.ts';
 import { JobCancelled, QueueFull } from './queue-errors.ts';
 
 // Page parsing and extraction (and the diffs of changes) run in a few worker threads, so a huge page or
 // a costly selector never blocks the HTTP event loop, and each job has a time
 // budget: a thread still busy past it is terminated and replaced, and the job
-// fails with ExtractionTimeout. Threads start on first use, not at import.
+// fails with ExtractionTimeout. Threads start on first use, not at import, and
+// stop when idle (idleMs): a small install pays for them only while it checks.
 // A thread is sent its next job before it has finished the current one, so it
 // goes on at once instead of idling while its result travels to the event loop
 // and the next job comes back (on a busy loop, longer than a job itself).
@@ -27,6 +29,8 @@ export interface ExtractionPoolOptions {
   budgetMs?: number;
   /** the threads' entry module; default the extraction thread (tests give one whose jobs take a set time) */
   workerUrl?: URL;
+  /** a thread without a job for this long stops; default 60000 ms (PAGEWATCH_IDLE_STOP_SECONDS) */
+  idleMs?: number;
   /** interactive jobs one account may have waiting or running; default 4 */
   maxPerAccount?: number;
   /** interactive jobs waiting overall; default 32 */
@@ -96,16 +100,18 @@ interface Slot {
   ready: boolean;
   /** jobs sent to the thread, in its order: the one it is on, then the one it takes next */
   sent: Sent[];
+  /** stops the thread once it has been idle for idleMs */
+  idleTimer: NodeJS.Timeout | null;
 }
 
-const WORKER_URL = new URL('./extraction-worker-entry.mjs', import.meta.url);
 // Checks a thread holds at once: the one it runs and the next.
 const JOBS_PER_THREAD = 2;
 
 export class ExtractionPool {
   readonly #size: number;
   readonly #budgetMs: number;
-  readonly #workerUrl: URL;
+  readonly #workerUrl: URL | null;
+  readonly #idleMs: number;
   readonly #maxPerAccount: number;
   readonly #maxWaiting: number;
   readonly #observer: QueueObserver | undefined;
@@ -119,7 +125,8 @@ export class ExtractionPool {
   constructor(options: ExtractionPoolOptions = {}) {
     this.#size = options.size ?? 2;
     this.#budgetMs = options.budgetMs ?? 10_000;
-    this.#workerUrl = options.workerUrl ?? WORKER_URL;
+    this.#workerUrl = options.workerUrl ?? null;
+    this.#idleMs = options.idleMs ?? 60_000;
     this.#maxPerAccount = options.maxPerAccount ?? 4;
     this.#maxWaiting = options.maxWaiting ?? 32;
     this.#observer = options.observer;
@@ -243,6 +250,7 @@ export class ExtractionPool {
       if (!taken) return;
       const { item: pending, lane } = taken;
       const slot = this.#slotFor(lane)!;
+      clearTimeout(slot.idleTimer ?? undefined);
       this.#reportDepth(pending.job.kind, lane);
       this.#observer?.waited(pending.job.kind, lane, (performance.now() - pending.queuedAt) / 1000);
       const sent: Sent = { id: ++this.#nextId, pending, timer: null };
@@ -270,12 +278,15 @@ export class ExtractionPool {
   }
 
   #spawn(): void {
-    const worker = new Worker(this.#workerUrl);
-    const slot: Slot = { worker, ready: false, sent: [] };
+    const worker = this.#workerUrl
+      ? new Worker(this.#workerUrl)
+      : new Worker(threadBootstrap(import.meta.url, 'extraction-worker', 'runExtractionThread'), { eval: true });
+    const slot: Slot = { worker, ready: false, sent: [], idleTimer: null };
     worker.on('message', (message: { ready?: true; id: number; ok: boolean; result?: unknown; message?: string }) => {
       if (message.ready) {
         slot.ready = true;
         this.#dispatch();
+        this.#stopWhenIdle(slot);
         return;
       }
       const current = slot.sent[0];
@@ -287,6 +298,7 @@ export class ExtractionPool {
       if (message.ok) current.pending.resolve(message.result);
       else current.pending.reject(new Error(message.message));
       this.#dispatch();
+      this.#stopWhenIdle(slot);
     });
     worker.on('error', (error) => {
       // A thread that cannot even start would be restarted forever: the jobs waiting for it fail instead.
@@ -294,6 +306,20 @@ export class ExtractionPool {
       void this.#replace(slot, error);
     });
     this.#slots.push(slot);
+  }
+
+  /** A thread left without work stops after idleMs, unless a job reaches it first (#dispatch clears the timer). */
+  #stopWhenIdle(slot: Slot): void {
+    if (slot.sent.length > 0) return;
+    clearTimeout(slot.idleTimer ?? undefined);
+    slot.idleTimer = setTimeout(() => {
+      const index = this.#slots.indexOf(slot);
+      if (index === -1 || slot.sent.length > 0) return;
+      this.#slots.splice(index, 1);
+      void slot.worker.terminate();
+    }, this.#idleMs);
+    // An idle thread's timer must not keep the process alive either.
+    slot.idleTimer.unref();
   }
 
   async #expire(slot: Slot): Promise<void> {
@@ -305,6 +331,7 @@ export class ExtractionPool {
     const index = this.#slots.indexOf(slot);
     if (index === -1) return;
     this.#slots.splice(index, 1);
+    clearTimeout(slot.idleTimer ?? undefined);
     const [current, ...next] = slot.sent.splice(0);
     for (const { pending } of next.reverse())
       if (!pending.settled) this.#queue.putBack(pending.ticket.lane, pending.ticket.account, pending);
@@ -317,6 +344,7 @@ export class ExtractionPool {
   }
 
   async #stop(slot: Slot, error: Error): Promise<void> {
+    clearTimeout(slot.idleTimer ?? undefined);
     for (const sent of slot.sent.splice(0)) {
       clearTimeout(sent.timer ?? undefined);
       sent.pending.reject(error);

@@ -51,6 +51,7 @@ export function createLoaders(config: Config, settings: LoaderSettings = {}, met
     maxInteractiveWaiting: settings.browserPreviewsWaiting,
     maxChecksWaiting: settings.browserChecksWaiting,
     timeoutMs: settings.timeoutMs,
+    idleStopMs: config.idleStopSeconds * 1000,
     observer: metrics && queueObserver(metrics, 'browser'),
     proxies: config.proxies,
   });
@@ -60,6 +61,7 @@ export function createLoaders(config: Config, settings: LoaderSettings = {}, met
     maxPerAccount: settings.extractionsPerAccount,
     maxWaiting: settings.extractionsWaiting,
     workerUrl: settings.extractionWorkerUrl,
+    idleMs: config.idleStopSeconds * 1000,
     observer: metrics && queueObserver(metrics, 'extraction'),
   });
   return {

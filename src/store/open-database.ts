@@ -16,6 +16,8 @@ export interface StoreLocation {
    * store per run and starts every file from its snapshot
    */
   snapshot?: Uint8Array<ArrayBuffer>;
+  /** the embedded store's shared buffers in MiB (PAGEWATCH_PGLITE_SHARED_BUFFERS_MB); default sized for the store (pglite-memory.ts) */
+  pgliteSharedBuffersMiB?: number | null;
   /** bring the schema up to date on opening (default true); `pagewatch migrate` opens without, to report what it applies */
   migrate?: boolean;
 }
@@ -24,7 +26,7 @@ export interface StoreLocation {
 export async function openDatabase(location: StoreLocation): Promise<Database> {
   const db = location.databaseUrl
     ? await openPostgresDatabase({ connectionString: location.databaseUrl, schema: location.schema })
-    : await openPgliteThreadDatabase(location.dataDir, location.snapshot ?? null);
+    : await openPgliteThreadDatabase(location.dataDir, location.snapshot ?? null, { sharedBuffersMiB: location.pgliteSharedBuffersMiB });
   if (location.migrate === false) return db;
   try {
     await migrate(db);

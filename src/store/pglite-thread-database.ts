@@ -3,7 +3,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { DataDirDump, Database, Queryable, StoreProcedure } from './database.ts';
+import { threadBootstrap } from '../thread-entry.ts';
 import { lockEmbeddedDataDir } from './data-dir-lock.ts';
+import { directoryBytes, pgliteMemoryFor, type PgliteMemory } from './pglite-memory.ts';
+import { storeTemplate } from './store-template.ts';
 import type { ThreadData, ThreadError, ThreadReply, ThreadRequest } from './pglite-thread.ts';
 
 // The embedded store with PGlite in a worker thread (pglite-thread.ts), behind
@@ -19,24 +22,16 @@ function rebuild(error: ThreadError): Error {
   return Object.assign(new Error(error.message), error.fields);
 }
 
-// The thread runs TypeScript through tsx, like the main thread; hooks
-// registered in the main thread do not reach worker threads on Node 20.
-function bootstrap(): string {
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const entry = new URL('./pglite-thread.ts', import.meta.url).href;
-  return `import(${JSON.stringify(tsx)})
-    .then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })
-    .then((thread) => thread.runPgliteThread());`;
-}
+type Artifacts = Omit<ThreadData, 'dataDir' | 'snapshot' | 'memory'>;
 
-let compiled: Promise<Omit<ThreadData, 'dataDir' | 'snapshot'>> | null = null;
+let compiled: Promise<Artifacts> | null = null;
 
 /**
  * PGlite's WebAssembly, compiled once per process and handed to every thread:
  * in-process PGlite caches its compiled module, a fresh thread would compile
  * 9 MB of WebAssembly again on every open.
  */
-function pgliteArtifacts(): Promise<Omit<ThreadData, 'dataDir' | 'snapshot'>> {
+function pgliteArtifacts(): Promise<Artifacts> {
   compiled ??= (async () => {
     const dist = import.meta.resolve('@electric-sql/pglite');
     const [pglite, initdb, fsBundle] = await Promise.all(
@@ -53,25 +48,35 @@ function pgliteArtifacts(): Promise<Omit<ThreadData, 'dataDir' | 'snapshot'>> {
  * from `snapshot` when given, a data directory as PGlite's dumpDataDir writes
  * it), else in that directory (locked).
  */
-export async function openPgliteThreadDatabase(dataDir: string | null, snapshot: Uint8Array<ArrayBuffer> | null = null): Promise<Database> {
+export async function openPgliteThreadDatabase(
+  dataDir: string | null,
+  snapshot: Uint8Array<ArrayBuffer> | null = null,
+  options: { sharedBuffersMiB?: number | null } = {},
+): Promise<Database> {
   if (dataDir !== null && snapshot !== null) throw new Error('a snapshot starts an in-memory store only; restoreDataDir fills a directory');
   // Creating a data directory (initdb) leaves ~400 MB of WebAssembly memory
   // behind in its thread for as long as that thread lives: a new directory is
   // created by a thread of its own, which then ends, and is opened afresh.
-  if (dataDir !== null && !existsSync(join(dataDir, 'PG_VERSION'))) await (await openThread(dataDir)).close();
-  return openThread(dataDir, snapshot);
+  if (dataDir !== null && !existsSync(join(dataDir, 'PG_VERSION'))) {
+    // A new directory is unpacked from the build's template when there is one (store-template.ts).
+    await (await openThread(dataDir, storeTemplate(), pgliteMemoryFor(0))).close();
+  }
+  // Sized when the store opens: a store that grew gets more at its next start.
+  const storeBytes = dataDir !== null ? directoryBytes(dataDir) : (snapshot?.byteLength ?? 0);
+  return openThread(dataDir, snapshot, pgliteMemoryFor(storeBytes, options.sharedBuffersMiB ?? null));
 }
 
 /** Writes a data directory from its tarball (PGlite's dumpDataDir output) into `dataDir`, which holds no store yet. */
 export async function restorePgliteDataDir(dataDir: string, tarball: Uint8Array<ArrayBuffer>): Promise<void> {
   if (existsSync(join(dataDir, 'PG_VERSION'))) throw new Error(`${dataDir} already holds a store`);
-  await (await openThread(dataDir, tarball)).close();
+  await (await openThread(dataDir, tarball, pgliteMemoryFor(tarball.byteLength))).close();
 }
 
-async function openThread(dataDir: string | null, snapshot: Uint8Array<ArrayBuffer> | null = null): Promise<Database> {
+async function openThread(dataDir: string | null, snapshot: Uint8Array<ArrayBuffer> | null, memory: PgliteMemory): Promise<Database> {
   const artifacts = await pgliteArtifacts();
   const lock = lockEmbeddedDataDir(dataDir);
-  const worker = new Worker(bootstrap(), { eval: true, workerData: { dataDir, snapshot, ...artifacts } satisfies ThreadData });
+  const workerData: ThreadData = { dataDir, snapshot, memory, ...artifacts };
+  const worker = new Worker(threadBootstrap(import.meta.url, 'pglite-thread', 'runPgliteThread'), { eval: true, workerData });
   const pending = new Map<number, Pending>();
   const listeners = new Map<number, (payload: string) => void>();
   let nextId = 0;

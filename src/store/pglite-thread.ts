@@ -3,6 +3,7 @@ import { PGlite, type Transaction } from '@electric-sql/pglite';
 import type { DataDirDump, Queryable } from './database.ts';
 import { preparedStatements } from './pglite-statements.ts';
 import { isPreparable } from './preparable.ts';
+import { pgliteMemoryParams, type PgliteMemory } from './pglite-memory.ts';
 import { storeProcedureNamed } from './procedures/index.ts';
 
 // The thread side of the embedded store (pglite-thread-database.ts is the
@@ -39,12 +40,14 @@ export type ThreadReply =
 export interface ThreadData {
   /** null keeps PGlite in memory */
   dataDir: string | null;
-  /** an in-memory store's starting data directory, as PGlite's dumpDataDir writes it; null creates a new one */
+  /** the starting data directory, as PGlite's dumpDataDir writes it, of an in-memory store or a new directory; null creates a new one */
   snapshot: Uint8Array<ArrayBuffer> | null;
   /** PGlite's WebAssembly and file-system bundle, compiled and read once by the main thread */
   pgliteWasmModule: WebAssembly.Module;
   initdbWasmModule: WebAssembly.Module;
   fsBundle: Uint8Array<ArrayBuffer>;
+  /** PostgreSQL's memory settings (pglite-memory.ts) */
+  memory: PgliteMemory;
 }
 
 const ERROR_FIELDS = ['code', 'severity', 'detail', 'hint', 'schema', 'table', 'column', 'constraint', 'position', 'where'] as const;
@@ -85,7 +88,7 @@ async function dumpDataDir(db: PGlite): Promise<DataDirDump> {
 /** The thread's entry point: opens PGlite and answers the main thread until told to close. */
 export async function runPgliteThread(): Promise<void> {
   const port = parentPort as MessagePort;
-  const { dataDir, snapshot, pgliteWasmModule, initdbWasmModule, fsBundle } = workerData as ThreadData;
+  const { dataDir, snapshot, pgliteWasmModule, initdbWasmModule, fsBundle, memory } = workerData as ThreadData;
   let db: PGlite;
   try {
     db = new PGlite({
@@ -94,6 +97,7 @@ export async function runPgliteThread(): Promise<void> {
       pgliteWasmModule,
       initdbWasmModule,
       fsBundle: new Blob([fsBundle]),
+      startParams: [...PGlite.defaultStartParams, ...pgliteMemoryParams(memory)],
     });
     await db.waitReady;
   } catch (err) {

@@ -13,7 +13,7 @@ import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 // the process first.
 
 const dataDirs = useTempDataDirs('pw-signals-');
-const BIN = new URL('../../bin/pagewatch.js', import.meta.url).pathname;
+const BIN = new URL('../../bin/pagewatch-dev.js', import.meta.url).pathname;
 let site: FixtureServer;
 after(() => site?.close());
 

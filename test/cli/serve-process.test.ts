@@ -9,7 +9,7 @@ import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 
 const serveDir = useTempDataDirs('pw-serve-');
 
-const BIN = new URL('../../bin/pagewatch.js', import.meta.url).pathname;
+const BIN = new URL('../../bin/pagewatch-dev.js', import.meta.url).pathname;
 
 function serve(dataDir: string, port: number, logLevel = 'warn'): { child: ChildProcess; output: () => string } {
   let output = '';

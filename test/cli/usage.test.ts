@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 
-const BIN = new URL('../../bin/pagewatch.js', import.meta.url).pathname;
+const BIN = new URL('../../bin/pagewatch-dev.js', import.meta.url).pathname;
 const run = (...args: string[]) =>
   spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, DATABASE_URL: '' } });
 

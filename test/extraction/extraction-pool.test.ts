@@ -10,6 +10,8 @@ import type { JobTicket } from '../../src/domain/fair-queue.ts';
 const TITLE: Target = { id: 't', kind: 'text', selection: { scope: 'selector', selector: '#t' } };
 /** An extraction thread whose jobs block it for as many milliseconds as their page says. */
 const SLOW_WORKER = new URL('../helpers/slow-extraction-worker.mjs', import.meta.url);
+/** An extraction thread whose jobs answer with its thread id. */
+const THREAD_ID_WORKER = new URL('../helpers/thread-id-extraction-worker.mjs', import.meta.url);
 const CHECK: JobTicket = { account: 'acct', lane: 'check' };
 const BIG = `<html><body>${Array.from({ length: 150_000 }, (_, i) => `<div><span class="price">€${i}.99</span></div>`).join('')}</body></html>`;
 
@@ -89,4 +91,48 @@ test('close() leaves no thread running and refuses later jobs', async () => {
   await pool.close();
   assert.equal(pool.threads, 0);
   await assert.rejects(pool.targets('<h1 id="t">c</h1>', 'http://x/', [TITLE], CHECK), /closed/);
+});
+
+test('threads start on first use, not when the pool is made', async () => {
+  const pool = new ExtractionPool({ size: 2 });
+  try {
+    assert.equal(pool.threads, 0);
+    await pool.targets('<h1 id="t">Kettle</h1>', 'http://x/', [TITLE], CHECK);
+    assert.ok(pool.threads >= 1);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a thread without a job for the idle time stops, and the next job starts one again', async () => {
+  const pool = new ExtractionPool({ size: 1, idleMs: 200 });
+  try {
+    await pool.targets('<h1 id="t">Kettle</h1>', 'http://x/', [TITLE], CHECK);
+    assert.equal(pool.threads, 1);
+    const until = Date.now() + 10_000;
+    while (pool.threads > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(pool.threads, 0, 'the idle thread stopped');
+    const [again] = await pool.targets('<h1 id="t">Again</h1>', 'http://x/', [TITLE], CHECK);
+    assert.equal(again?.value, 'Again');
+    assert.equal(pool.threads, 1);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a thread that gets a job within each idle time is kept, not replaced', async () => {
+  const pool = new ExtractionPool({ size: 1, idleMs: 400, workerUrl: THREAD_ID_WORKER });
+  try {
+    const ran: unknown[] = [];
+    // Six jobs 150 ms apart: 0.9 s in all, more than two idle times, never one idle time without a job.
+    for (let i = 0; i < 6; i++) {
+      ran.push(await pool.preview('', 'http://x/', CHECK));
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    assert.equal(new Set(ran).size, 1, `one thread ran every job: ${ran.join(', ')}`);
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.notEqual(await pool.preview('', 'http://x/', CHECK), ran[0], 'after an idle time, a new thread');
+  } finally {
+    await pool.close();
+  }
 });

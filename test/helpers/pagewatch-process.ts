@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ADMIN_TOKEN, ALL_SCOPES } from './test-app.ts';
 
-// Real pagewatch processes (node bin/pagewatch.js <command>) as an operator
+// Real pagewatch processes (node bin/pagewatch-dev.js <command>, the sources) as an operator
 // runs them, for the multi-process tests. Every process binds PORT=0 on the
 // loopback address and reports its port in its "listening on" line; a group
 // kills whatever is still running when the test file ends. Each process leads
 // a process group of its own, so a test can signal it and anything it started
 // at once, as a supervisor does.
 
-const BIN = new URL('../../bin/pagewatch.js', import.meta.url).pathname;
+const BIN = new URL('../../bin/pagewatch-dev.js', import.meta.url).pathname;
 
 export type Command = 'serve' | 'api' | 'worker';
 

@@ -11,7 +11,7 @@ import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 // Migrations are immutable: a store remembers each applied file's checksum and
 // is refused, unchanged, when this version's file of that number differs.
 
-const BIN = new URL('../../bin/pagewatch.js', import.meta.url).pathname;
+const BIN = new URL('../../bin/pagewatch-dev.js', import.meta.url).pathname;
 const dataDirs = useTempDataDirs('pw-migrate-');
 
 test('a store whose applied migration differs from its file is refused, naming the file, and left unchanged', async () => {

@@ -1,7 +1,9 @@
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 
 // One Chromium for the whole loader: launched (or connected to) on first use,
 // reused by every load, and replaced when it crashed or the connection died.
+// playwright-core itself (~90 MiB resident once loaded) is imported then too,
+// so an install without browser monitors never loads it.
 
 export interface ChromiumSourceOptions {
   /** executable of a local Chromium */
@@ -124,8 +126,9 @@ export class ChromiumSource {
     if (this.#browser === started) this.#browser = null;
   }
 
-  #start(): Promise<Browser> {
+  async #start(): Promise<Browser> {
     const { browserWsEndpoint, chromiumPath, proxyServer, maxPages, startTimeoutMs } = this.#options;
+    const { chromium } = await import('playwright-core');
     if (browserWsEndpoint) return chromium.connectOverCDP(browserWsEndpoint, { timeout: startTimeoutMs });
     return chromium.launch({
       executablePath: chromiumPath,

@@ -60,6 +60,8 @@ export interface BrowserLoaderOptions {
   maxRedirects?: number;
   /** the operator's proxies a load may name (LoadRequest.proxy): the filtering proxy connects through it */
   proxies?: OutboundProxy[];
+  /** a launched Chromium without a load for this long is stopped, started again by the next; default 60000 ms */
+  idleStopMs?: number;
 }
 
 // What a page may not download: nothing a watcher reads comes from them, and
@@ -104,6 +106,12 @@ export function createBrowserLoader(options: BrowserLoaderOptions): PageLoader {
   const proxyHost = options.proxyHost ?? '127.0.0.1';
   const proxyPublicHost = options.proxyPublicHost ?? proxyHost;
   let closed = false;
+  // Chromium holds hundreds of MiB while idle, so it runs only while browser loads
+  // exist: the last load to end arms a timer that stops it. A remote browser is
+  // the operator's and stays connected.
+  const idleStopMs = options.idleStopMs ?? 60_000;
+  let loading = 0;
+  let idleTimer: NodeJS.Timeout | undefined;
   let started: Promise<{ proxy: FilteringProxy; chromium: ChromiumSource; proxyServer: string }> | null = null;
 
   // The proxy's port is ephemeral, so Chromium's flags wait for the proxy.
@@ -215,6 +223,15 @@ export function createBrowserLoader(options: BrowserLoaderOptions): PageLoader {
     }
   }
 
+  function stopWhenIdle(): void {
+    idleTimer = setTimeout(() => {
+      if (loading > 0 || closed) return;
+      void started?.then((current) => current.chromium.discard()).catch(() => undefined);
+    }, idleStopMs);
+    // An idle browser's timer must not keep the process alive.
+    idleTimer.unref();
+  }
+
   return {
     async load(request) {
       if (closed) throw new BrowserUnavailable('the browser loader is closed', 60);
@@ -227,14 +244,18 @@ export function createBrowserLoader(options: BrowserLoaderOptions): PageLoader {
         // Its signal aborted while it waited.
         return failure(request.url, 'fetch_failed', 'the load was cancelled');
       }
+      loading++;
+      clearTimeout(idleTimer);
       try {
         return await runWatched(request);
       } finally {
         release();
+        if (--loading === 0 && !options.browserWsEndpoint) stopWhenIdle();
       }
     },
     async close() {
       closed = true;
+      clearTimeout(idleTimer);
       slots.refuseWaiting(new BrowserUnavailable('the browser loader is closed', 60));
       // Closing the browser closes every context (a remote one: every context
       // this loader created), failing loads still in progress; contexts are

@@ -1,4 +1,4 @@
-import { errors, type Page, type Response } from 'playwright-core';
+import type { Page, Response } from 'playwright-core';
 import { storableText } from '../../domain/storable-text.ts';
 import { SCREENED_CHARS, WALL_STATUSES } from '../../domain/blocked-page.ts';
 import type { CheckIssue } from '../../domain/issues.ts';
@@ -141,7 +141,9 @@ function failed(url: string, lastNavigation: string, err: unknown, proxyEvents: 
   const base = { finalUrl: lastNavigation || url, status: null, html: null };
   const event = matchingEvent(lastNavigation, proxyEvents);
   if (event) return { ...base, issues: [proxyIssue(event)] };
-  if (err instanceof errors.TimeoutError) return { ...base, issues: [loadIssue('timeout', 'the page did not load in time')] };
+  // By name, not instanceof: playwright-core (~90 MiB resident) is loaded only when a browser starts (chromium.ts).
+  if (err instanceof Error && err.name === 'TimeoutError')
+    return { ...base, issues: [loadIssue('timeout', 'the page did not load in time')] };
   const message = err instanceof Error ? err.message : String(err);
   // Chromium turns a non-renderable main response (a zip, a PDF) into a download.
   if (message.includes('Download is starting')) return { ...base, issues: [loadIssue('not_html', 'the page is a download, not HTML')] };
