@@ -13,7 +13,7 @@ import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 // `pagewatch backup FILE` / `pagewatch restore FILE` on the embedded store, as
 // an operator runs them: real pagewatch processes on a data directory.
 
-const BIN = new URL('../../bin/pagewatch.js', import.meta.url).pathname;
+const BIN = new URL('../../bin/pagewatch-dev.js', import.meta.url).pathname;
 const group = new ProcessGroup();
 after(() => group.killAll());
 const newDataDir = useTempDataDirs('pw-backup-');
