@@ -52,9 +52,12 @@ async function observe(deps: RunnerDeps, item: WorkItem, signal?: AbortSignal): 
       mode: item.loadMode,
       signal,
       turn: { account: item.accountId, lane: 'check' },
+      steps: item.steps,
     });
     // Stopped mid-load (shutdown): the load proves nothing about the site.
     if (signal?.aborted) return 'deferred';
+    // The page after a failed step is not the page the user watches: nothing of it is read (a failed check, never a change).
+    if (load.issues.some((i) => i.code === 'step_failed')) return { load: { ...load, html: null }, extractions: null };
     const extractions =
       load.html === null
         ? null

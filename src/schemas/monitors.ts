@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { TargetListSchema, TargetSchema } from '../domain/targets.ts';
+import { StepListSchema, StepSchema } from '../domain/steps.ts';
 import { IDEMPOTENCY_KEY_PATTERN, MAX_CURSOR_LENGTH, NullableTimestamp, Timestamp } from './common.ts';
 import { CheckIssueSchema, LoadModeSchema } from './previews.ts';
 import { EmailModeSchema } from './admin.ts';
@@ -53,6 +54,10 @@ export const CreateMonitorBody = Type.Object(
   {
     preview_id: PreviewId,
     targets: TargetListSchema,
+    steps: Type.Optional({
+      ...StepListSchema,
+      description: `${StepListSchema.description} Default none; the preview must have been loaded with the same steps, all of them ok`,
+    }),
     name: Type.Optional(Name),
     labels: Type.Optional(Labels),
     interval_minutes: Interval,
@@ -65,13 +70,18 @@ export const UpdateMonitorBody = Type.Object(
   {
     preview_id: Type.Optional(PreviewId),
     targets: Type.Optional(TargetListSchema),
+    steps: Type.Optional({
+      ...StepListSchema,
+      description:
+        'a new step list ([] removes them); like targets it needs preview_id (loaded with these steps, all ok) and expected_version',
+    }),
     name: Type.Optional(Type.Union([Name, Type.Null()], { description: 'null removes the name' })),
     labels: Type.Optional(Labels),
     interval_minutes: Type.Optional(Interval),
     notifications: Type.Optional(NotificationsInputSchema),
     status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('paused')])),
     expected_version: Type.Optional(
-      Type.Integer({ minimum: 1, description: 'the current config_version; required with preview_id, targets or interval_minutes' }),
+      Type.Integer({ minimum: 1, description: 'the current config_version; required with preview_id, targets, steps or interval_minutes' }),
     ),
   },
   { additionalProperties: false },
@@ -86,6 +96,7 @@ export const MonitorSchema = Type.Object({
   labels: Type.Array(Type.String()),
   interval_minutes: Type.Integer(),
   targets: Type.Array(TargetSchema),
+  steps: Type.Array(StepSchema, { description: 'browser mode: the steps run before the page is read' }),
   notifications: Type.Object({
     email_enabled: Type.Boolean(),
     email_mode: MonitorEmailMode,

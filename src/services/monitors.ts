@@ -26,6 +26,7 @@ import { runIdempotent, type IdempotentOutcome } from './idempotency.ts';
 import { currentObservations, type Observation } from './observations.ts';
 import { cancelPendingChecks } from './manual-checks.ts';
 import { assertConfiguration, normaliseTargets, requirePreview } from './monitor-config.ts';
+import { assertPreviewSteps } from './step-config.ts';
 import type { Principal } from './tokens.ts';
 import type { MonitorReads } from './monitor-reads.ts';
 
@@ -55,6 +56,7 @@ export function monitorView(row: MonitorRow, plan: Plan): MonitorView {
     labels: row.labels,
     interval_minutes: row.interval_minutes,
     targets: row.targets,
+    steps: row.steps,
     notifications: {
       email_enabled: row.email_enabled,
       email_mode: row.email_mode,
@@ -101,6 +103,8 @@ export async function createMonitor(
     // runIdempotent holds the account lock: the slot count and the one-monitor-per-URL rule are exact.
     const preview = await requirePreview(tx, principal.accountId, input.preview_id, now);
     const targets = normaliseTargets(input.targets);
+    const steps = input.steps ?? [];
+    assertPreviewSteps(preview, steps);
     await assertConfiguration(deps.loaders, principal.plan, preview, targets, input.interval_minutes);
     const existing = await monitorIdForUrl(tx, principal.accountId, preview.url);
     if (existing) throw new AppError('monitor_exists', `a monitor for this URL exists: ${existing}`);
@@ -118,6 +122,7 @@ export async function createMonitor(
       labels: input.labels ?? [],
       interval_minutes: input.interval_minutes,
       targets,
+      steps,
       email_enabled: input.notifications?.email_enabled ?? true,
       email_mode: input.notifications?.email_mode ?? null,
       webhook_enabled: input.notifications?.webhook_enabled ?? false,
@@ -185,10 +190,11 @@ export async function changeMonitor(deps: MonitorDeps, principal: Principal, id:
     const now = deps.clock.now();
     const monitor = await lockMonitor(tx, principal.accountId, id);
     if (!monitor) throw monitorNotFound();
-    const changesConfig = input.preview_id !== undefined || input.targets !== undefined || input.interval_minutes !== undefined;
+    const changesConfig =
+      input.preview_id !== undefined || input.targets !== undefined || input.steps !== undefined || input.interval_minutes !== undefined;
     if (changesConfig && input.expected_version === undefined) {
-      throw new AppError('validation_failed', 'expected_version is required to change targets, load method or schedule', {
-        details: [{ field: 'expected_version', message: 'is required with preview_id, targets or interval_minutes' }],
+      throw new AppError('validation_failed', 'expected_version is required to change targets, steps, load method or schedule', {
+        details: [{ field: 'expected_version', message: 'is required with preview_id, targets, steps or interval_minutes' }],
       });
     }
     if (input.expected_version !== undefined && input.expected_version !== monitor.config_version) {
@@ -214,8 +220,8 @@ export async function changeMonitor(deps: MonitorDeps, principal: Principal, id:
     }
     if (changesConfig) {
       if (input.preview_id === undefined) {
-        throw new AppError('validation_failed', 'changing targets, load method or schedule requires a fresh preview_id', {
-          details: [{ field: 'preview_id', message: 'is required with targets or interval_minutes' }],
+        throw new AppError('validation_failed', 'changing targets, steps, load method or schedule requires a fresh preview_id', {
+          details: [{ field: 'preview_id', message: 'is required with targets, steps or interval_minutes' }],
         });
       }
       const preview = await requirePreview(tx, principal.accountId, input.preview_id, now);
@@ -225,11 +231,15 @@ export async function changeMonitor(deps: MonitorDeps, principal: Principal, id:
         });
       }
       const targets = normaliseTargets(input.targets ?? monitor.targets);
+      // Unchanged steps stay, unless the monitor moves to html mode, which runs none.
+      const steps = input.steps ?? (preview.load_mode === 'browser' ? monitor.steps : []);
+      assertPreviewSteps(preview, steps);
       const interval = input.interval_minutes ?? monitor.interval_minutes;
       await assertConfiguration(deps.loaders, principal.plan, preview, targets, interval);
       await cancelPendingChecks(tx, monitor.id, now, 'targets_changed');
       Object.assign(changes, {
         targets,
+        steps,
         interval_minutes: interval,
         load_mode: preview.load_mode,
         config_version: monitor.config_version + 1,

@@ -18,6 +18,8 @@ import { lockAccount } from '../store/accounts-store.ts';
 import { discardOlderPreviews, findValidPreview, insertPreview, type PreviewRow } from '../store/previews-store.ts';
 import { refundPreviewCredit, spendPreviewCredit } from './preview-credits.ts';
 import type { Principal } from './tokens.ts';
+import { sameSteps, type Step, type StepOutcome } from '../domain/steps.ts';
+import { assertStepsConfigured } from './step-config.ts';
 
 export type { PreviewRow };
 
@@ -34,7 +36,7 @@ export type PreviewView = Static<typeof PreviewSchema>;
 
 export type TargetResult = Omit<TargetExtraction, 'text'>;
 
-function view(row: PreviewRow, issues: CheckIssue[]): PreviewView {
+function view(row: PreviewRow, issues: CheckIssue[], steps: StepOutcome[]): PreviewView {
   return {
     id: row.id,
     url: row.url,
@@ -45,6 +47,7 @@ function view(row: PreviewRow, issues: CheckIssue[]): PreviewView {
     expires_at: row.expires_at.toISOString(),
     elements: row.elements as PreviewElement[],
     issues,
+    steps,
   };
 }
 
@@ -63,7 +66,7 @@ function loadFailure(issues: CheckIssue[]): AppError {
 export async function createPreview(
   deps: PreviewDeps,
   principal: Principal,
-  input: { url: string; load_mode: LoadMode },
+  input: { url: string; load_mode: LoadMode; steps?: Step[] },
   signal?: AbortSignal,
 ): Promise<PreviewView> {
   const vetted = vetUrl(input.url, deps.loaders.policy);
@@ -72,6 +75,8 @@ export async function createPreview(
       details: [{ field: 'url', message: vetted.reason }],
     });
   }
+  const steps = input.steps ?? [];
+  assertStepsConfigured(steps, { loadMode: input.load_mode, url: vetted.url.href, plan: principal.plan, policy: deps.loaders.policy });
   const credit = await spendPreviewCredit(deps, principal);
   let result;
   try {
@@ -80,6 +85,7 @@ export async function createPreview(
       mode: input.load_mode,
       turn: { account: principal.accountId, lane: 'interactive' },
       signal,
+      steps,
     });
   } catch (err) {
     await refundPreviewCredit(deps, principal, credit);
@@ -92,7 +98,8 @@ export async function createPreview(
       details: [{ field: 'url', message: blocked.message }],
     });
   }
-  const warnings = result.issues.filter((i) => PAGE_READ_ANYWAY.has(i.code));
+  // A failed step is shown with the page as it stood, so the user can see why; such a preview makes no monitor.
+  const warnings = result.issues.filter((i) => PAGE_READ_ANYWAY.has(i.code) || i.code === 'step_failed');
   if (result.html === null || warnings.length < result.issues.length) throw loadFailure(result.issues);
   // Decoded here, once: the preview keeps the page's text for later evaluations.
   const html = pageText(result.html);
@@ -112,6 +119,8 @@ export async function createPreview(
     title: outline.title,
     html,
     elements: outline.elements,
+    steps,
+    step_failed: result.issues.some((i) => i.code === 'step_failed'),
     created_at: now,
     expires_at: new Date(now.getTime() + PREVIEW_VALID_MINUTES * 60_000),
   };
@@ -122,7 +131,7 @@ export async function createPreview(
     await insertPreview(tx, row);
     await discardOlderPreviews(tx, principal.accountId, PREVIEWS_KEPT);
   });
-  return view(row, warnings);
+  return view(row, warnings, result.steps ?? []);
 }
 
 /** How many targets, and per-kind rules of each (unique ids, rule fits kind, required fields): 422 target_invalid. */
@@ -154,9 +163,15 @@ export async function evaluatePreview(
   previewId: string,
   targets: Target[],
   signal?: AbortSignal,
+  steps?: Step[],
 ): Promise<TargetResult[]> {
   const preview = await findOwnPreview(deps, principal.accountId, previewId);
   if (!preview) throw new AppError('not_found', 'preview not found, expired or discarded');
+  if (steps !== undefined && !sameSteps(preview.steps, steps)) {
+    throw new AppError('preview_invalid', 'the preview was loaded with other steps; load a fresh preview with these steps', {
+      details: [{ field: 'steps', message: `the preview ran ${preview.steps.length} other steps` }],
+    });
+  }
   assertTargetsConfigured(targets, principal.plan);
   return (await evaluateTargets(deps.loaders, preview, targets, signal)).map(evaluationAnswer);
 }

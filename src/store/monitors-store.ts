@@ -1,6 +1,7 @@
 import { AppError } from '../errors.ts';
 import type { Queryable } from './database.ts';
 import type { Target } from '../domain/targets.ts';
+import type { Step } from '../domain/steps.ts';
 import type { CheckIssue } from '../domain/issues.ts';
 import type { BaselineRow } from './baselines-store.ts';
 
@@ -15,6 +16,8 @@ export interface MonitorRow {
   labels: string[];
   interval_minutes: number;
   targets: Target[];
+  /** browser mode: steps run before the page is read */
+  steps: Step[];
   email_enabled: boolean;
   webhook_enabled: boolean;
   /** each, daily or weekly; null: the account's email_mode */
@@ -52,8 +55,8 @@ const MONITOR_ROWS = `SELECT m.*, s.next_check_at, s.last_checked_at, s.last_cha
 export async function insertMonitor(db: Queryable, m: NewMonitor): Promise<void> {
   await db.query(
     `INSERT INTO monitors (id, account_id, url, load_mode, status, name, labels, interval_minutes, targets,
-       email_enabled, webhook_enabled, created_at, updated_at, failing_after, email_mode, channel_ids)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::uuid[])`,
+       email_enabled, webhook_enabled, created_at, updated_at, failing_after, email_mode, channel_ids, steps)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::uuid[], $17)`,
     [
       m.id,
       m.account_id,
@@ -71,6 +74,7 @@ export async function insertMonitor(db: Queryable, m: NewMonitor): Promise<void>
       m.failing_after,
       m.email_mode,
       m.channel_ids,
+      JSON.stringify(m.steps),
     ],
   );
   await insertCheckState(db, m.id, m.status === 'active', m.next_check_at);
@@ -122,7 +126,7 @@ export async function findMonitorsWithBaselines(
   const [row] = await db.query<{ found: string }>(
     `SELECT coalesce(json_agg(r), '[]')::text AS found FROM (
        SELECT k.key_position, m.id, m.seq, m.account_id, m.url, m.load_mode, m.status, m.name, m.labels, m.interval_minutes,
-         m.targets, m.email_enabled, m.webhook_enabled, m.email_mode, m.channel_ids, m.failing_after, m.config_version,
+         m.targets, m.steps, m.email_enabled, m.webhook_enabled, m.email_mode, m.channel_ids, m.failing_after, m.config_version,
          ${epochMs('m.created_at')} AS created_at, ${epochMs('m.updated_at')} AS updated_at,
          ${epochMs('s.last_checked_at')} AS last_checked_at, ${epochMs('s.next_check_at')} AS next_check_at,
          ${epochMs('s.last_change_at')} AS last_change_at, ${epochMs('s.failing_since')} AS failing_since, s.last_issues,
@@ -218,6 +222,7 @@ export type MonitorChanges = Partial<
     | 'channel_ids'
     | 'failing_after'
     | 'targets'
+    | 'steps'
     | 'interval_minutes'
     | 'load_mode'
     | 'config_version'
@@ -225,7 +230,7 @@ export type MonitorChanges = Partial<
   >
 >;
 
-const JSON_COLUMNS = new Set(['labels', 'targets']);
+const JSON_COLUMNS = new Set(['labels', 'targets', 'steps']);
 
 export async function updateMonitor(db: Queryable, id: string, changes: MonitorChanges, at: Date): Promise<MonitorRow> {
   const { next_check_at: nextCheckAt, ...own } = changes;

@@ -68,6 +68,7 @@ async function newMonitor(accountId: string, at: Date): Promise<string> {
     labels: [],
     interval_minutes: 60,
     targets: [TITLE],
+    steps: [],
     email_enabled: false,
     email_mode: null,
     channel_ids: [],

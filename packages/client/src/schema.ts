@@ -2262,7 +2262,7 @@ export interface operations {
                             changes: string[];
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -2674,6 +2674,32 @@ export interface operations {
                                 /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
                                 confirm?: boolean;
                             }[];
+                            /** @description browser mode: the steps run before the page is read */
+                            steps: {
+                                /** @description click (selector), type (selector and text or secret), press (key, optional selector), select (selector, value), check/uncheck (selector), wait_for (selector or text, optional timeout_ms), wait (ms), scroll (to "bottom" or selector), goto (url on the monitor's site) */
+                                action: "click" | "type" | "press" | "select" | "check" | "uncheck" | "wait_for" | "wait" | "scroll" | "goto";
+                                /** @description a CSS selector (the rules and cost limits of target selectors) */
+                                selector?: string;
+                                /** @description type: the text to type; wait_for: text the page must show (instead of a selector) */
+                                text?: string;
+                                /** @description type: the name of an account secret whose value is typed (never shown) */
+                                secret?: string;
+                                /** @description press: a key such as Enter, Tab, Escape, ArrowDown, a, Control+A */
+                                key?: string;
+                                /** @description select: the option value (or its label) to choose */
+                                value?: string;
+                                /** @description wait_for: how long to wait; default 15000 */
+                                timeout_ms?: number;
+                                /** @description wait: the pause in ms, at most 5000 */
+                                ms?: number;
+                                /**
+                                 * @description scroll: to the bottom of the page (or give selector)
+                                 * @constant
+                                 */
+                                to?: "bottom";
+                                /** @description goto: an http(s) URL on the monitor's site (the same host, www. aside) */
+                                url?: string;
+                            }[];
                             notifications: {
                                 email_enabled: boolean;
                                 /** @description each (one email per check), daily or weekly (one digest of the period); null: the account's email_mode (the default) */
@@ -2694,7 +2720,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -2811,6 +2837,32 @@ export interface operations {
                         })[];
                         /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
                         confirm?: boolean;
+                    }[];
+                    /** @description browser mode only: actions run in order after the page has loaded and before it is read (cookie walls, logins, choices, "load more"); at most the plan's steps_per_monitor (20 on Pro). The whole load, steps included, keeps the 60 s load budget Default none; the preview must have been loaded with the same steps, all of them ok */
+                    steps?: {
+                        /** @description click (selector), type (selector and text or secret), press (key, optional selector), select (selector, value), check/uncheck (selector), wait_for (selector or text, optional timeout_ms), wait (ms), scroll (to "bottom" or selector), goto (url on the monitor's site) */
+                        action: "click" | "type" | "press" | "select" | "check" | "uncheck" | "wait_for" | "wait" | "scroll" | "goto";
+                        /** @description a CSS selector (the rules and cost limits of target selectors) */
+                        selector?: string;
+                        /** @description type: the text to type; wait_for: text the page must show (instead of a selector) */
+                        text?: string;
+                        /** @description type: the name of an account secret whose value is typed (never shown) */
+                        secret?: string;
+                        /** @description press: a key such as Enter, Tab, Escape, ArrowDown, a, Control+A */
+                        key?: string;
+                        /** @description select: the option value (or its label) to choose */
+                        value?: string;
+                        /** @description wait_for: how long to wait; default 15000 */
+                        timeout_ms?: number;
+                        /** @description wait: the pause in ms, at most 5000 */
+                        ms?: number;
+                        /**
+                         * @description scroll: to the bottom of the page (or give selector)
+                         * @constant
+                         */
+                        to?: "bottom";
+                        /** @description goto: an http(s) URL on the monitor's site (the same host, www. aside) */
+                        url?: string;
                     }[];
                     name?: string;
                     /** @description free-form tags, e.g. "shop" or "competitor"; filter lists with ?label= */
@@ -2998,6 +3050,32 @@ export interface operations {
                                 /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
                                 confirm?: boolean;
                             }[];
+                            /** @description browser mode: the steps run before the page is read */
+                            steps: {
+                                /** @description click (selector), type (selector and text or secret), press (key, optional selector), select (selector, value), check/uncheck (selector), wait_for (selector or text, optional timeout_ms), wait (ms), scroll (to "bottom" or selector), goto (url on the monitor's site) */
+                                action: "click" | "type" | "press" | "select" | "check" | "uncheck" | "wait_for" | "wait" | "scroll" | "goto";
+                                /** @description a CSS selector (the rules and cost limits of target selectors) */
+                                selector?: string;
+                                /** @description type: the text to type; wait_for: text the page must show (instead of a selector) */
+                                text?: string;
+                                /** @description type: the name of an account secret whose value is typed (never shown) */
+                                secret?: string;
+                                /** @description press: a key such as Enter, Tab, Escape, ArrowDown, a, Control+A */
+                                key?: string;
+                                /** @description select: the option value (or its label) to choose */
+                                value?: string;
+                                /** @description wait_for: how long to wait; default 15000 */
+                                timeout_ms?: number;
+                                /** @description wait: the pause in ms, at most 5000 */
+                                ms?: number;
+                                /**
+                                 * @description scroll: to the bottom of the page (or give selector)
+                                 * @constant
+                                 */
+                                to?: "bottom";
+                                /** @description goto: an http(s) URL on the monitor's site (the same host, www. aside) */
+                                url?: string;
+                            }[];
                             notifications: {
                                 email_enabled: boolean;
                                 /** @description each (one email per check), daily or weekly (one digest of the period); null: the account's email_mode (the default) */
@@ -3018,7 +3096,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -3035,7 +3113,7 @@ export interface operations {
                                 /** @description the latest check's issues for this target; when any, value is the last one known */
                                 issues: {
                                     target_id: string | null;
-                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                     code: string;
                                     message: string;
                                 }[];
@@ -3231,6 +3309,32 @@ export interface operations {
                         /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
                         confirm?: boolean;
                     }[];
+                    /** @description a new step list ([] removes them); like targets it needs preview_id (loaded with these steps, all ok) and expected_version */
+                    steps?: {
+                        /** @description click (selector), type (selector and text or secret), press (key, optional selector), select (selector, value), check/uncheck (selector), wait_for (selector or text, optional timeout_ms), wait (ms), scroll (to "bottom" or selector), goto (url on the monitor's site) */
+                        action: "click" | "type" | "press" | "select" | "check" | "uncheck" | "wait_for" | "wait" | "scroll" | "goto";
+                        /** @description a CSS selector (the rules and cost limits of target selectors) */
+                        selector?: string;
+                        /** @description type: the text to type; wait_for: text the page must show (instead of a selector) */
+                        text?: string;
+                        /** @description type: the name of an account secret whose value is typed (never shown) */
+                        secret?: string;
+                        /** @description press: a key such as Enter, Tab, Escape, ArrowDown, a, Control+A */
+                        key?: string;
+                        /** @description select: the option value (or its label) to choose */
+                        value?: string;
+                        /** @description wait_for: how long to wait; default 15000 */
+                        timeout_ms?: number;
+                        /** @description wait: the pause in ms, at most 5000 */
+                        ms?: number;
+                        /**
+                         * @description scroll: to the bottom of the page (or give selector)
+                         * @constant
+                         */
+                        to?: "bottom";
+                        /** @description goto: an http(s) URL on the monitor's site (the same host, www. aside) */
+                        url?: string;
+                    }[];
                     /** @description null removes the name */
                     name?: string | null;
                     /** @description free-form tags, e.g. "shop" or "competitor"; filter lists with ?label= */
@@ -3250,7 +3354,7 @@ export interface operations {
                         failing_after?: number;
                     };
                     status?: "active" | "paused";
-                    /** @description the current config_version; required with preview_id, targets or interval_minutes */
+                    /** @description the current config_version; required with preview_id, targets, steps or interval_minutes */
                     expected_version?: number;
                 };
             };
@@ -3313,6 +3417,32 @@ export interface operations {
                                 /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
                                 confirm?: boolean;
                             }[];
+                            /** @description browser mode: the steps run before the page is read */
+                            steps: {
+                                /** @description click (selector), type (selector and text or secret), press (key, optional selector), select (selector, value), check/uncheck (selector), wait_for (selector or text, optional timeout_ms), wait (ms), scroll (to "bottom" or selector), goto (url on the monitor's site) */
+                                action: "click" | "type" | "press" | "select" | "check" | "uncheck" | "wait_for" | "wait" | "scroll" | "goto";
+                                /** @description a CSS selector (the rules and cost limits of target selectors) */
+                                selector?: string;
+                                /** @description type: the text to type; wait_for: text the page must show (instead of a selector) */
+                                text?: string;
+                                /** @description type: the name of an account secret whose value is typed (never shown) */
+                                secret?: string;
+                                /** @description press: a key such as Enter, Tab, Escape, ArrowDown, a, Control+A */
+                                key?: string;
+                                /** @description select: the option value (or its label) to choose */
+                                value?: string;
+                                /** @description wait_for: how long to wait; default 15000 */
+                                timeout_ms?: number;
+                                /** @description wait: the pause in ms, at most 5000 */
+                                ms?: number;
+                                /**
+                                 * @description scroll: to the bottom of the page (or give selector)
+                                 * @constant
+                                 */
+                                to?: "bottom";
+                                /** @description goto: an http(s) URL on the monitor's site (the same host, www. aside) */
+                                url?: string;
+                            }[];
                             notifications: {
                                 email_enabled: boolean;
                                 /** @description each (one email per check), daily or weekly (one digest of the period); null: the account's email_mode (the default) */
@@ -3333,7 +3463,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -3468,7 +3598,7 @@ export interface operations {
                             manual_check_id: string | null;
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -3577,7 +3707,7 @@ export interface operations {
                             changes: string[];
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -3691,6 +3821,32 @@ export interface operations {
                     url: string;
                     /** @description html: plain page fetch; browser: rendered by Chromium, for content that needs JavaScript */
                     load_mode: "html" | "browser";
+                    /** @description browser mode only: actions run in order after the page has loaded and before it is read (cookie walls, logins, choices, "load more"); at most the plan's steps_per_monitor (20 on Pro). The whole load, steps included, keeps the 60 s load budget */
+                    steps?: {
+                        /** @description click (selector), type (selector and text or secret), press (key, optional selector), select (selector, value), check/uncheck (selector), wait_for (selector or text, optional timeout_ms), wait (ms), scroll (to "bottom" or selector), goto (url on the monitor's site) */
+                        action: "click" | "type" | "press" | "select" | "check" | "uncheck" | "wait_for" | "wait" | "scroll" | "goto";
+                        /** @description a CSS selector (the rules and cost limits of target selectors) */
+                        selector?: string;
+                        /** @description type: the text to type; wait_for: text the page must show (instead of a selector) */
+                        text?: string;
+                        /** @description type: the name of an account secret whose value is typed (never shown) */
+                        secret?: string;
+                        /** @description press: a key such as Enter, Tab, Escape, ArrowDown, a, Control+A */
+                        key?: string;
+                        /** @description select: the option value (or its label) to choose */
+                        value?: string;
+                        /** @description wait_for: how long to wait; default 15000 */
+                        timeout_ms?: number;
+                        /** @description wait: the pause in ms, at most 5000 */
+                        ms?: number;
+                        /**
+                         * @description scroll: to the bottom of the page (or give selector)
+                         * @constant
+                         */
+                        to?: "bottom";
+                        /** @description goto: an http(s) URL on the monitor's site (the same host, www. aside) */
+                        url?: string;
+                    }[];
                 };
             };
         };
@@ -3722,12 +3878,29 @@ export interface operations {
                                 text: string;
                                 hints: ("price" | "availability" | "links" | "heading")[];
                             }[];
-                            /** @description load issues that did not prevent the preview, e.g. load_incomplete (read before its load event: some resources never finished loading) */
+                            /** @description load issues that did not prevent the preview, e.g. load_incomplete (read before its load event: some resources never finished loading), step_failed (a step failed: the elements are those of the page as it stood; such a preview makes no monitor) */
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
+                            }[];
+                            /** @description each step run, in order, with its outcome; the run stops at the first failing step. Empty without steps */
+                            steps: {
+                                /** @description the step's position in steps, from 0 */
+                                index: number;
+                                action: "click" | "type" | "press" | "select" | "check" | "uncheck" | "wait_for" | "wait" | "scroll" | "goto";
+                                ok: boolean;
+                                /** @description why the step failed; null when ok */
+                                issue: {
+                                    /** @description element_missing, element_ambiguous (the selector matches several), not_actionable (hidden, disabled, covered), option_missing, timeout, navigation_refused (off the monitor's site), secret_missing, failed */
+                                    code: "element_missing" | "element_ambiguous" | "not_actionable" | "option_missing" | "timeout" | "navigation_refused" | "secret_missing" | "failed";
+                                    message: string;
+                                } | null;
+                                /** @description the page's URL after the step */
+                                url: string;
+                                /** @description the page's title after the step */
+                                title: string | null;
                             }[];
                         };
                     };
@@ -3859,6 +4032,32 @@ export interface operations {
                         /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
                         confirm?: boolean;
                     }[];
+                    /** @description when given, must be the steps the preview was loaded with */
+                    steps?: {
+                        /** @description click (selector), type (selector and text or secret), press (key, optional selector), select (selector, value), check/uncheck (selector), wait_for (selector or text, optional timeout_ms), wait (ms), scroll (to "bottom" or selector), goto (url on the monitor's site) */
+                        action: "click" | "type" | "press" | "select" | "check" | "uncheck" | "wait_for" | "wait" | "scroll" | "goto";
+                        /** @description a CSS selector (the rules and cost limits of target selectors) */
+                        selector?: string;
+                        /** @description type: the text to type; wait_for: text the page must show (instead of a selector) */
+                        text?: string;
+                        /** @description type: the name of an account secret whose value is typed (never shown) */
+                        secret?: string;
+                        /** @description press: a key such as Enter, Tab, Escape, ArrowDown, a, Control+A */
+                        key?: string;
+                        /** @description select: the option value (or its label) to choose */
+                        value?: string;
+                        /** @description wait_for: how long to wait; default 15000 */
+                        timeout_ms?: number;
+                        /** @description wait: the pause in ms, at most 5000 */
+                        ms?: number;
+                        /**
+                         * @description scroll: to the bottom of the page (or give selector)
+                         * @constant
+                         */
+                        to?: "bottom";
+                        /** @description goto: an http(s) URL on the monitor's site (the same host, www. aside) */
+                        url?: string;
+                    }[];
                 };
             };
         };
@@ -3881,7 +4080,7 @@ export interface operations {
                                 links: string[] | null;
                                 issues: {
                                     target_id: string | null;
-                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                     code: string;
                                     message: string;
                                 }[];
@@ -4327,7 +4526,7 @@ export interface operations {
                         /** @description the issues of the check that made it failing */
                         issues: {
                             target_id: string | null;
-                            /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                            /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                             code: string;
                             message: string;
                         }[];

@@ -2,6 +2,7 @@ import type { CheckIssue, IssueCode } from '../../domain/issues.ts';
 import type { LoadMode } from '../../domain/load-mode.ts';
 import type { Lane } from '../../domain/fair-queue.ts';
 import type { PageSource } from '../../domain/page-source.ts';
+import type { Step, StepOutcome } from '../../domain/steps.ts';
 
 export interface LoadRequest {
   url: string;
@@ -10,6 +11,10 @@ export interface LoadRequest {
   signal?: AbortSignal;
   /** whose turn the load takes where loads wait (the browser's pages); none: a check of no account */
   turn?: { account: string; lane: Lane };
+  /** browser mode: steps run after the page has loaded and before it is read, within the same deadline */
+  steps?: readonly Step[];
+  /** values of the account secrets the steps type, by name (never returned: scrubbed from the result) */
+  secrets?: ReadonlyMap<string, string>;
 }
 
 export interface LoadResult {
@@ -23,6 +28,8 @@ export interface LoadResult {
   issues: CheckIssue[];
   /** seconds the site asked us to wait (Retry-After on 429/503), for per-host backoff */
   retryAfterSeconds?: number;
+  /** browser mode with steps: each step run, in order; a failed one is the last and comes with the issue step_failed */
+  steps?: StepOutcome[];
 }
 
 /** One interface, two modes: html (undici) and browser (Chromium). */

@@ -4,6 +4,7 @@ import { earliestRunAt } from '../../domain/manual-check.ts';
 import type { Plan, Plans, PlanName } from '../../domain/plans.ts';
 import { nextDueAt, slotWaitsForInterval, stableOffsetSeconds } from '../../domain/schedule.ts';
 import type { Target } from '../../domain/targets.ts';
+import type { Step } from '../../domain/steps.ts';
 import type { Queryable } from '../database.ts';
 import {
   countLiveLeasesByHost,
@@ -34,6 +35,8 @@ export interface WorkItem {
   host: string;
   loadMode: LoadMode;
   targets: Target[];
+  /** browser mode: steps run before the page is read */
+  steps: Step[];
   configVersion: number;
   intervalMinutes: number;
   /** the slot served when `scheduled`: the monitor's next_check_at at the claim */
@@ -178,6 +181,7 @@ export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date
       host,
       loadMode: candidate.load_mode,
       targets: candidate.targets as Target[],
+      steps: candidate.steps as Step[],
       configVersion: candidate.config_version,
       intervalMinutes: candidate.interval_minutes,
       dueAt: work.scheduled ? candidate.next_check_at : null,
