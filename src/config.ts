@@ -57,6 +57,8 @@ export interface Config {
   extractWorkers: number;
   /** PAGEWATCH_CHANNEL_HOST_OVERRIDES, default none: service host → origin messages to it go to instead (host=http://127.0.0.1:9000,…), for tests */
   channelHostOverrides: Record<string, string>;
+  /** PAGEWATCH_SECRETS_KEY: 32 bytes (base64 or hex) sealing the accounts' step secrets; unset: no secrets can be stored or typed */
+  secretsKey: Buffer | null;
 }
 
 export class ConfigError extends Error {
@@ -143,6 +145,20 @@ function hostOverrides(env: Env, name: string): Record<string, string> {
   return overrides;
 }
 
+/** A 256-bit key, given as 64 hex digits or base64 of 32 bytes. */
+function key256(env: Env, name: string): Buffer | null {
+  const raw = text(env, name);
+  if (raw === null) return null;
+  const bytes = /^[0-9a-fA-F]{64}$/.test(raw)
+    ? Buffer.from(raw, 'hex')
+    : /^[A-Za-z0-9+/]{43}=?$/.test(raw)
+      ? Buffer.from(raw, 'base64')
+      : null;
+  if (bytes?.length !== 32)
+    throw new ConfigError(name, 'must be 32 random bytes as 64 hex digits or base64 (e.g. openssl rand -base64 32)');
+  return bytes;
+}
+
 function plansFromFile(env: Env): Plans {
   const path = text(env, 'PAGEWATCH_PLANS_FILE');
   if (path === null) return DEFAULT_PLANS;
@@ -193,5 +209,6 @@ export function loadConfig(env: Env): Config {
     maxConnectionsPerAddress: integer(env, 'PAGEWATCH_MAX_CONNECTIONS_PER_ADDRESS', 256, 0, 100_000),
     extractWorkers: integer(env, 'PAGEWATCH_EXTRACT_WORKERS', 2, 1, 64),
     channelHostOverrides: hostOverrides(env, 'PAGEWATCH_CHANNEL_HOST_OVERRIDES'),
+    secretsKey: key256(env, 'PAGEWATCH_SECRETS_KEY'),
   };
 }

@@ -37,6 +37,7 @@ export function startBackground(
     db,
     clock: systemClock,
     loaders,
+    secretsKey: config.secretsKey,
     plans: config.plans,
     tickSeconds: config.tickSeconds,
     logger,

@@ -15,6 +15,7 @@ import type { LoadResult } from '../fetch/loader/types.ts';
 import type { TargetExtraction } from '../domain/extract/index.ts';
 import type { CheckIssue } from '../domain/issues.ts';
 import { changeDiffs } from '../services/change-diffs.ts';
+import { openStepSecrets } from '../services/secrets.ts';
 import { readChangesByIds } from '../store/changes-store.ts';
 
 // Runs one claimed check: load the page (outside any transaction: it may take
@@ -33,6 +34,8 @@ export interface RunnerDeps {
   db: Database;
   clock: Clock;
   loaders: Loaders;
+  /** the key that opens the secrets the monitor's steps type */
+  config: { secretsKey: Buffer | null };
   /** records a finished check (group commit) */
   commit: CommitCheck;
   logger: EngineLogger;
@@ -53,6 +56,7 @@ async function observe(deps: RunnerDeps, item: WorkItem, signal?: AbortSignal): 
       signal,
       turn: { account: item.accountId, lane: 'check' },
       steps: item.steps,
+      secrets: await openStepSecrets(deps, item.accountId, item.steps),
     });
     // Stopped mid-load (shutdown): the load proves nothing about the site.
     if (signal?.aborted) return 'deferred';

@@ -27,6 +27,7 @@ import { currentObservations, type Observation } from './observations.ts';
 import { cancelPendingChecks } from './manual-checks.ts';
 import { assertConfiguration, normaliseTargets, requirePreview } from './monitor-config.ts';
 import { assertPreviewSteps } from './step-config.ts';
+import { assertSecretsExist } from './secrets.ts';
 import type { Principal } from './tokens.ts';
 import type { MonitorReads } from './monitor-reads.ts';
 
@@ -105,6 +106,8 @@ export async function createMonitor(
     const targets = normaliseTargets(input.targets);
     const steps = input.steps ?? [];
     assertPreviewSteps(preview, steps);
+    // runIdempotent holds the account lock already.
+    await assertSecretsExist(tx, principal.accountId, steps, { lock: false });
     await assertConfiguration(deps.loaders, principal.plan, preview, targets, input.interval_minutes);
     const existing = await monitorIdForUrl(tx, principal.accountId, preview.url);
     if (existing) throw new AppError('monitor_exists', `a monitor for this URL exists: ${existing}`);
@@ -234,6 +237,7 @@ export async function changeMonitor(deps: MonitorDeps, principal: Principal, id:
       // Unchanged steps stay, unless the monitor moves to html mode, which runs none.
       const steps = input.steps ?? (preview.load_mode === 'browser' ? monitor.steps : []);
       assertPreviewSteps(preview, steps);
+      await assertSecretsExist(tx, principal.accountId, steps, { lock: true });
       const interval = input.interval_minutes ?? monitor.interval_minutes;
       await assertConfiguration(deps.loaders, principal.plan, preview, targets, interval);
       await cancelPendingChecks(tx, monitor.id, now, 'targets_changed');

@@ -20,6 +20,7 @@ import { refundPreviewCredit, spendPreviewCredit } from './preview-credits.ts';
 import type { Principal } from './tokens.ts';
 import { sameSteps, type Step, type StepOutcome } from '../domain/steps.ts';
 import { assertStepsConfigured } from './step-config.ts';
+import { assertSecretsExist, openStepSecrets } from './secrets.ts';
 
 export type { PreviewRow };
 
@@ -30,6 +31,8 @@ export interface PreviewDeps {
   db: Database;
   clock: Clock;
   loaders: Loaders;
+  /** the key that opens the secrets a type step names */
+  config: { secretsKey: Buffer | null };
 }
 
 export type PreviewView = Static<typeof PreviewSchema>;
@@ -77,6 +80,8 @@ export async function createPreview(
   }
   const steps = input.steps ?? [];
   assertStepsConfigured(steps, { loadMode: input.load_mode, url: vetted.url.href, plan: principal.plan, policy: deps.loaders.policy });
+  await assertSecretsExist(deps.db, principal.accountId, steps, { lock: false });
+  const secrets = await openStepSecrets(deps, principal.accountId, steps);
   const credit = await spendPreviewCredit(deps, principal);
   let result;
   try {
@@ -86,6 +91,7 @@ export async function createPreview(
       turn: { account: principal.accountId, lane: 'interactive' },
       signal,
       steps,
+      secrets,
     });
   } catch (err) {
     await refundPreviewCredit(deps, principal, credit);

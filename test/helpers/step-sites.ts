@@ -131,10 +131,9 @@ function signIn(req: IncomingMessage, res: ServerResponse, state: StepSiteState)
   req.on('end', () => {
     const form = new URLSearchParams(body);
     if (form.get('password') !== state.password) {
-      return html(
-        res,
-        page('Sign in', '<p id="error">Wrong password</p><form method="post" action="/login"><input id="password" name="password"></form>'),
-      );
+      // Echoed, as careless sites do: what the watcher keeps of this page must not hold it.
+      const echoed = (form.get('password') ?? '').replace(/[<&>"]/g, '');
+      return html(res, page('Sign in', `<p id="error">Wrong password ${echoed}</p><form method="post" action="/login"></form>`));
     }
     res.writeHead(303, { location: '/portal', 'set-cookie': 'session=ok; Path=/; HttpOnly' }).end();
   });
