@@ -215,6 +215,8 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
         const change: UpdateMonitorInput = {
           preview_id: preview.id,
           targets,
+          // The dashboard's steps are those its preview was loaded with.
+          steps: preview.steps,
           interval_minutes: Number(input.interval),
           expected_version: editing.expectedVersion,
         };
@@ -225,6 +227,7 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
       const body: CreateMonitorInput = {
         preview_id: preview.id,
         targets,
+        steps: preview.steps,
         interval_minutes: Number(input.interval),
         notifications: {
           email_enabled: input.email,
