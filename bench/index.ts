@@ -63,7 +63,7 @@ top of each script.
 | --- | --- | --- |
 ${outcomes.join('\n')}
 
-${['api', 'html-checks', 'scale', 'browser-checks', 'scale-out', 'store-growth', 'simulated-day', 'backup', 'footprint'].map(section).join('\n')}
+${['api', 'html-checks', 'scale', 'browser-checks', 'browser-steps', 'scale-out', 'store-growth', 'simulated-day', 'backup', 'footprint'].map(section).join('\n')}
 ${readFileSync(join(dir, 'findings.md'), 'utf8')}`;
 
 writeFileSync(join(dir, '..', 'BENCHMARKS.md'), markdown);

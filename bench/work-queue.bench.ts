@@ -33,6 +33,8 @@ async function previewOf(t: TestApp, accountId: string, html: string): Promise<s
     title: null,
     html,
     elements: [],
+    steps: [],
+    step_failed: false,
     created_at: now,
     expires_at: new Date(now.getTime() + 3_600_000),
   });

@@ -64,6 +64,8 @@ export interface Config {
   idleStopSeconds: number;
   /** PAGEWATCH_CHANNEL_HOST_OVERRIDES, default none: service host → origin messages to it go to instead (host=http://127.0.0.1:9000,…), for tests */
   channelHostOverrides: Record<string, string>;
+  /** PAGEWATCH_SECRETS_KEY: 32 bytes (base64 or hex) sealing the accounts' step secrets; unset: no secrets can be stored or typed */
+  secretsKey: Buffer | null;
 }
 
 export class ConfigError extends Error {
@@ -158,6 +160,20 @@ function proxies(env: Env): OutboundProxy[] {
   }
 }
 
+/** A 256-bit key, given as 64 hex digits or base64 of 32 bytes. */
+function key256(env: Env, name: string): Buffer | null {
+  const raw = text(env, name);
+  if (raw === null) return null;
+  const bytes = /^[0-9a-fA-F]{64}$/.test(raw)
+    ? Buffer.from(raw, 'hex')
+    : /^[A-Za-z0-9+/]{43}=?$/.test(raw)
+      ? Buffer.from(raw, 'base64')
+      : null;
+  if (bytes?.length !== 32)
+    throw new ConfigError(name, 'must be 32 random bytes as 64 hex digits or base64 (e.g. openssl rand -base64 32)');
+  return bytes;
+}
+
 function plansFromFile(env: Env): Plans {
   const path = text(env, 'PAGEWATCH_PLANS_FILE');
   if (path === null) return DEFAULT_PLANS;
@@ -212,5 +228,6 @@ export function loadConfig(env: Env): Config {
     idleStopSeconds: integer(env, 'PAGEWATCH_IDLE_STOP_SECONDS', 60, 1, 86_400),
     channelHostOverrides: hostOverrides(env, 'PAGEWATCH_CHANNEL_HOST_OVERRIDES'),
     proxies: proxies(env),
+    secretsKey: key256(env, 'PAGEWATCH_SECRETS_KEY'),
   };
 }

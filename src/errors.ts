@@ -20,6 +20,7 @@ export const ERROR_STATUS = {
   allowance_exhausted: 409,
   check_not_allowed: 409,
   backup_unsupported: 409,
+  secret_in_use: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   uri_too_long: 414,

@@ -38,6 +38,7 @@ export function startBackground(
     db,
     clock: systemClock,
     loaders,
+    secretsKey: config.secretsKey,
     plans: config.plans,
     tickSeconds: config.tickSeconds,
     logger,

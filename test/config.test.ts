@@ -127,3 +127,13 @@ test('a malformed proxy list, or a proxy on a private or loopback address the op
     );
   }
 });
+
+test('PAGEWATCH_SECRETS_KEY is unset by default and takes 32 bytes as hex or base64; anything else stops start-up', () => {
+  assert.equal(loadConfig({}).secretsKey, null);
+  const bytes = Buffer.alloc(32, 7);
+  assert.deepEqual(loadConfig({ PAGEWATCH_SECRETS_KEY: bytes.toString('hex') }).secretsKey, bytes);
+  assert.deepEqual(loadConfig({ PAGEWATCH_SECRETS_KEY: bytes.toString('base64') }).secretsKey, bytes);
+  for (const bad of ['short', Buffer.alloc(16).toString('base64'), 'z'.repeat(64)]) {
+    assert.throws(() => loadConfig({ PAGEWATCH_SECRETS_KEY: bad }), /PAGEWATCH_SECRETS_KEY/, bad);
+  }
+});

@@ -14,6 +14,7 @@ import { loadRealPageFixtures } from './real-pages.ts';
 //   /small/<n>.html    the same watched elements alone; the price moves
 //                      every `--change-seconds` seconds, staggered per page
 //   /rendered.html     test/fixtures/site/shop/rendered-price.html (JavaScript-rendered price)
+//   /stepped.html      test/fixtures/site/shop/stepped-price.html (the price shows after three actions)
 //   /real/<n>.html     real shop page n (modulo their number) of test/corpora/realpages
 //   /validated/<n>.html  product page n with an ETag; a request whose If-None-Match
 //                      names it is answered 304 without a body (conditional requests)
@@ -30,11 +31,13 @@ const portCount = option('--ports', 1);
 const changeSeconds = option('--change-seconds', 600);
 const delayMs = option('--delay-ms', 0);
 const rendered = readFileSync(join(import.meta.dirname, '..', '..', 'test', 'fixtures', 'site', 'shop', 'rendered-price.html'));
+const stepped = readFileSync(join(import.meta.dirname, '..', '..', 'test', 'fixtures', 'site', 'shop', 'stepped-price.html'));
 const products = new Map<number, Buffer>();
 let realPages: Buffer[] | null = null;
 
 function page(path: string): Buffer | string | null {
   if (path === '/rendered.html') return rendered;
+  if (path === '/stepped.html') return stepped;
   const real = /^\/real\/(\d+)\.html$/.exec(path);
   if (real) {
     realPages ??= loadRealPageFixtures().map((p) => p.html);

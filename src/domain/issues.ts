@@ -26,7 +26,8 @@ export type IssueCode =
   | 'site_backoff'
   | 'check_cancelled'
   | 'monitor_changed'
-  | 'not_in_plan';
+  | 'not_in_plan'
+  | 'step_failed';
 
 export interface CheckIssue {
   /** null for issues of the whole load (fetch failures), else the target's id */

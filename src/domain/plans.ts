@@ -15,6 +15,10 @@ export interface Plan {
   channels: number;
   monitors: number;
   targets_per_monitor: number;
+  /** browser steps of one monitor or preview (issue #42) */
+  steps_per_monitor: number;
+  /** secrets of one account, typed by steps */
+  secrets: number;
   min_interval_minutes: { html: number; browser: number };
   previews_per_month: number;
   previews_per_day: number;
@@ -51,6 +55,8 @@ const PRO: Plan = {
   channels: 10,
   monitors: 100,
   targets_per_monitor: 3,
+  steps_per_monitor: 20,
+  secrets: 20,
   min_interval_minutes: { html: 5, browser: 15 },
   previews_per_month: 150,
   previews_per_day: 40,

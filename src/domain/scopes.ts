@@ -8,6 +8,7 @@ export const SCOPES = [
   'feeds:write',
   'channels:read',
   'channels:write',
+  'secrets:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

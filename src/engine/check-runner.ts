@@ -16,6 +16,7 @@ import type { TargetExtraction } from '../domain/extract/index.ts';
 import type { CheckIssue } from '../domain/issues.ts';
 import { changeDiffs } from '../services/change-diffs.ts';
 import { screenLoad } from '../services/blocked-pages.ts';
+import { openStepSecrets } from '../services/secrets.ts';
 import { readChangesByIds } from '../store/changes-store.ts';
 
 // Runs one claimed check: load the page (outside any transaction: it may take
@@ -36,6 +37,8 @@ export interface RunnerDeps {
   db: Database;
   clock: Clock;
   loaders: Loaders;
+  /** the key that opens the secrets the monitor's steps type */
+  config: { secretsKey: Buffer | null };
   /** records a finished check (group commit) */
   commit: CommitCheck;
   logger: EngineLogger;
@@ -57,9 +60,13 @@ async function observe(deps: RunnerDeps, item: WorkItem, signal?: AbortSignal): 
       signal,
       turn: { account: item.accountId, lane: 'check' },
       validators: item.validators ?? undefined,
+      steps: item.steps,
+      secrets: await openStepSecrets(deps, item.accountId, item.steps),
     });
     // Stopped mid-load (shutdown): the load proves nothing about the site.
     if (signal?.aborted) return 'deferred';
+    // The page after a failed step is not the page the user watches: nothing of it is read (a failed check, never a change).
+    if (loaded.issues.some((i) => i.code === 'step_failed')) return { load: { ...loaded, html: null }, extractions: null };
     const load = await screenLoad(deps.loaders.extraction, loaded, { account: item.accountId, lane: 'check' });
     const extractions =
       load.html === null

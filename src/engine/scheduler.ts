@@ -41,6 +41,8 @@ export interface EngineOptions {
   db: Database;
   clock: Clock;
   loaders: Loaders;
+  /** PAGEWATCH_SECRETS_KEY: opens the secrets type steps name; default null: such steps fail (secret_missing) */
+  secretsKey?: Buffer | null;
   plans: Plans;
   tickSeconds: number;
   logger: EngineLogger;
@@ -196,7 +198,11 @@ export function createSteppedEngine(options: EngineOptions): SteppedEngine {
       return committed;
     };
     const { metrics, logger } = options;
-    const check = runCheck({ db, clock, loaders: options.loaders, commit: handOver, logger, metrics }, item, abort.signal);
+    const check = runCheck(
+      { db, clock, loaders: options.loaders, config: { secretsKey: options.secretsKey ?? null }, commit: handOver, logger, metrics },
+      item,
+      abort.signal,
+    );
     if (metrics)
       check.then(
         (outcome) => recordOutcome(metrics, item, outcome),

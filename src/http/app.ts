@@ -18,6 +18,7 @@ import { checkRoutes } from '../api/routes/checks.ts';
 import { checkHistoryRoutes } from '../api/routes/check-history.ts';
 import { feedTokenRoutes } from '../api/routes/feed-tokens.ts';
 import { channelRoutes } from '../api/routes/channels.ts';
+import { secretRoutes } from '../api/routes/secrets.ts';
 import { feedRoutes } from '../api/feeds/feed-routes.ts';
 import { adminRoutes } from '../api/admin/admin-routes.ts';
 import { dashboard } from '../web/dashboard.ts';
@@ -115,6 +116,7 @@ export async function buildApp(core: CoreDeps, options: BuildAppOptions = {}): P
       await api.register(checkHistoryRoutes, deps);
       await api.register(feedTokenRoutes, deps);
       await api.register(channelRoutes, deps);
+      await api.register(secretRoutes, deps);
       let document: object | null = null;
       api.get(
         '/openapi.json',

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { TargetListSchema, TargetSchema } from '../domain/targets.ts';
+import { StepListSchema, StepSchema } from '../domain/steps.ts';
 import { IDEMPOTENCY_KEY_PATTERN, MAX_CURSOR_LENGTH, NullableTimestamp, Timestamp } from './common.ts';
 import { CheckIssueSchema, LoadModeSchema, ProxyName } from './previews.ts';
 import { EmailModeSchema } from './admin.ts';
@@ -104,6 +105,10 @@ export const CreateMonitorBody = Type.Object(
   {
     preview_id: PreviewId,
     targets: TargetListSchema,
+    steps: Type.Optional({
+      ...StepListSchema,
+      description: `${StepListSchema.description} Default none; the preview must have been loaded with the same steps, all of them ok`,
+    }),
     name: Type.Optional(Name),
     labels: Type.Optional(Labels),
     interval_minutes: Interval,
@@ -118,6 +123,11 @@ export const UpdateMonitorBody = Type.Object(
   {
     preview_id: Type.Optional(PreviewId),
     targets: Type.Optional(TargetListSchema),
+    steps: Type.Optional({
+      ...StepListSchema,
+      description:
+        'a new step list ([] removes them); like targets it needs preview_id (loaded with these steps, all ok) and expected_version',
+    }),
     name: Type.Optional(Type.Union([Name, Type.Null()], { description: 'null removes the name' })),
     labels: Type.Optional(Labels),
     interval_minutes: Type.Optional(Interval),
@@ -130,7 +140,7 @@ export const UpdateMonitorBody = Type.Object(
     expected_version: Type.Optional(
       Type.Integer({
         minimum: 1,
-        description: 'the current config_version; required with preview_id, targets, interval_minutes or schedule',
+        description: 'the current config_version; required with preview_id, targets, steps, interval_minutes or schedule',
       }),
     ),
   },
@@ -148,6 +158,7 @@ export const MonitorSchema = Type.Object({
   interval_minutes: Type.Integer(),
   schedule: Type.Union([ScheduleSchema, Type.Null()]),
   targets: Type.Array(TargetSchema),
+  steps: Type.Array(StepSchema, { description: 'browser mode: the steps run before the page is read' }),
   notifications: Type.Object({
     email_enabled: Type.Boolean(),
     email_mode: MonitorEmailMode,

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { TargetListSchema } from '../domain/targets.ts';
+import { STEP_ACTIONS, STEP_ISSUES, StepListSchema } from '../domain/steps.ts';
 import { Timestamp } from './common.ts';
 
 export const LoadModeSchema = Type.Union([Type.Literal('html'), Type.Literal('browser')], {
@@ -18,9 +19,35 @@ export const CreatePreviewBody = Type.Object(
     url: Type.String({ minLength: 1, maxLength: 2048, description: 'a public http(s) URL' }),
     load_mode: LoadModeSchema,
     proxy: Type.Optional(ProxyName),
+    steps: Type.Optional(StepListSchema),
   },
   { additionalProperties: false },
 );
+
+export const StepOutcomeSchema = Type.Object({
+  index: Type.Integer({ description: "the step's position in steps, from 0" }),
+  action: Type.Union(STEP_ACTIONS.map((a) => Type.Literal(a))),
+  ok: Type.Boolean(),
+  issue: Type.Union(
+    [
+      Type.Object({
+        code: Type.Union(
+          STEP_ISSUES.map((c) => Type.Literal(c)),
+          {
+            description:
+              'element_missing, element_ambiguous (the selector matches several), not_actionable (hidden, disabled, covered), option_missing, ' +
+              "timeout, navigation_refused (off the monitor's site), secret_missing, failed",
+          },
+        ),
+        message: Type.String(),
+      }),
+      Type.Null(),
+    ],
+    { description: 'why the step failed; null when ok' },
+  ),
+  url: Type.String({ description: "the page's URL after the step" }),
+  title: Type.Union([Type.String(), Type.Null()], { description: "the page's title after the step" }),
+});
 
 export const PreviewElementSchema = Type.Object({
   selector: Type.String({ description: 'a CSS selector matching exactly this element in the capture' }),
@@ -34,7 +61,8 @@ export const CheckIssueSchema = Type.Object({
   code: Type.String({
     description:
       'e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, ' +
-      'currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete; ' +
+      'currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, ' +
+      "step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); " +
       "in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked)",
   }),
   message: Type.String(),
@@ -51,7 +79,11 @@ export const PreviewSchema = Type.Object({
   elements: Type.Array(PreviewElementSchema, { maxItems: 200 }),
   issues: Type.Array(CheckIssueSchema, {
     description:
-      'load issues that did not prevent the preview, e.g. load_incomplete (read before its load event: some resources never finished loading)',
+      'load issues that did not prevent the preview, e.g. load_incomplete (read before its load event: some resources never finished loading), ' +
+      'step_failed (a step failed: the elements are those of the page as it stood; such a preview makes no monitor)',
+  }),
+  steps: Type.Array(StepOutcomeSchema, {
+    description: 'each step run, in order, with its outcome; the run stops at the first failing step. Empty without steps',
   }),
 });
 
@@ -71,6 +103,12 @@ export const TargetResultSchema = Type.Object({
   issues: Type.Array(CheckIssueSchema),
 });
 
-export const EvaluateBody = Type.Object({ targets: TargetListSchema }, { additionalProperties: false });
+export const EvaluateBody = Type.Object(
+  {
+    targets: TargetListSchema,
+    steps: Type.Optional({ ...StepListSchema, description: 'when given, must be the steps the preview was loaded with' }),
+  },
+  { additionalProperties: false },
+);
 export const EvaluateResultSchema = Type.Object({ targets: Type.Array(TargetResultSchema) });
 export const PreviewParams = Type.Object({ preview_id: Type.String({ format: 'uuid' }) });

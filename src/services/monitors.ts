@@ -28,6 +28,8 @@ import { currentObservations, type Observation } from './observations.ts';
 import { cancelPendingChecks } from './manual-checks.ts';
 import { assertConfiguration, normaliseTargets, requirePreview } from './monitor-config.ts';
 import { chooseProxy } from './proxy-choice.ts';
+import { assertPreviewSteps } from './step-config.ts';
+import { assertSecretsExist } from './secrets.ts';
 import type { Principal } from './tokens.ts';
 import type { MonitorReads } from './monitor-reads.ts';
 
@@ -59,6 +61,7 @@ export function monitorView(row: MonitorRow, plan: Plan): MonitorView {
     interval_minutes: row.interval_minutes,
     schedule: row.schedule,
     targets: row.targets,
+    steps: row.steps,
     notifications: {
       email_enabled: row.email_enabled,
       email_mode: row.email_mode,
@@ -107,6 +110,10 @@ export async function createMonitor(
     const targets = normaliseTargets(input.targets);
     const proxy = chooseProxy(deps.loaders.proxyNames, principal.plan, input.proxy);
     const schedule = input.schedule ?? null;
+    const steps = input.steps ?? [];
+    assertPreviewSteps(preview, steps);
+    // runIdempotent holds the account lock already.
+    await assertSecretsExist(tx, principal.accountId, steps, { lock: false });
     await assertConfiguration(deps.loaders, principal.plan, preview, targets, {
       intervalMinutes: input.interval_minutes,
       schedule,
@@ -130,6 +137,7 @@ export async function createMonitor(
       interval_minutes: input.interval_minutes,
       schedule,
       targets,
+      steps,
       email_enabled: input.notifications?.email_enabled ?? true,
       email_mode: input.notifications?.email_mode ?? null,
       webhook_enabled: input.notifications?.webhook_enabled ?? false,
@@ -198,10 +206,14 @@ export async function changeMonitor(deps: MonitorDeps, principal: Principal, id:
     const monitor = await lockMonitor(tx, principal.accountId, id);
     if (!monitor) throw monitorNotFound();
     const changesConfig =
-      input.preview_id !== undefined || input.targets !== undefined || input.interval_minutes !== undefined || input.schedule !== undefined;
+      input.preview_id !== undefined ||
+      input.targets !== undefined ||
+      input.steps !== undefined ||
+      input.interval_minutes !== undefined ||
+      input.schedule !== undefined;
     if (changesConfig && input.expected_version === undefined) {
-      throw new AppError('validation_failed', 'expected_version is required to change targets, load method or schedule', {
-        details: [{ field: 'expected_version', message: 'is required with preview_id, targets, interval_minutes or schedule' }],
+      throw new AppError('validation_failed', 'expected_version is required to change targets, steps, load method or schedule', {
+        details: [{ field: 'expected_version', message: 'is required with preview_id, targets, steps, interval_minutes or schedule' }],
       });
     }
     if (input.expected_version !== undefined && input.expected_version !== monitor.config_version) {
@@ -233,8 +245,8 @@ export async function changeMonitor(deps: MonitorDeps, principal: Principal, id:
     }
     if (changesConfig) {
       if (input.preview_id === undefined) {
-        throw new AppError('validation_failed', 'changing targets, load method or schedule requires a fresh preview_id', {
-          details: [{ field: 'preview_id', message: 'is required with targets, interval_minutes or schedule' }],
+        throw new AppError('validation_failed', 'changing targets, steps, load method or schedule requires a fresh preview_id', {
+          details: [{ field: 'preview_id', message: 'is required with targets, steps, interval_minutes or schedule' }],
         });
       }
       const preview = await requirePreview(tx, principal.accountId, input.preview_id, now);
@@ -244,12 +256,17 @@ export async function changeMonitor(deps: MonitorDeps, principal: Principal, id:
         });
       }
       const targets = normaliseTargets(input.targets ?? monitor.targets);
+      // Unchanged steps stay, unless the monitor moves to html mode, which runs none.
+      const steps = input.steps ?? (preview.load_mode === 'browser' ? monitor.steps : []);
+      assertPreviewSteps(preview, steps);
+      await assertSecretsExist(tx, principal.accountId, steps, { lock: true });
       const interval = input.interval_minutes ?? monitor.interval_minutes;
       const schedule = input.schedule === undefined ? monitor.schedule : input.schedule;
       await assertConfiguration(deps.loaders, principal.plan, preview, targets, { intervalMinutes: interval, schedule, at: now });
       await cancelPendingChecks(tx, monitor.id, now, 'targets_changed');
       Object.assign(changes, {
         targets,
+        steps,
         interval_minutes: interval,
         schedule,
         load_mode: preview.load_mode,

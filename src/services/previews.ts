@@ -20,6 +20,9 @@ import { refundPreviewCredit, spendPreviewCredit } from './preview-credits.ts';
 import { screenLoad } from './blocked-pages.ts';
 import { chooseProxy } from './proxy-choice.ts';
 import type { Principal } from './tokens.ts';
+import { sameSteps, type Step, type StepOutcome } from '../domain/steps.ts';
+import { assertStepsConfigured } from './step-config.ts';
+import { assertSecretsExist, openStepSecrets } from './secrets.ts';
 
 export type { PreviewRow };
 
@@ -30,13 +33,15 @@ export interface PreviewDeps {
   db: Database;
   clock: Clock;
   loaders: Loaders;
+  /** the key that opens the secrets a type step names */
+  config: { secretsKey: Buffer | null };
 }
 
 export type PreviewView = Static<typeof PreviewSchema>;
 
 export type TargetResult = Omit<TargetExtraction, 'text'>;
 
-function view(row: PreviewRow, issues: CheckIssue[]): PreviewView {
+function view(row: PreviewRow, issues: CheckIssue[], steps: StepOutcome[]): PreviewView {
   return {
     id: row.id,
     url: row.url,
@@ -47,6 +52,7 @@ function view(row: PreviewRow, issues: CheckIssue[]): PreviewView {
     expires_at: row.expires_at.toISOString(),
     elements: row.elements as PreviewElement[],
     issues,
+    steps,
   };
 }
 
@@ -65,7 +71,7 @@ function loadFailure(issues: CheckIssue[]): AppError {
 export async function createPreview(
   deps: PreviewDeps,
   principal: Principal,
-  input: { url: string; load_mode: LoadMode; proxy?: string },
+  input: { url: string; load_mode: LoadMode; proxy?: string; steps?: Step[] },
   signal?: AbortSignal,
 ): Promise<PreviewView> {
   const vetted = vetUrl(input.url, deps.loaders.policy);
@@ -75,6 +81,10 @@ export async function createPreview(
     });
   }
   const proxy = chooseProxy(deps.loaders.proxyNames, principal.plan, input.proxy);
+  const steps = input.steps ?? [];
+  assertStepsConfigured(steps, { loadMode: input.load_mode, url: vetted.url.href, plan: principal.plan, policy: deps.loaders.policy });
+  await assertSecretsExist(deps.db, principal.accountId, steps, { lock: false });
+  const secrets = await openStepSecrets(deps, principal.accountId, steps);
   const credit = await spendPreviewCredit(deps, principal);
   let loaded;
   try {
@@ -84,6 +94,8 @@ export async function createPreview(
       ...(proxy === null ? {} : { proxy }),
       turn: { account: principal.accountId, lane: 'interactive' },
       signal,
+      steps,
+      secrets,
     });
   } catch (err) {
     await refundPreviewCredit(deps, principal, credit);
@@ -99,7 +111,8 @@ export async function createPreview(
   const ticket = { account: principal.accountId, lane: 'interactive', signal } as const;
   // A wall answers as the issue `blocked`, like any other page that could not be loaded.
   const result = await screenLoad(deps.loaders.extraction, loaded, ticket);
-  const warnings = result.issues.filter((i) => PAGE_READ_ANYWAY.has(i.code));
+  // A failed step is shown with the page as it stood, so the user can see why; such a preview makes no monitor.
+  const warnings = result.issues.filter((i) => PAGE_READ_ANYWAY.has(i.code) || i.code === 'step_failed');
   if (result.html === null || warnings.length < result.issues.length) throw loadFailure(result.issues);
   // Decoded here, once: the preview keeps the page's text for later evaluations.
   const html = pageText(result.html);
@@ -118,6 +131,8 @@ export async function createPreview(
     title: outline.title,
     html,
     elements: outline.elements,
+    steps,
+    step_failed: result.issues.some((i) => i.code === 'step_failed'),
     created_at: now,
     expires_at: new Date(now.getTime() + PREVIEW_VALID_MINUTES * 60_000),
   };
@@ -128,7 +143,7 @@ export async function createPreview(
     await insertPreview(tx, row);
     await discardOlderPreviews(tx, principal.accountId, PREVIEWS_KEPT);
   });
-  return view(row, warnings);
+  return view(row, warnings, result.steps ?? []);
 }
 
 /** How many targets, and per-kind rules of each (unique ids, rule fits kind, required fields): 422 target_invalid. */
@@ -160,9 +175,15 @@ export async function evaluatePreview(
   previewId: string,
   targets: Target[],
   signal?: AbortSignal,
+  steps?: Step[],
 ): Promise<TargetResult[]> {
   const preview = await findOwnPreview(deps, principal.accountId, previewId);
   if (!preview) throw new AppError('not_found', 'preview not found, expired or discarded');
+  if (steps !== undefined && !sameSteps(preview.steps, steps)) {
+    throw new AppError('preview_invalid', 'the preview was loaded with other steps; load a fresh preview with these steps', {
+      details: [{ field: 'steps', message: `the preview ran ${preview.steps.length} other steps` }],
+    });
+  }
   assertTargetsConfigured(targets, principal.plan);
   return (await evaluateTargets(deps.loaders, preview, targets, signal)).map(evaluationAnswer);
 }

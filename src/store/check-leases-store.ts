@@ -38,6 +38,7 @@ export interface ClaimCandidate {
   interval_minutes: number;
   schedule: MonitorSchedule | null;
   targets: unknown[];
+  steps: unknown[];
   config_version: number;
   next_check_at: Date | null;
   last_checked_at: Date | null;
@@ -82,7 +83,7 @@ export async function findClaimCandidates(db: Queryable, at: Date, plans: string
        UNION SELECT monitor_id FROM manual_checks WHERE status = 'queued' AND expires_at > $1::timestamptz
        UNION SELECT monitor_id FROM check_leases WHERE lease_expires_at <= $1::timestamptz
      )
-     SELECT m.id, m.account_id, a.plan, m.url, m.load_mode, m.proxy, m.interval_minutes, m.schedule, m.targets, m.config_version,
+     SELECT m.id, m.account_id, a.plan, m.url, m.load_mode, m.proxy, m.interval_minutes, m.schedule, m.targets, m.steps, m.config_version,
             s.next_check_at, s.last_checked_at, m.email_enabled, m.webhook_enabled,
             q.id AS queued_check_id,
             l.attempt AS lease_attempt, l.scheduled AS lease_scheduled, l.manual_check_id AS lease_manual_check_id,

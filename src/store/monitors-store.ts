@@ -1,6 +1,7 @@
 import { AppError } from '../errors.ts';
 import type { Queryable } from './database.ts';
 import type { Target } from '../domain/targets.ts';
+import type { Step } from '../domain/steps.ts';
 import type { CheckIssue } from '../domain/issues.ts';
 import type { BaselineRow } from './baselines-store.ts';
 import type { MonitorSchedule } from '../domain/monitor-schedule.ts';
@@ -20,6 +21,8 @@ export interface MonitorRow {
   /** days/hours or cron (migration 028); null: every interval around the clock */
   schedule: MonitorSchedule | null;
   targets: Target[];
+  /** browser mode: steps run before the page is read */
+  steps: Step[];
   email_enabled: boolean;
   webhook_enabled: boolean;
   /** each, daily or weekly; null: the account's email_mode */
@@ -57,8 +60,8 @@ const MONITOR_ROWS = `SELECT m.*, s.next_check_at, s.last_checked_at, s.last_cha
 export async function insertMonitor(db: Queryable, m: NewMonitor): Promise<void> {
   await db.query(
     `INSERT INTO monitors (id, account_id, url, load_mode, status, name, labels, interval_minutes, targets,
-       email_enabled, webhook_enabled, created_at, updated_at, failing_after, email_mode, channel_ids, proxy, schedule)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::uuid[], $17, $18::jsonb)`,
+       email_enabled, webhook_enabled, created_at, updated_at, failing_after, email_mode, channel_ids, proxy, schedule, steps)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::uuid[], $17, $18::jsonb, $19)`,
     [
       m.id,
       m.account_id,
@@ -78,6 +81,7 @@ export async function insertMonitor(db: Queryable, m: NewMonitor): Promise<void>
       m.channel_ids,
       m.proxy,
       jsonOrNull(m.schedule),
+      JSON.stringify(m.steps),
     ],
   );
   await insertCheckState(db, m.id, m.status === 'active', m.next_check_at);
@@ -129,7 +133,7 @@ export async function findMonitorsWithBaselines(
   const [row] = await db.query<{ found: string }>(
     `SELECT coalesce(json_agg(r), '[]')::text AS found FROM (
        SELECT k.key_position, m.id, m.seq, m.account_id, m.url, m.load_mode, m.proxy, m.status, m.name, m.labels, m.interval_minutes, m.schedule,
-         m.targets, m.email_enabled, m.webhook_enabled, m.email_mode, m.channel_ids, m.failing_after, m.config_version,
+         m.targets, m.steps, m.email_enabled, m.webhook_enabled, m.email_mode, m.channel_ids, m.failing_after, m.config_version,
          ${epochMs('m.created_at')} AS created_at, ${epochMs('m.updated_at')} AS updated_at,
          ${epochMs('s.last_checked_at')} AS last_checked_at, ${epochMs('s.next_check_at')} AS next_check_at,
          ${epochMs('s.last_change_at')} AS last_change_at, ${epochMs('s.failing_since')} AS failing_since, s.last_issues,
@@ -225,6 +229,7 @@ export type MonitorChanges = Partial<
     | 'channel_ids'
     | 'failing_after'
     | 'targets'
+    | 'steps'
     | 'interval_minutes'
     | 'schedule'
     | 'load_mode'
@@ -234,7 +239,7 @@ export type MonitorChanges = Partial<
   >
 >;
 
-const JSON_COLUMNS = new Set(['labels', 'targets', 'schedule']);
+const JSON_COLUMNS = new Set(['labels', 'targets', 'schedule', 'steps']);
 
 /** A JSON column's parameter; null stays SQL NULL rather than the JSON value null. */
 function jsonOrNull(value: unknown): string | null {

@@ -1,4 +1,5 @@
 import type { Queryable } from './database.ts';
+import type { Step } from '../domain/steps.ts';
 
 export interface PreviewRow {
   id: string;
@@ -9,14 +10,18 @@ export interface PreviewRow {
   title: string | null;
   html: string;
   elements: unknown[];
+  /** the steps the page was loaded with (browser mode) */
+  steps: Step[];
+  /** whether one of them failed: such a preview makes no monitor */
+  step_failed: boolean;
   created_at: Date;
   expires_at: Date;
 }
 
 export async function insertPreview(db: Queryable, row: PreviewRow): Promise<void> {
   await db.query(
-    `INSERT INTO previews (id, account_id, url, final_url, load_mode, title, html, elements, created_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    `INSERT INTO previews (id, account_id, url, final_url, load_mode, title, html, elements, created_at, expires_at, steps, step_failed)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
     [
       row.id,
       row.account_id,
@@ -28,6 +33,8 @@ export async function insertPreview(db: Queryable, row: PreviewRow): Promise<voi
       JSON.stringify(row.elements),
       row.created_at,
       row.expires_at,
+      JSON.stringify(row.steps),
+      row.step_failed,
     ],
   );
 }

@@ -70,6 +70,7 @@ async function newMonitor(accountId: string, at: Date): Promise<string> {
     interval_minutes: 60,
     schedule: null,
     targets: [TITLE],
+    steps: [],
     email_enabled: false,
     email_mode: null,
     channel_ids: [],

@@ -46,6 +46,9 @@ const EXTENSION_ENDPOINTS: [string, string, string][] = [
   ['delete', '/channels/{channel_id}', 'channels:write'],
   ['post', '/channels/{channel_id}/test', 'channels:write'],
   ['get', '/channels/{channel_id}/deliveries', 'channels:read'],
+  ['put', '/secrets/{name}', 'secrets:write'],
+  ['get', '/secrets', 'secrets:write'],
+  ['delete', '/secrets/{name}', 'secrets:write'],
 ];
 const ENDPOINTS = [...SPEC_ENDPOINTS, ...EXTENSION_ENDPOINTS];
 

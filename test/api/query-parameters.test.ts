@@ -46,6 +46,9 @@ const PUBLIC: [string, string, unknown?, Record<string, string>?][] = [
   ['delete', '/channels/{channel_id}'],
   ['post', '/channels/{channel_id}/test', {}],
   ['get', '/channels/{channel_id}/deliveries'],
+  ['get', '/secrets'],
+  ['put', '/secrets/{name}', { value: 'a-secret-value' }],
+  ['delete', '/secrets/{name}'],
 ];
 
 const ADMIN: [string, string, unknown?][] = [
@@ -73,7 +76,8 @@ function request(
 ) {
   return t.app.inject({
     method: method.toUpperCase() as 'GET',
-    url: `${prefix}${path.replace(/\{\w+\}/g, id)}?zz_unknown=1`,
+    // A secret's name is no uuid; every other path parameter is.
+    url: `${prefix}${path.replace('{name}', 'a_name').replace(/\{\w+\}/g, id)}?zz_unknown=1`,
     headers: { authorization, ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
   });

@@ -43,6 +43,8 @@ async function previewOf(accountId: string, ms: number): Promise<string> {
     title: null,
     html: String(ms),
     elements: [],
+    steps: [],
+    step_failed: false,
     created_at: now,
     expires_at: new Date(now.getTime() + 15 * 60_000),
   });

@@ -13,7 +13,10 @@ import { advanceToDue } from '../helpers/test-engine.ts';
 // clock instead of sleeping, so Retry-After is honoured without delay.
 
 let t: TestApp, site: FixtureServer, engine: SteppedEngine;
-useMonitoringWorld({ plans: { pro: { preview_spacing_seconds: 0, requests_per_minute: 1000 } } }, (w) => ({ t, site, engine } = w));
+useMonitoringWorld(
+  { env: { PAGEWATCH_SECRETS_KEY: 'a'.repeat(64) }, plans: { pro: { preview_spacing_seconds: 0, requests_per_minute: 1000 } } },
+  (w) => ({ t, site, engine } = w),
+);
 let base: string | null = null;
 
 /** The app of the world, listening on loopback (once). */
@@ -207,4 +210,16 @@ test('channels.create makes a channel shown masked; get, list and delete see it;
   assert.deepEqual(await pw.channels.deliveries(created.id), []);
   await pw.channels.delete(created.id);
   assert.deepEqual(await pw.channels.list(), []);
+});
+
+test('secrets.put stores a secret by name, list shows names only, delete removes it', async () => {
+  const { pw } = await client();
+  const stored = await pw.secrets.put('supplier_password', 'hunter2-but-longer');
+  assert.equal(stored.name, 'supplier_password');
+  assert.deepEqual(
+    (await pw.secrets.list()).map((s) => s.name),
+    ['supplier_password'],
+  );
+  await pw.secrets.delete('supplier_password');
+  assert.deepEqual(await pw.secrets.list(), []);
 });

@@ -9,6 +9,7 @@ export function startTestEngine(t: TestApp, options: Partial<EngineOptions> = {}
     db: t.db,
     clock: t.clock,
     loaders: t.loaders,
+    secretsKey: t.config.secretsKey,
     plans: t.config.plans,
     tickSeconds: t.config.tickSeconds,
     logger: pino({ level: 'silent' }),

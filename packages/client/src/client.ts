@@ -10,6 +10,7 @@ import type {
   ChannelDelivery,
   ChannelTestResult,
   CreatedFeedToken,
+  Secret,
   FeedToken,
   FeedTokenCreate,
   CheckHistoryQuery,
@@ -161,6 +162,18 @@ export class PagewatchClient {
         .data,
     deliveries: async (id: string): Promise<ChannelDelivery[]> =>
       (await this.http.request<Data<ChannelDelivery[]>>({ method: 'GET', path: `/channels/${enc(id)}/deliveries` })).body.data,
+  };
+
+  readonly secrets = {
+    /** Stores a secret for type steps to name, or replaces its value (write-only: no answer shows it again). */
+    put: async (name: string, value: string): Promise<Secret> =>
+      (await this.http.request<Data<Secret>>({ method: 'PUT', path: `/secrets/${enc(name)}`, body: { value } })).body.data,
+    /** The account's secrets by name, never their values. */
+    list: async (): Promise<Secret[]> => (await this.http.request<Data<Secret[]>>({ method: 'GET', path: '/secrets' })).body.data,
+    /** Refused (409 secret_in_use, naming them) while a monitor's steps type it. */
+    delete: async (name: string): Promise<void> => {
+      await this.http.request({ method: 'DELETE', path: `/secrets/${enc(name)}` });
+    },
   };
 
   async usage(): Promise<Usage> {

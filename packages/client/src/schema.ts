@@ -446,6 +446,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/secrets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the account's secrets by name (never their values) */
+        get: operations["listSecrets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/secrets/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Store a secret (or replace its value) for type steps to name
+         * @description The value is encrypted at rest with the operator's key and never returned, logged or shown in a capture, diff or error; a type step names it with {"secret": name}. 201 when new, 200 when replaced. At most the plan's secrets (20 on Pro). 503 unavailable when the server has no PAGEWATCH_SECRETS_KEY.
+         */
+        put: operations["putSecret"];
+        post?: never;
+        /**
+         * Delete a secret no monitor types
+         * @description 409 secret_in_use while a monitor's steps type it; the message and details name those monitors.
+         */
+        delete: operations["deleteSecret"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/usage": {
         parameters: {
             query?: never;
@@ -1103,7 +1144,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    scopes: ("monitors:read" | "monitors:write" | "changes:read" | "usage:read" | "checks:write" | "feeds:read" | "feeds:write" | "channels:read" | "channels:write")[];
+                    scopes: ("monitors:read" | "monitors:write" | "changes:read" | "usage:read" | "checks:write" | "feeds:read" | "feeds:write" | "channels:read" | "channels:write" | "secrets:write")[];
                     expires_in_days: number;
                 };
             };
@@ -2338,7 +2379,7 @@ export interface operations {
                             changes: string[];
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -2769,6 +2810,32 @@ export interface operations {
                                 /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
                                 confirm?: boolean;
                             }[];
+                            /** @description browser mode: the steps run before the page is read */
+                            steps: {
+                                /** @description click (selector), type (selector and text or secret), press (key, optional selector), select (selector, value), check/uncheck (selector), wait_for (selector or text, optional timeout_ms), wait (ms), scroll (to "bottom" or selector), goto (url on the monitor's site) */
+                                action: "click" | "type" | "press" | "select" | "check" | "uncheck" | "wait_for" | "wait" | "scroll" | "goto";
+                                /** @description a CSS selector (the rules and cost limits of target selectors) */
+                                selector?: string;
+                                /** @description type: the text to type; wait_for: text the page must show (instead of a selector) */
+                                text?: string;
+                                /** @description type: the name of an account secret whose value is typed (never shown) */
+                                secret?: string;
+                                /** @description press: a key such as Enter, Tab, Escape, ArrowDown, a, Control+A */
+                                key?: string;
+                                /** @description select: the option value (or its label) to choose */
+                                value?: string;
+                                /** @description wait_for: how long to wait; default 15000 */
+                                timeout_ms?: number;
+                                /** @description wait: the pause in ms, at most 5000 */
+                                ms?: number;
+                                /**
+                                 * @description scroll: to the bottom of the page (or give selector)
+                                 * @constant
+                                 */
+                                to?: "bottom";
+                                /** @description goto: an http(s) URL on the monitor's site (the same host, www. aside) */
+                                url?: string;
+                            }[];
                             notifications: {
                                 email_enabled: boolean;
                                 /** @description each (one email per check), daily or weekly (one digest of the period); null: the account's email_mode (the default) */
@@ -2789,7 +2856,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -2906,6 +2973,32 @@ export interface operations {
                         })[];
                         /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
                         confirm?: boolean;
+                    }[];
+                    /** @description browser mode only: actions run in order after the page has loaded and before it is read (cookie walls, logins, choices, "load more"); at most the plan's steps_per_monitor (20 on Pro). The whole load, steps included, keeps the 60 s load budget Default none; the preview must have been loaded with the same steps, all of them ok */
+                    steps?: {
+                        /** @description click (selector), type (selector and text or secret), press (key, optional selector), select (selector, value), check/uncheck (selector), wait_for (selector or text, optional timeout_ms), wait (ms), scroll (to "bottom" or selector), goto (url on the monitor's site) */
+                        action: "click" | "type" | "press" | "select" | "check" | "uncheck" | "wait_for" | "wait" | "scroll" | "goto";
+                        /** @description a CSS selector (the rules and cost limits of target selectors) */
+                        selector?: string;
+                        /** @description type: the text to type; wait_for: text the page must show (instead of a selector) */
+                        text?: string;
+                        /** @description type: the name of an account secret whose value is typed (never shown) */
+                        secret?: string;
+                        /** @description press: a key such as Enter, Tab, Escape, ArrowDown, a, Control+A */
+                        key?: string;
+                        /** @description select: the option value (or its label) to choose */
+                        value?: string;
+                        /** @description wait_for: how long to wait; default 15000 */
+                        timeout_ms?: number;
+                        /** @description wait: the pause in ms, at most 5000 */
+                        ms?: number;
+                        /**
+                         * @description scroll: to the bottom of the page (or give selector)
+                         * @constant
+                         */
+                        to?: "bottom";
+                        /** @description goto: an http(s) URL on the monitor's site (the same host, www. aside) */
+                        url?: string;
                     }[];
                     name?: string;
                     /** @description free-form tags, e.g. "shop" or "competitor"; filter lists with ?label= */
@@ -3132,6 +3225,32 @@ export interface operations {
                                 /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
                                 confirm?: boolean;
                             }[];
+                            /** @description browser mode: the steps run before the page is read */
+                            steps: {
+                                /** @description click (selector), type (selector and text or secret), press (key, optional selector), select (selector, value), check/uncheck (selector), wait_for (selector or text, optional timeout_ms), wait (ms), scroll (to "bottom" or selector), goto (url on the monitor's site) */
+                                action: "click" | "type" | "press" | "select" | "check" | "uncheck" | "wait_for" | "wait" | "scroll" | "goto";
+                                /** @description a CSS selector (the rules and cost limits of target selectors) */
+                                selector?: string;
+                                /** @description type: the text to type; wait_for: text the page must show (instead of a selector) */
+                                text?: string;
+                                /** @description type: the name of an account secret whose value is typed (never shown) */
+                                secret?: string;
+                                /** @description press: a key such as Enter, Tab, Escape, ArrowDown, a, Control+A */
+                                key?: string;
+                                /** @description select: the option value (or its label) to choose */
+                                value?: string;
+                                /** @description wait_for: how long to wait; default 15000 */
+                                timeout_ms?: number;
+                                /** @description wait: the pause in ms, at most 5000 */
+                                ms?: number;
+                                /**
+                                 * @description scroll: to the bottom of the page (or give selector)
+                                 * @constant
+                                 */
+                                to?: "bottom";
+                                /** @description goto: an http(s) URL on the monitor's site (the same host, www. aside) */
+                                url?: string;
+                            }[];
                             notifications: {
                                 email_enabled: boolean;
                                 /** @description each (one email per check), daily or weekly (one digest of the period); null: the account's email_mode (the default) */
@@ -3152,7 +3271,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -3169,7 +3288,7 @@ export interface operations {
                                 /** @description the latest check's issues for this target; when any, value is the last one known */
                                 issues: {
                                     target_id: string | null;
-                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                     code: string;
                                     message: string;
                                 }[];
@@ -3365,6 +3484,32 @@ export interface operations {
                         /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
                         confirm?: boolean;
                     }[];
+                    /** @description a new step list ([] removes them); like targets it needs preview_id (loaded with these steps, all ok) and expected_version */
+                    steps?: {
+                        /** @description click (selector), type (selector and text or secret), press (key, optional selector), select (selector, value), check/uncheck (selector), wait_for (selector or text, optional timeout_ms), wait (ms), scroll (to "bottom" or selector), goto (url on the monitor's site) */
+                        action: "click" | "type" | "press" | "select" | "check" | "uncheck" | "wait_for" | "wait" | "scroll" | "goto";
+                        /** @description a CSS selector (the rules and cost limits of target selectors) */
+                        selector?: string;
+                        /** @description type: the text to type; wait_for: text the page must show (instead of a selector) */
+                        text?: string;
+                        /** @description type: the name of an account secret whose value is typed (never shown) */
+                        secret?: string;
+                        /** @description press: a key such as Enter, Tab, Escape, ArrowDown, a, Control+A */
+                        key?: string;
+                        /** @description select: the option value (or its label) to choose */
+                        value?: string;
+                        /** @description wait_for: how long to wait; default 15000 */
+                        timeout_ms?: number;
+                        /** @description wait: the pause in ms, at most 5000 */
+                        ms?: number;
+                        /**
+                         * @description scroll: to the bottom of the page (or give selector)
+                         * @constant
+                         */
+                        to?: "bottom";
+                        /** @description goto: an http(s) URL on the monitor's site (the same host, www. aside) */
+                        url?: string;
+                    }[];
                     /** @description null removes the name */
                     name?: string | null;
                     /** @description free-form tags, e.g. "shop" or "competitor"; filter lists with ?label= */
@@ -3404,7 +3549,7 @@ export interface operations {
                     status?: "active" | "paused";
                     /** @description load through this proxy from the next check; null: directly */
                     proxy?: string | null;
-                    /** @description the current config_version; required with preview_id, targets, interval_minutes or schedule */
+                    /** @description the current config_version; required with preview_id, targets, steps, interval_minutes or schedule */
                     expected_version?: number;
                 };
             };
@@ -3486,6 +3631,32 @@ export interface operations {
                                 /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
                                 confirm?: boolean;
                             }[];
+                            /** @description browser mode: the steps run before the page is read */
+                            steps: {
+                                /** @description click (selector), type (selector and text or secret), press (key, optional selector), select (selector, value), check/uncheck (selector), wait_for (selector or text, optional timeout_ms), wait (ms), scroll (to "bottom" or selector), goto (url on the monitor's site) */
+                                action: "click" | "type" | "press" | "select" | "check" | "uncheck" | "wait_for" | "wait" | "scroll" | "goto";
+                                /** @description a CSS selector (the rules and cost limits of target selectors) */
+                                selector?: string;
+                                /** @description type: the text to type; wait_for: text the page must show (instead of a selector) */
+                                text?: string;
+                                /** @description type: the name of an account secret whose value is typed (never shown) */
+                                secret?: string;
+                                /** @description press: a key such as Enter, Tab, Escape, ArrowDown, a, Control+A */
+                                key?: string;
+                                /** @description select: the option value (or its label) to choose */
+                                value?: string;
+                                /** @description wait_for: how long to wait; default 15000 */
+                                timeout_ms?: number;
+                                /** @description wait: the pause in ms, at most 5000 */
+                                ms?: number;
+                                /**
+                                 * @description scroll: to the bottom of the page (or give selector)
+                                 * @constant
+                                 */
+                                to?: "bottom";
+                                /** @description goto: an http(s) URL on the monitor's site (the same host, www. aside) */
+                                url?: string;
+                            }[];
                             notifications: {
                                 email_enabled: boolean;
                                 /** @description each (one email per check), daily or weekly (one digest of the period); null: the account's email_mode (the default) */
@@ -3506,7 +3677,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -3641,7 +3812,7 @@ export interface operations {
                             manual_check_id: string | null;
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -3750,7 +3921,7 @@ export interface operations {
                             changes: string[];
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -3866,6 +4037,32 @@ export interface operations {
                     load_mode: "html" | "browser";
                     /** @description load through this one of the operator's outbound proxies (unknown: 422 proxy_unknown; a plan without proxies: 422 proxy_not_allowed) */
                     proxy?: string;
+                    /** @description browser mode only: actions run in order after the page has loaded and before it is read (cookie walls, logins, choices, "load more"); at most the plan's steps_per_monitor (20 on Pro). The whole load, steps included, keeps the 60 s load budget */
+                    steps?: {
+                        /** @description click (selector), type (selector and text or secret), press (key, optional selector), select (selector, value), check/uncheck (selector), wait_for (selector or text, optional timeout_ms), wait (ms), scroll (to "bottom" or selector), goto (url on the monitor's site) */
+                        action: "click" | "type" | "press" | "select" | "check" | "uncheck" | "wait_for" | "wait" | "scroll" | "goto";
+                        /** @description a CSS selector (the rules and cost limits of target selectors) */
+                        selector?: string;
+                        /** @description type: the text to type; wait_for: text the page must show (instead of a selector) */
+                        text?: string;
+                        /** @description type: the name of an account secret whose value is typed (never shown) */
+                        secret?: string;
+                        /** @description press: a key such as Enter, Tab, Escape, ArrowDown, a, Control+A */
+                        key?: string;
+                        /** @description select: the option value (or its label) to choose */
+                        value?: string;
+                        /** @description wait_for: how long to wait; default 15000 */
+                        timeout_ms?: number;
+                        /** @description wait: the pause in ms, at most 5000 */
+                        ms?: number;
+                        /**
+                         * @description scroll: to the bottom of the page (or give selector)
+                         * @constant
+                         */
+                        to?: "bottom";
+                        /** @description goto: an http(s) URL on the monitor's site (the same host, www. aside) */
+                        url?: string;
+                    }[];
                 };
             };
         };
@@ -3897,12 +4094,29 @@ export interface operations {
                                 text: string;
                                 hints: ("price" | "availability" | "links" | "heading")[];
                             }[];
-                            /** @description load issues that did not prevent the preview, e.g. load_incomplete (read before its load event: some resources never finished loading) */
+                            /** @description load issues that did not prevent the preview, e.g. load_incomplete (read before its load event: some resources never finished loading), step_failed (a step failed: the elements are those of the page as it stood; such a preview makes no monitor) */
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
+                            }[];
+                            /** @description each step run, in order, with its outcome; the run stops at the first failing step. Empty without steps */
+                            steps: {
+                                /** @description the step's position in steps, from 0 */
+                                index: number;
+                                action: "click" | "type" | "press" | "select" | "check" | "uncheck" | "wait_for" | "wait" | "scroll" | "goto";
+                                ok: boolean;
+                                /** @description why the step failed; null when ok */
+                                issue: {
+                                    /** @description element_missing, element_ambiguous (the selector matches several), not_actionable (hidden, disabled, covered), option_missing, timeout, navigation_refused (off the monitor's site), secret_missing, failed */
+                                    code: "element_missing" | "element_ambiguous" | "not_actionable" | "option_missing" | "timeout" | "navigation_refused" | "secret_missing" | "failed";
+                                    message: string;
+                                } | null;
+                                /** @description the page's URL after the step */
+                                url: string;
+                                /** @description the page's title after the step */
+                                title: string | null;
                             }[];
                         };
                     };
@@ -4034,6 +4248,32 @@ export interface operations {
                         /** @description alert a change only when a re-check about two minutes later still sees the new value; a value that flips back is never recorded. The re-check is an ordinary check of the monthly allowance (no manual-check allowance). Default false */
                         confirm?: boolean;
                     }[];
+                    /** @description when given, must be the steps the preview was loaded with */
+                    steps?: {
+                        /** @description click (selector), type (selector and text or secret), press (key, optional selector), select (selector, value), check/uncheck (selector), wait_for (selector or text, optional timeout_ms), wait (ms), scroll (to "bottom" or selector), goto (url on the monitor's site) */
+                        action: "click" | "type" | "press" | "select" | "check" | "uncheck" | "wait_for" | "wait" | "scroll" | "goto";
+                        /** @description a CSS selector (the rules and cost limits of target selectors) */
+                        selector?: string;
+                        /** @description type: the text to type; wait_for: text the page must show (instead of a selector) */
+                        text?: string;
+                        /** @description type: the name of an account secret whose value is typed (never shown) */
+                        secret?: string;
+                        /** @description press: a key such as Enter, Tab, Escape, ArrowDown, a, Control+A */
+                        key?: string;
+                        /** @description select: the option value (or its label) to choose */
+                        value?: string;
+                        /** @description wait_for: how long to wait; default 15000 */
+                        timeout_ms?: number;
+                        /** @description wait: the pause in ms, at most 5000 */
+                        ms?: number;
+                        /**
+                         * @description scroll: to the bottom of the page (or give selector)
+                         * @constant
+                         */
+                        to?: "bottom";
+                        /** @description goto: an http(s) URL on the monitor's site (the same host, www. aside) */
+                        url?: string;
+                    }[];
                 };
             };
         };
@@ -4056,7 +4296,7 @@ export interface operations {
                                 links: string[] | null;
                                 issues: {
                                     target_id: string | null;
-                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                     code: string;
                                     message: string;
                                 }[];
@@ -4138,6 +4378,306 @@ export interface operations {
                 };
             };
             /** @description API closed, no capacity, or the store out of room or out of reach; respect Retry-After: unavailable, storage_unavailable, store_unavailable, busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSecrets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            name: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description malformed request: unknown_parameter, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid, expired or revoked token: unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Pro required, or the token lacks the scope: pro_required, insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a limit was reached; wait Retry-After seconds: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API closed, no capacity, or the store out of room or out of reach; respect Retry-After: unavailable, storage_unavailable, store_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the value a type step types; stored encrypted and never shown again (not in answers, logs, captures or errors) */
+                    value: string;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            name: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            name: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description malformed request: unknown_parameter, invalid_request, malformed_json, unknown_field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid, expired or revoked token: unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Pro required, or the token lacks the scope: pro_required, insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource missing, owned by another account, deleted or expired: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: allowance_exhausted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body over 16 KiB: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON content type required: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid configuration: validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a limit was reached; wait Retry-After seconds: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API closed, no capacity, or the store out of room or out of reach; respect Retry-After: unavailable, storage_unavailable, store_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description malformed request: unknown_parameter, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid, expired or revoked token: unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Pro required, or the token lacks the scope: pro_required, insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description resource missing, owned by another account, deleted or expired: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: secret_in_use */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a limit was reached; wait Retry-After seconds: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API closed, no capacity, or the store out of room or out of reach; respect Retry-After: unavailable, storage_unavailable, store_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4502,7 +5042,7 @@ export interface operations {
                         /** @description the issues of the check that made it failing */
                         issues: {
                             target_id: string | null;
-                            /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                            /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                             code: string;
                             message: string;
                         }[];

@@ -38,3 +38,4 @@ export type Channel = ResponseBody<'listChannels', 200>['data'][number];
 export type ChannelCreate = RequestBody<'createChannel'>;
 export type ChannelTestResult = ResponseBody<'testChannel', 200>['data'];
 export type ChannelDelivery = ResponseBody<'listChannelDeliveries', 200>['data'][number];
+export type Secret = ResponseBody<'listSecrets', 200>['data'][number];

@@ -50,7 +50,14 @@ export const previewRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
     },
     async (request, reply) => ({
       data: {
-        targets: await evaluatePreview(deps, request.principal!, request.params.preview_id, request.body.targets, clientGoneSignal(reply)),
+        targets: await evaluatePreview(
+          deps,
+          request.principal!,
+          request.params.preview_id,
+          request.body.targets,
+          clientGoneSignal(reply),
+          request.body.steps,
+        ),
       },
     }),
   );

@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { BrowserUnavailable, LoadDeferred } from './load-errors.ts';
 import type { QueueObserver } from '../../domain/fair-queue.ts';
 import { RenderSlots } from './render-slots.ts';
@@ -83,6 +83,21 @@ async function confine(context: BrowserContext): Promise<void> {
     const refused = !/^https?:/i.test(req.url()) || SKIPPED_RESOURCES.has(req.resourceType());
     return (refused ? route.abort('blockedbyclient') : route.continue()).catch(() => undefined);
   });
+}
+
+/**
+ * What a page (or a step) may open besides itself is dismissed: popups and
+ * new tabs are closed, dialogs dismissed, file choosers left unanswered
+ * (listening keeps the native one from opening). Downloads are refused by the
+ * context (acceptDownloads: false) and permission prompts denied, as a fresh
+ * context grants none.
+ */
+function dismissInterruptions(context: BrowserContext, page: Page): void {
+  context.on('page', (other) => {
+    if (other !== page) void other.close().catch(() => undefined);
+  });
+  page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
+  page.on('filechooser', () => undefined);
 }
 
 export function createBrowserLoader(options: BrowserLoaderOptions): PageLoader {
@@ -185,9 +200,11 @@ export function createBrowserLoader(options: BrowserLoaderOptions): PageLoader {
       }
       await confine(context);
       const page = await context.newPage();
+      dismissInterruptions(context, page);
       if (request.signal?.aborted) return cancelled();
       navigating = true;
-      const result = await loadPage(page, vetted.url.href, { deadline, ...limits }, session.events);
+      const steps = request.steps?.length ? { list: request.steps, site: vetted.url, secrets: request.secrets ?? new Map() } : undefined;
+      const result = await loadPage(page, vetted.url.href, { deadline, ...limits }, session.events, steps);
       return request.signal?.aborted ? cancelled() : result;
     } catch (err) {
       // Only a context that died under us (crash, abort, shutdown) gets here.

@@ -8,6 +8,9 @@ import { loadIssue, type LoadResult } from './types.ts';
 import { DeadlineError, withDeadline } from './deadline.ts';
 import { watchSettle, type SettleWatch } from './page-settle.ts';
 import { encodingToDeclare, serveDeclared } from './document-encoding.ts';
+import { runSteps } from './page-steps.ts';
+import { stepFailedMessage, type Step } from '../../domain/steps.ts';
+import { scrubSecrets } from './scrub-secrets.ts';
 
 // One navigation in a prepared page, turned into a LoadResult. Everything a
 // page can do wrong becomes an issue; nothing here throws.
@@ -23,7 +26,36 @@ export interface PageLoadLimits {
   maxRedirects: number;
 }
 
-export async function loadPage(page: Page, url: string, limits: PageLoadLimits, proxyEvents: readonly ProxyEvent[]): Promise<LoadResult> {
+/** Steps to run once the page has settled, before it is read (issue #42). */
+export interface PageSteps {
+  list: readonly Step[];
+  /** the monitor's page: navigations off its site are refused */
+  site: URL;
+  /** values of the secrets the steps type, by name; scrubbed from everything the load returns */
+  secrets: ReadonlyMap<string, string>;
+}
+
+// Reading the page after the steps needs a moment of the deadline.
+const READ_RESERVE_MS = 2_000;
+
+export async function loadPage(
+  page: Page,
+  url: string,
+  limits: PageLoadLimits,
+  proxyEvents: readonly ProxyEvent[],
+  steps?: PageSteps,
+): Promise<LoadResult> {
+  const result = await loadAndRead(page, url, limits, proxyEvents, steps);
+  return steps && steps.secrets.size > 0 ? scrubSecrets(result, [...steps.secrets.values()]) : result;
+}
+
+async function loadAndRead(
+  page: Page,
+  url: string,
+  limits: PageLoadLimits,
+  proxyEvents: readonly ProxyEvent[],
+  steps?: PageSteps,
+): Promise<LoadResult> {
   const remaining = (): number => Math.max(1, limits.deadline - Date.now());
   // The latest main-frame document request and response: a script may
   // navigate again after the first load, and what counts is where it ended.
@@ -49,7 +81,7 @@ export async function loadPage(page: Page, url: string, limits: PageLoadLimits, 
   }
   let loadEventCame = await loadAndSettle(page, settle, limits);
 
-  const finalUrl = page.url();
+  let finalUrl = page.url();
   if (finalUrl.startsWith('chrome-error:')) {
     return failed(url, lastNavigation, new Error('the page navigated to an address that failed'), proxyEvents);
   }
@@ -63,13 +95,16 @@ export async function loadPage(page: Page, url: string, limits: PageLoadLimits, 
     return { finalUrl, status: null, html: null, issues: [failure] };
   }
   const cfMitigated = response?.headers()['cf-mitigated'];
-  const result = (issues: CheckIssue[], html: string | null = null, extra: Partial<LoadResult> = {}): LoadResult => ({
+  // Once steps have run, every result carries their outcomes.
+  const extra: Partial<LoadResult> = {};
+  const result = (issues: CheckIssue[], html: string | null = null, more: Partial<LoadResult> = {}): LoadResult => ({
     finalUrl,
     status,
     html,
     issues,
     ...(cfMitigated === undefined ? {} : { cfMitigated }),
     ...extra,
+    ...more,
   });
   if (response) {
     if (redirectCount(response) > limits.maxRedirects) {
@@ -104,6 +139,25 @@ export async function loadPage(page: Page, url: string, limits: PageLoadLimits, 
   const readIssues = loadEventCame
     ? []
     : [loadIssue('load_incomplete', 'the page was read before its load event: some of its resources never finished loading')];
+  const stepRun =
+    steps && steps.list.length > 0
+      ? await runSteps(page, steps.list, {
+          site: steps.site,
+          secrets: steps.secrets,
+          settle,
+          limits: {
+            deadline: limits.deadline,
+            settleMs: limits.settleMs,
+            settleQuietMs: limits.settleQuietMs,
+            readReserveMs: READ_RESERVE_MS,
+          },
+        })
+      : null;
+  if (stepRun) {
+    finalUrl = page.url();
+    Object.assign(extra, { steps: stepRun.outcomes });
+    if (stepRun.failed) readIssues.push(loadIssue('step_failed', stepFailedMessage(stepRun.failed)));
+  }
 
   let html: string;
   try {

@@ -3,6 +3,7 @@ import type { LoadMode } from '../../domain/load-mode.ts';
 import type { Lane } from '../../domain/fair-queue.ts';
 import type { PageSource } from '../../domain/page-source.ts';
 import type { PageValidators } from '../../domain/page-validators.ts';
+import type { Step, StepOutcome } from '../../domain/steps.ts';
 
 export interface LoadRequest {
   url: string;
@@ -15,6 +16,10 @@ export interface LoadRequest {
   turn?: { account: string; lane: Lane };
   /** html mode: the validators of the last full answer; the page is asked for only if it changed since (a 304 answers notModified) */
   validators?: PageValidators;
+  /** browser mode: steps run after the page has loaded and before it is read, within the same deadline */
+  steps?: readonly Step[];
+  /** values of the account secrets the steps type, by name (never returned: scrubbed from the result) */
+  secrets?: ReadonlyMap<string, string>;
 }
 
 export interface LoadResult {
@@ -36,6 +41,8 @@ export interface LoadResult {
   notModified?: boolean;
   /** html mode, a page read whole: the answer's validators (null when it sent none) */
   validators?: PageValidators | null;
+  /** browser mode with steps: each step run, in order; a failed one is the last and comes with the issue step_failed */
+  steps?: StepOutcome[];
 }
 
 /** One interface, two modes: html (undici) and browser (Chromium). */

@@ -6,6 +6,7 @@ import { cadenceOf, type Cadence } from '../../domain/cadence.ts';
 import type { MonitorSchedule } from '../../domain/monitor-schedule.ts';
 import type { PageValidators } from '../../domain/page-validators.ts';
 import type { Target } from '../../domain/targets.ts';
+import type { Step } from '../../domain/steps.ts';
 import type { Queryable } from '../database.ts';
 import {
   countLiveLeasesByHost,
@@ -38,6 +39,8 @@ export interface WorkItem {
   /** the operator's proxy to load through; null: directly */
   proxy: string | null;
   targets: Target[];
+  /** browser mode: steps run before the page is read */
+  steps: Step[];
   configVersion: number;
   intervalMinutes: number;
   schedule: MonitorSchedule | null;
@@ -186,6 +189,7 @@ export async function claimWork(tx: Queryable, settings: ClaimSettings, at: Date
       loadMode: candidate.load_mode,
       proxy: candidate.proxy,
       targets: candidate.targets as Target[],
+      steps: candidate.steps as Step[],
       configVersion: candidate.config_version,
       intervalMinutes: candidate.interval_minutes,
       schedule: candidate.schedule,

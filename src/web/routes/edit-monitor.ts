@@ -92,7 +92,9 @@ export const editMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) 
     const monitor = await getMonitor(deps, principal, monitorIdParam(request));
     const loadMode: LoadMode = field(request, 'load_mode') === 'browser' ? 'browser' : 'html';
     try {
-      const preview = await createPreview(deps, principal, { url: monitor.url, load_mode: loadMode });
+      // The monitor's steps go with a browser preview, so that the change keeps them.
+      const steps = loadMode === 'browser' ? monitor.steps : [];
+      const preview = await createPreview(deps, principal, { url: monitor.url, load_mode: loadMode, steps });
       return seeOther(reply, `/monitors/new/${preview.id}?monitor=${monitor.id}`);
     } catch (err) {
       // Refusals (limits, a page that cannot be loaded now, a busy renderer) are shown on the edit page.

@@ -1,3 +1,5 @@
+import type { Step, StepOutcome } from '../../domain/steps.ts';
+import { parseStepLines } from '../step-lines.ts';
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../http/app-deps.ts';
@@ -57,9 +59,10 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
   async function urlForm(
     request: FastifyRequest,
     reply: FastifyReply,
-    input = { url: '', loadMode: 'html' },
+    input = { url: '', loadMode: 'html', steps: '' },
     error?: string,
     status = 200,
+    outcomes: StepOutcome[] | null = null,
   ) {
     const usage = await getUsage(deps, request.owner!.principal);
     const allowances = {
@@ -68,7 +71,7 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
       spacingSeconds: request.owner!.principal.plan.preview_spacing_seconds,
     };
     const ctx = pageContext(request);
-    return sendPage(reply, layout(ctx, 'New monitor', urlFormBody(ctx, input, allowances), { error }), status);
+    return sendPage(reply, layout(ctx, 'New monitor', urlFormBody(ctx, input, allowances, outcomes), { error }), status);
   }
 
   async function findPreview(request: FastifyRequest<{ Params: { id: string } }>): Promise<PreviewRow | null> {
@@ -128,6 +131,7 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
         load_mode: preview.load_mode,
         expires_at: preview.expires_at.toISOString(),
         elements: preview.elements as PreviewElement[],
+        steps: preview.steps,
       },
       input,
       // A fresh key per rendered form: submitting the same form twice creates one monitor.
@@ -145,9 +149,17 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
 
   app.post('/monitors/new', async (request, reply) => {
     const input = { url: field(request, 'url').trim(), load_mode: field(request, 'load_mode') };
+    const stepLines = field(request, 'steps');
+    const typed = { url: input.url, loadMode: input.load_mode, steps: stepLines };
+    const { steps, errors } = parseStepLines(stepLines);
+    if (errors.length > 0) return urlForm(request, reply, typed, `Some lines are not steps: ${errors.join('; ')}.`, 422);
     try {
-      validatePreviewBody(input);
-      const preview = await createPreview(deps, request.owner!.principal, input as { url: string; load_mode: LoadMode });
+      const body = steps.length > 0 ? { ...input, steps } : input;
+      validatePreviewBody(body);
+      const preview = await createPreview(deps, request.owner!.principal, body as { url: string; load_mode: LoadMode; steps?: Step[] });
+      // A failed step is shown with every step's result; the steps are fixed and tried again on a fresh preview.
+      const failed = preview.steps.find((o) => !o.ok);
+      if (failed) return urlForm(request, reply, typed, `Step ${failed.index + 1} (${failed.action}) failed.`, 422, preview.steps);
       if (field(request, 'carry') !== '1') return seeOther(reply, `/monitors/new/${preview.id}`);
       const { principal, accountId } = request.owner!;
       const row = (await findOwnPreview(deps, accountId, preview.id))!;
@@ -163,7 +175,7 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
       const refusal = formRefusal(err);
       if (!refusal) throw err;
       if (refusal.retryAfter !== undefined) reply.header('retry-after', String(refusal.retryAfter));
-      return urlForm(request, reply, { url: input.url, loadMode: input.load_mode }, problemText(refusal, []), refusal.status);
+      return urlForm(request, reply, typed, problemText(refusal, []), refusal.status);
     }
   });
 
@@ -217,6 +229,8 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
         const change: UpdateMonitorInput = {
           preview_id: preview.id,
           targets,
+          // The dashboard's steps are those its preview was loaded with.
+          steps: preview.steps,
           interval_minutes: Number(input.interval),
           schedule: toSchedule(input.schedule),
           expected_version: editing.expectedVersion,
@@ -229,6 +243,7 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
       const body: CreateMonitorInput = {
         preview_id: preview.id,
         targets,
+        steps: preview.steps,
         interval_minutes: Number(input.interval),
         ...(schedule === null ? {} : { schedule }),
         notifications: {

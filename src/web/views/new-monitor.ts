@@ -6,13 +6,24 @@ import { RULE_LABELS, targetName, type MonitorInput, type TargetInput } from '..
 import { plural, when } from './format.ts';
 import { csrfField, type PageContext } from './layout.ts';
 import { scheduleFields } from './schedule-fields.ts';
+import type { Step, StepOutcome } from '../../domain/steps.ts';
+import { formatStepLines, STEP_LINE_HELP } from '../step-lines.ts';
 
 // The new-monitor pages: the URL form, then the preview with the target form.
 
+/** Each step tried, with its result and where the page was after it. */
+function stepResults(outcomes: readonly StepOutcome[]): SafeHtml {
+  return html`<ol class="step-results">${outcomes.map(
+    (o) =>
+      html`<li><code>${o.action}</code> — ${o.ok ? html`<strong>ok</strong>` : html`<strong>failed</strong>: ${o.issue?.message ?? ''}`} <span class="muted">(then at ${o.url}${o.title === null ? '' : ` · ${o.title}`})</span></li>`,
+  )}</ol>`;
+}
+
 export function urlFormBody(
   ctx: PageContext,
-  input: { url: string; loadMode: string },
+  input: { url: string; loadMode: string; steps: string },
   allowances: { day: string; month: string; spacingSeconds: number },
+  outcomes: readonly StepOutcome[] | null = null,
 ): SafeHtml {
   const spacing = allowances.spacingSeconds > 0 ? `; previews are at least ${plural(allowances.spacingSeconds, 'second')} apart` : '';
   return html`<h1>New monitor</h1>
@@ -25,6 +36,10 @@ ${csrfField(ctx)}
 <div class="check"><input type="radio" id="mode-html" name="load_mode" value="html"${input.loadMode !== 'browser' ? html` checked` : ''}><label for="mode-html">HTML — plain page fetch (fast)</label></div>
 <div class="check"><input type="radio" id="mode-browser" name="load_mode" value="browser"${input.loadMode === 'browser' ? html` checked` : ''}><label for="mode-browser">Browser — rendered by Chromium, for pages that need JavaScript</label></div>
 </fieldset>
+<label for="steps">Steps before reading the page (browser mode)</label>
+<textarea id="steps" name="steps" rows="4" aria-describedby="steps-help">${input.steps}</textarea>
+<span class="help" id="steps-help">One step per line, run in order; add a line to add a step, move a line to reorder. For example: ${STEP_LINE_HELP.join(' · ')}. Secrets come from <code>/api/v1/secrets</code>.</span>
+${outcomes && html`<p>Steps tried on a fresh preview:</p>${stepResults(outcomes)}`}
 <p class="help">A preview uses one preview credit (today: ${allowances.day}; this month: ${allowances.month})${spacing}. Loading can take up to a minute.</p>
 <button type="submit">Load preview</button>
 </form>`;
@@ -127,6 +142,8 @@ export interface PreviewPage {
     load_mode: string;
     expires_at: string;
     elements: PreviewElement[];
+    /** the steps the page was loaded with */
+    steps: Step[];
   };
   input: MonitorInput;
   idempotencyKey: string;
@@ -182,12 +199,14 @@ export function previewBody(ctx: PageContext, page: PreviewPage): SafeHtml {
 ${preview.final_url !== preview.url && html`<dt>After redirects</dt><dd class="url">${preview.final_url}</dd>`}
 <dt>Title</dt><dd>${preview.title ?? html`<span class="muted">none</span>`}</dd>
 <dt>Load mode</dt><dd>${preview.load_mode}</dd>
+${preview.steps.length > 0 && html`<dt>Steps run before reading</dt><dd><pre>${formatStepLines(preview.steps)}</pre></dd>`}
 <dt>Preview valid until</dt><dd>${when(preview.expires_at)}</dd>
 </dl>
 ${page.results && resultRows(page.results, page.targets)}
 <form method="post" action="/monitors/new/${preview.id}" class="stack targets-form">
 ${csrfField(ctx)}<input type="hidden" name="idempotency_key" value="${page.idempotencyKey}">
 <input type="hidden" name="url" value="${preview.url}"><input type="hidden" name="load_mode" value="${preview.load_mode}">
+<input type="hidden" name="steps" value="${formatStepLines(preview.steps)}">
 ${input.targets.map((t, i) => targetFieldset(i + 1, t, preview.elements))}
 ${monitorFieldset(page)}
 <div class="actions">

@@ -19,6 +19,7 @@ const SCOPE_HELP: Record<string, string> = {
   'feeds:write': 'create and revoke Atom feed tokens',
   'channels:read': 'list and read notification channels',
   'channels:write': 'create and delete notification channels',
+  'secrets:write': 'store, list and delete the secrets browser steps type (values are never shown)',
 };
 
 export interface TokenForm {
