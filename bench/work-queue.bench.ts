@@ -32,6 +32,8 @@ async function previewOf(t: TestApp, accountId: string, html: string): Promise<s
     load_mode: 'html',
     title: null,
     html,
+    format: 'html',
+    body: null,
     elements: [],
     created_at: now,
     expires_at: new Date(now.getTime() + 3_600_000),

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ErrorObject } from 'ajv';
-import type { TargetExtraction } from '../src/domain/extract/extract-target.ts';
+import type { TargetExtraction } from '../src/domain/extract/target-extraction.ts';
 import { findCurrencyMentions } from '../src/domain/extract/currency-text.ts';
 import {
   currencyExponent,

@@ -18,6 +18,7 @@ export type IssueCode =
   | 'load_incomplete'
   | 'too_large'
   | 'not_html'
+  | 'json_invalid'
   | 'http_status'
   | 'allowance_exhausted'
   | 'site_backoff'

@@ -1,20 +1,23 @@
-import { extractTarget, listElements, pageTitle, parsePage, type PreviewElement, type TargetExtraction } from '../domain/extract/index.ts';
-import { pageText, type PageSource } from '../domain/page-source.ts';
+import {
+  extractFromDocument,
+  outlineDocument,
+  readDocument,
+  type DocumentOutline,
+  type TargetExtraction,
+} from '../domain/extract/index.ts';
+import type { PageSource } from '../domain/page-source.ts';
 import type { Target } from '../domain/targets.ts';
 import { changeDiff, type ChangeDiff } from '../domain/text-diff.ts';
 
 // The work the extraction threads do, as plain functions of plain data: what
-// a preview lists, what targets read from a page, and the diff of a change's texts.
+// a preview lists, what targets read from a document, and the diff of a change's texts.
 
 export type ExtractionJob =
   | { kind: 'preview'; html: PageSource; finalUrl: string }
   | { kind: 'targets'; html: PageSource; finalUrl: string; targets: Target[] }
   | { kind: 'diff'; before: string | null; after: string | null };
 
-export interface PreviewOutline {
-  title: string | null;
-  elements: PreviewElement[];
-}
+export type PreviewOutline = DocumentOutline;
 
 export type JobResult<J extends ExtractionJob> = J extends { kind: 'preview' }
   ? PreviewOutline
@@ -24,7 +27,7 @@ export type JobResult<J extends ExtractionJob> = J extends { kind: 'preview' }
 
 export function runJob(job: ExtractionJob): PreviewOutline | TargetExtraction[] | ChangeDiff {
   if (job.kind === 'diff') return changeDiff(job.before, job.after);
-  const page = parsePage(pageText(job.html), job.finalUrl);
-  if (job.kind === 'preview') return { title: pageTitle(page), elements: listElements(page) };
-  return job.targets.map((target) => extractTarget(page, target));
+  const document = readDocument(job.html, job.finalUrl);
+  if (job.kind === 'preview') return outlineDocument(document);
+  return job.targets.map((target) => extractFromDocument(document, target));
 }

@@ -42,6 +42,8 @@ async function previewOf(accountId: string, ms: number): Promise<string> {
     load_mode: 'html',
     title: null,
     html: String(ms),
+    format: 'html',
+    body: null,
     elements: [],
     created_at: now,
     expires_at: new Date(now.getTime() + 15 * 60_000),

@@ -2262,7 +2262,7 @@ export interface operations {
                             changes: string[];
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, json_invalid, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -2641,7 +2641,7 @@ export interface operations {
                                 /** @description display label; defaults to the id */
                                 label?: string;
                                 kind: "text" | "price" | "availability" | "links";
-                                /** @description the whole page, or one element chosen by a selector the preview confirms */
+                                /** @description the whole page, one element chosen by a selector the preview confirms, or in a JSON document one value chosen by a JSONPath */
                                 selection: {
                                     /** @constant */
                                     scope: "page";
@@ -2650,6 +2650,11 @@ export interface operations {
                                     scope: "selector";
                                     /** @description a CSS selector confirmed by the preview */
                                     selector: string;
+                                } | {
+                                    /** @constant */
+                                    scope: "json";
+                                    /** @description a JSON document: a JSONPath (RFC 9535) naming one value, e.g. $.offers[0].price (links: one or more values) */
+                                    path: string;
                                 };
                                 /** @description alert rule; omitted means the legacy any-change behaviour (rule_matches null) */
                                 rule?: "changed" | "appears" | "disappears" | "dropped" | "below" | "available" | "unavailable" | "new_links";
@@ -2694,7 +2699,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, json_invalid, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -2779,7 +2784,7 @@ export interface operations {
                         /** @description display label; defaults to the id */
                         label?: string;
                         kind: "text" | "price" | "availability" | "links";
-                        /** @description the whole page, or one element chosen by a selector the preview confirms */
+                        /** @description the whole page, one element chosen by a selector the preview confirms, or in a JSON document one value chosen by a JSONPath */
                         selection: {
                             /** @constant */
                             scope: "page";
@@ -2788,6 +2793,11 @@ export interface operations {
                             scope: "selector";
                             /** @description a CSS selector confirmed by the preview */
                             selector: string;
+                        } | {
+                            /** @constant */
+                            scope: "json";
+                            /** @description a JSON document: a JSONPath (RFC 9535) naming one value, e.g. $.offers[0].price (links: one or more values) */
+                            path: string;
                         };
                         /** @description alert rule; omitted means the legacy any-change behaviour (rule_matches null) */
                         rule?: "changed" | "appears" | "disappears" | "dropped" | "below" | "available" | "unavailable" | "new_links";
@@ -2965,7 +2975,7 @@ export interface operations {
                                 /** @description display label; defaults to the id */
                                 label?: string;
                                 kind: "text" | "price" | "availability" | "links";
-                                /** @description the whole page, or one element chosen by a selector the preview confirms */
+                                /** @description the whole page, one element chosen by a selector the preview confirms, or in a JSON document one value chosen by a JSONPath */
                                 selection: {
                                     /** @constant */
                                     scope: "page";
@@ -2974,6 +2984,11 @@ export interface operations {
                                     scope: "selector";
                                     /** @description a CSS selector confirmed by the preview */
                                     selector: string;
+                                } | {
+                                    /** @constant */
+                                    scope: "json";
+                                    /** @description a JSON document: a JSONPath (RFC 9535) naming one value, e.g. $.offers[0].price (links: one or more values) */
+                                    path: string;
                                 };
                                 /** @description alert rule; omitted means the legacy any-change behaviour (rule_matches null) */
                                 rule?: "changed" | "appears" | "disappears" | "dropped" | "below" | "available" | "unavailable" | "new_links";
@@ -3018,7 +3033,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, json_invalid, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -3035,7 +3050,7 @@ export interface operations {
                                 /** @description the latest check's issues for this target; when any, value is the last one known */
                                 issues: {
                                     target_id: string | null;
-                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, json_invalid, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                     code: string;
                                     message: string;
                                 }[];
@@ -3198,7 +3213,7 @@ export interface operations {
                         /** @description display label; defaults to the id */
                         label?: string;
                         kind: "text" | "price" | "availability" | "links";
-                        /** @description the whole page, or one element chosen by a selector the preview confirms */
+                        /** @description the whole page, one element chosen by a selector the preview confirms, or in a JSON document one value chosen by a JSONPath */
                         selection: {
                             /** @constant */
                             scope: "page";
@@ -3207,6 +3222,11 @@ export interface operations {
                             scope: "selector";
                             /** @description a CSS selector confirmed by the preview */
                             selector: string;
+                        } | {
+                            /** @constant */
+                            scope: "json";
+                            /** @description a JSON document: a JSONPath (RFC 9535) naming one value, e.g. $.offers[0].price (links: one or more values) */
+                            path: string;
                         };
                         /** @description alert rule; omitted means the legacy any-change behaviour (rule_matches null) */
                         rule?: "changed" | "appears" | "disappears" | "dropped" | "below" | "available" | "unavailable" | "new_links";
@@ -3280,7 +3300,7 @@ export interface operations {
                                 /** @description display label; defaults to the id */
                                 label?: string;
                                 kind: "text" | "price" | "availability" | "links";
-                                /** @description the whole page, or one element chosen by a selector the preview confirms */
+                                /** @description the whole page, one element chosen by a selector the preview confirms, or in a JSON document one value chosen by a JSONPath */
                                 selection: {
                                     /** @constant */
                                     scope: "page";
@@ -3289,6 +3309,11 @@ export interface operations {
                                     scope: "selector";
                                     /** @description a CSS selector confirmed by the preview */
                                     selector: string;
+                                } | {
+                                    /** @constant */
+                                    scope: "json";
+                                    /** @description a JSON document: a JSONPath (RFC 9535) naming one value, e.g. $.offers[0].price (links: one or more values) */
+                                    path: string;
                                 };
                                 /** @description alert rule; omitted means the legacy any-change behaviour (rule_matches null) */
                                 rule?: "changed" | "appears" | "disappears" | "dropped" | "below" | "available" | "unavailable" | "new_links";
@@ -3333,7 +3358,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, json_invalid, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -3468,7 +3493,7 @@ export interface operations {
                             manual_check_id: string | null;
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, json_invalid, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -3577,7 +3602,7 @@ export interface operations {
                             changes: string[];
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, json_invalid, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -3710,14 +3735,17 @@ export interface operations {
                             final_url: string;
                             /** @description html: plain page fetch; browser: rendered by Chromium, for content that needs JavaScript */
                             load_mode: "html" | "browser";
+                            /** @description what the page is: html (elements are CSS selectors), json (a JSON document, application/json or +json: elements are JSONPaths for a json selection); JSON documents are read with load_mode html */
+                            format: "html" | "json" | "pdf";
                             title: string | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
                             expires_at: string;
                             elements: {
-                                /** @description a CSS selector matching exactly this element in the capture */
+                                /** @description a CSS selector matching exactly this element in the capture; in a JSON document the JSONPath of this value */
                                 selector: string;
+                                /** @description the element's tag; in a JSON document the value's type (string, number, boolean, null, array) */
                                 tag: string;
                                 text: string;
                                 hints: ("price" | "availability" | "links" | "heading")[];
@@ -3725,7 +3753,7 @@ export interface operations {
                             /** @description load issues that did not prevent the preview, e.g. load_incomplete (read before its load event: some resources never finished loading) */
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, json_invalid, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -3826,7 +3854,7 @@ export interface operations {
                         /** @description display label; defaults to the id */
                         label?: string;
                         kind: "text" | "price" | "availability" | "links";
-                        /** @description the whole page, or one element chosen by a selector the preview confirms */
+                        /** @description the whole page, one element chosen by a selector the preview confirms, or in a JSON document one value chosen by a JSONPath */
                         selection: {
                             /** @constant */
                             scope: "page";
@@ -3835,6 +3863,11 @@ export interface operations {
                             scope: "selector";
                             /** @description a CSS selector confirmed by the preview */
                             selector: string;
+                        } | {
+                            /** @constant */
+                            scope: "json";
+                            /** @description a JSON document: a JSONPath (RFC 9535) naming one value, e.g. $.offers[0].price (links: one or more values) */
+                            path: string;
                         };
                         /** @description alert rule; omitted means the legacy any-change behaviour (rule_matches null) */
                         rule?: "changed" | "appears" | "disappears" | "dropped" | "below" | "available" | "unavailable" | "new_links";
@@ -3881,7 +3914,7 @@ export interface operations {
                                 links: string[] | null;
                                 issues: {
                                     target_id: string | null;
-                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, json_invalid, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                     code: string;
                                     message: string;
                                 }[];
@@ -4327,7 +4360,7 @@ export interface operations {
                         /** @description the issues of the check that made it failing */
                         issues: {
                             target_id: string | null;
-                            /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                            /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, json_invalid, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                             code: string;
                             message: string;
                         }[];

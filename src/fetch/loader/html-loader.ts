@@ -3,7 +3,7 @@ import type { CheckIssue, IssueCode } from '../../domain/issues.ts';
 import { GuardError, vetUrl, type GuardPolicy, type LookupFn } from '../ssrf/guard.ts';
 import { createGuardedAgent } from '../ssrf/guarded-agent.ts';
 import { ACCEPT_ENCODING, BodyTooLargeError, readDecodedBody } from './http-body.ts';
-import { firstHeader, isHtmlMime, looksLikeHtml, parseContentType, parseRetryAfter } from './http-headers.ts';
+import { documentFormatOf, firstHeader, looksLikeHtml, parseContentType, parseRetryAfter } from './http-headers.ts';
 import { loadIssue, type LoadRequest, type LoadResult, type PageLoader } from './types.ts';
 
 // The `html` page loader: one GET (plus redirects) with undici, through the
@@ -16,8 +16,8 @@ import { loadIssue, type LoadRequest, type LoadResult, type PageLoader } from '.
 //   error page and a blocked/rate-limited site should not cost a download.
 // * A redirect to a refused URL is `blocked`; more than maxRedirects is
 //   `fetch_failed`. finalUrl is the last URL actually requested.
-// * Without Content-Type the body is sniffed; any other non-HTML type is
-//   `not_html` and its body is not read.
+// * Without Content-Type the body is sniffed for HTML; JSON types are read as
+//   JSON documents; any other type is `not_html` and its body is not read.
 
 export interface HtmlLoaderOptions {
   /** the SSRF guard policy (operator's allowed ports and trusted networks); required */
@@ -87,16 +87,17 @@ async function finish(response: Dispatcher.ResponseData, url: URL, settings: Set
     return result;
   }
   const type = parseContentType(response.headers['content-type']);
-  if (type.mime !== null && !isHtmlMime(type.mime)) {
+  const format = type.mime === null ? 'html' : documentFormatOf(type.mime);
+  if (format === null) {
     await response.body.dump();
-    return failed(finalUrl, status, 'not_html', `the content type ${type.mime} is not HTML`);
+    return failed(finalUrl, status, 'not_html', `the content type ${type.mime} is not HTML or JSON`);
   }
   const bytes = await readDecodedBody(response.body, response.headers['content-encoding'], settings.maxBodyBytes, signal);
   if (type.mime === null && !looksLikeHtml(bytes)) {
     return failed(finalUrl, status, 'not_html', 'the answer has no content type and does not look like HTML');
   }
   // Decoded by whoever reads the page (an extraction thread), not on the event loop.
-  return { finalUrl, status, html: { bytes, charset: type.charset }, issues: [] };
+  return { finalUrl, status, html: { bytes, charset: type.charset, format }, issues: [] };
 }
 
 async function loadPage(request: LoadRequest, settings: Settings, agent: Dispatcher): Promise<LoadResult> {

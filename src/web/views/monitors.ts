@@ -109,7 +109,9 @@ export function ruleText(t: Target): string {
 }
 
 function selectionText(t: Target): SafeHtml {
-  return t.selection.scope === 'page' ? html`whole page` : html`<code>${t.selection.selector}</code>`;
+  const selection = t.selection;
+  if (selection.scope === 'page') return html`whole page`;
+  return selection.scope === 'json' ? html`JSONPath <code>${selection.path}</code>` : html`<code>${selection.selector}</code>`;
 }
 
 function currentValue(o: Observation | undefined): SafeHtml {

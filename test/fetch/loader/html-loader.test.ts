@@ -97,7 +97,7 @@ test('an image is not_html', async () => {
   const result = await load('/loader/png');
   assert.equal(result.status, 200);
   assert.equal(result.html, null);
-  assert.deepEqual(result.issues, [{ target_id: null, code: 'not_html', message: 'the content type image/png is not HTML' }]);
+  assert.deepEqual(result.issues, [{ target_id: null, code: 'not_html', message: 'the content type image/png is not HTML or JSON' }]);
 });
 
 test('a PDF is not_html', async () => {
