@@ -19,6 +19,7 @@ export type IssueCode =
   | 'too_large'
   | 'not_html'
   | 'json_invalid'
+  | 'pdf_unreadable'
   | 'http_status'
   | 'allowance_exhausted'
   | 'site_backoff'

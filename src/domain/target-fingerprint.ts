@@ -8,6 +8,8 @@ function selectionKey(selection: Selection): string {
       return 'page';
     case 'selector':
       return `selector:${selection.selector}`;
+    case 'xpath':
+      return `xpath:${selection.expression}`;
     case 'json':
       return `json:${selection.path}`;
   }

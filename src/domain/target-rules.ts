@@ -2,6 +2,7 @@ import type { FieldDetail } from '../errors.ts';
 import { currencyExponent, isPriceCurrency } from './extract/money.ts';
 import { jsonPathProblem } from './extract/json-path.ts';
 import { selectorProblem } from './extract/select.ts';
+import { xpathProblem } from './extract/xpath.ts';
 import { ignorePatternProblems } from './noise.ts';
 import { RULES_BY_KIND, type Target, type TargetKind } from './targets.ts';
 
@@ -49,6 +50,9 @@ export function validateTarget(target: Target, index: number): FieldDetail[] {
   if (selection.scope === 'selector') {
     const problem = selectorProblem(selection.selector);
     if (problem) details.push({ field: at('selection.selector'), message: `${problem.code}: ${problem.message}` });
+  } else if (selection.scope === 'xpath') {
+    const problem = xpathProblem(selection.expression);
+    if (problem) details.push({ field: at('selection.expression'), message: `${problem.code}: ${problem.message}` });
   } else if (selection.scope === 'json') {
     const problem = jsonPathProblem(selection.path);
     if (problem) details.push({ field: at('selection.path'), message: `${problem.code}: ${problem.message}` });

@@ -29,6 +29,17 @@ export const SelectionSchema = Type.Union(
     ),
     Type.Object(
       {
+        scope: Type.Literal('xpath'),
+        expression: Type.String({
+          minLength: 1,
+          maxLength: 500,
+          description: "an HTML page: an XPath 1.0 expression selecting one element, e.g. //th[text()='Price']/following-sibling::td",
+        }),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Object(
+      {
         scope: Type.Literal('json'),
         path: Type.String({
           minLength: 1,
@@ -41,7 +52,8 @@ export const SelectionSchema = Type.Union(
   ],
   {
     description:
-      'the whole page, one element chosen by a selector the preview confirms, or in a JSON document one value chosen by a JSONPath',
+      'the whole page, one element chosen by a CSS selector the preview confirms or by an XPath expression, ' +
+      'or in a JSON document one value chosen by a JSONPath',
   },
 );
 export type Selection = Static<typeof SelectionSchema>;

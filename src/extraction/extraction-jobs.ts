@@ -25,9 +25,9 @@ export type JobResult<J extends ExtractionJob> = J extends { kind: 'preview' }
     ? ChangeDiff
     : TargetExtraction[];
 
-export function runJob(job: ExtractionJob): PreviewOutline | TargetExtraction[] | ChangeDiff {
+export async function runJob(job: ExtractionJob): Promise<PreviewOutline | TargetExtraction[] | ChangeDiff> {
   if (job.kind === 'diff') return changeDiff(job.before, job.after);
-  const document = readDocument(job.html, job.finalUrl);
+  const document = await readDocument(job.html, job.finalUrl);
   if (job.kind === 'preview') return outlineDocument(document);
   return job.targets.map((target) => extractFromDocument(document, target));
 }

@@ -5,10 +5,11 @@ import { runJob, type ExtractionJob } from './extraction-jobs.ts';
 // loop that serves HTTP. The pool terminates it when a job runs past its budget.
 
 parentPort!.postMessage({ ready: true });
+// A PDF is read asynchronously (PDF.js answers in promises); the pool sends a
+// thread its next job only as this one's result goes back, so jobs still run one at a time.
 parentPort!.on('message', ({ id, job }: { id: number; job: ExtractionJob }) => {
-  try {
-    parentPort!.postMessage({ id, ok: true, result: runJob(job) });
-  } catch (error) {
-    parentPort!.postMessage({ id, ok: false, message: error instanceof Error ? error.message : String(error) });
-  }
+  runJob(job).then(
+    (result) => parentPort!.postMessage({ id, ok: true, result }),
+    (error: unknown) => parentPort!.postMessage({ id, ok: false, message: error instanceof Error ? error.message : String(error) }),
+  );
 });

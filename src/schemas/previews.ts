@@ -45,7 +45,8 @@ export const PreviewSchema = Type.Object({
     {
       description:
         'what the page is: html (elements are CSS selectors), json (a JSON document, application/json or +json: elements are JSONPaths ' +
-        'for a json selection); JSON documents are read with load_mode html',
+        'for a json selection), pdf (application/pdf, read as text: elements are its pages and headings, for orientation; targets use ' +
+        'scope page); JSON and PDF documents are read with load_mode html',
     },
   ),
   title: Type.Union([Type.String(), Type.Null()]),

@@ -10,11 +10,11 @@ import { field } from './form.ts';
 export interface TargetInput {
   /** the target's id when it is an existing monitor's; "" gives "t<n>" */
   id: string;
-  /** "" = not used, "page" = the whole page, else one element of the preview: "sel:<CSS selector>", "json:<JSONPath>" */
+  /** "" = not used, "page" = the whole page, else one element of the preview: "sel:<CSS selector>", "json:<JSONPath>" (or a monitor's "xpath:<expression>") */
   element: string;
   /** the owner's own selector; when given it is used instead of `element` */
   selector: string;
-  /** what `selector` is written in: "css" (also ""), "json" (a JSONPath) */
+  /** what `selector` is written in: "css" (also ""), "xpath" (XPath 1.0), "json" (a JSONPath) */
   selectorType: string;
   label: string;
   kind: string;
@@ -60,7 +60,7 @@ export function emptyTarget(element: string): TargetInput {
   };
 }
 
-const ELEMENT_PREFIXES = { selector: 'sel:', json: 'json:' } as const;
+const ELEMENT_PREFIXES = { selector: 'sel:', xpath: 'xpath:', json: 'json:' } as const;
 
 /** The element list's value for a selection: "page", or the scope's prefix and its selector. */
 export function elementValue(selection: Selection): string {
@@ -69,6 +69,8 @@ export function elementValue(selection: Selection): string {
       return 'page';
     case 'selector':
       return `${ELEMENT_PREFIXES.selector}${selection.selector}`;
+    case 'xpath':
+      return `${ELEMENT_PREFIXES.xpath}${selection.expression}`;
     case 'json':
       return `${ELEMENT_PREFIXES.json}${selection.path}`;
   }
@@ -76,8 +78,11 @@ export function elementValue(selection: Selection): string {
 
 /** The selection a target's fields name: the owner's own selector in its language, else the chosen element. */
 function selectionOf(t: TargetInput): Selection {
-  if (t.selector !== '')
-    return t.selectorType === 'json' ? { scope: 'json', path: t.selector } : { scope: 'selector', selector: t.selector };
+  if (t.selector !== '') {
+    if (t.selectorType === 'json') return { scope: 'json', path: t.selector };
+    return t.selectorType === 'xpath' ? { scope: 'xpath', expression: t.selector } : { scope: 'selector', selector: t.selector };
+  }
+  if (t.element.startsWith(ELEMENT_PREFIXES.xpath)) return { scope: 'xpath', expression: t.element.slice(ELEMENT_PREFIXES.xpath.length) };
   if (t.element.startsWith(ELEMENT_PREFIXES.json)) return { scope: 'json', path: t.element.slice(ELEMENT_PREFIXES.json.length) };
   if (t.element.startsWith(ELEMENT_PREFIXES.selector))
     return { scope: 'selector', selector: t.element.slice(ELEMENT_PREFIXES.selector.length) };

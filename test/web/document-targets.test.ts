@@ -67,3 +67,27 @@ test('a JSONPath typed as the own selector is a json selection; a bad one is sho
   assert.equal(invalid.statusCode, 422);
   assert.match(invalid.body, /selector_invalid: the path is not valid JSONPath/);
 });
+
+test('an XPath expression typed as the own selector is an xpath selection, shown as XPath on the monitor', async () => {
+  const client = await owner();
+  const location = await previewOf(client, 'text/html', '<table><tr><th>Price</th><td>24,99 €</td></tr></table>');
+  const page = await client.get(location);
+  assert.match(page.body, /<option value="xpath">XPath<\/option>/);
+  const fields = {
+    t1_element: 'page',
+    t1_selector_type: 'xpath',
+    t1_selector: "//th[.='Price']/following-sibling::td",
+    t1_kind: 'price',
+    t1_currency: 'EUR',
+    t1_rule: 'changed',
+    interval: '5',
+  };
+  const evaluated = await client.post(location, { ...fields, action: 'evaluate' });
+  assert.equal(evaluated.statusCode, 200, evaluated.body.slice(0, 2000));
+  assert.match(evaluated.body, /<span class="value">24\.99 EUR<\/span>/);
+  const key = /name="idempotency_key" value="([^"]+)"/.exec(evaluated.body)![1]!;
+  const created = await client.post(location, { ...fields, action: 'create', idempotency_key: key });
+  assert.equal(created.statusCode, 303, created.body.slice(0, 2000));
+  const monitor = await client.get(created.headers.location as string);
+  assert.match(monitor.body, /<td data-label="Selection">XPath <code>\/\/th\[\.=&#39;Price&#39;\]\/following-sibling::td<\/code><\/td>/);
+});

@@ -2641,7 +2641,7 @@ export interface operations {
                                 /** @description display label; defaults to the id */
                                 label?: string;
                                 kind: "text" | "price" | "availability" | "links";
-                                /** @description the whole page, one element chosen by a selector the preview confirms, or in a JSON document one value chosen by a JSONPath */
+                                /** @description the whole page, one element chosen by a CSS selector the preview confirms or by an XPath expression, or in a JSON document one value chosen by a JSONPath */
                                 selection: {
                                     /** @constant */
                                     scope: "page";
@@ -2650,6 +2650,11 @@ export interface operations {
                                     scope: "selector";
                                     /** @description a CSS selector confirmed by the preview */
                                     selector: string;
+                                } | {
+                                    /** @constant */
+                                    scope: "xpath";
+                                    /** @description an HTML page: an XPath 1.0 expression selecting one element, e.g. //th[text()='Price']/following-sibling::td */
+                                    expression: string;
                                 } | {
                                     /** @constant */
                                     scope: "json";
@@ -2784,7 +2789,7 @@ export interface operations {
                         /** @description display label; defaults to the id */
                         label?: string;
                         kind: "text" | "price" | "availability" | "links";
-                        /** @description the whole page, one element chosen by a selector the preview confirms, or in a JSON document one value chosen by a JSONPath */
+                        /** @description the whole page, one element chosen by a CSS selector the preview confirms or by an XPath expression, or in a JSON document one value chosen by a JSONPath */
                         selection: {
                             /** @constant */
                             scope: "page";
@@ -2793,6 +2798,11 @@ export interface operations {
                             scope: "selector";
                             /** @description a CSS selector confirmed by the preview */
                             selector: string;
+                        } | {
+                            /** @constant */
+                            scope: "xpath";
+                            /** @description an HTML page: an XPath 1.0 expression selecting one element, e.g. //th[text()='Price']/following-sibling::td */
+                            expression: string;
                         } | {
                             /** @constant */
                             scope: "json";
@@ -2975,7 +2985,7 @@ export interface operations {
                                 /** @description display label; defaults to the id */
                                 label?: string;
                                 kind: "text" | "price" | "availability" | "links";
-                                /** @description the whole page, one element chosen by a selector the preview confirms, or in a JSON document one value chosen by a JSONPath */
+                                /** @description the whole page, one element chosen by a CSS selector the preview confirms or by an XPath expression, or in a JSON document one value chosen by a JSONPath */
                                 selection: {
                                     /** @constant */
                                     scope: "page";
@@ -2984,6 +2994,11 @@ export interface operations {
                                     scope: "selector";
                                     /** @description a CSS selector confirmed by the preview */
                                     selector: string;
+                                } | {
+                                    /** @constant */
+                                    scope: "xpath";
+                                    /** @description an HTML page: an XPath 1.0 expression selecting one element, e.g. //th[text()='Price']/following-sibling::td */
+                                    expression: string;
                                 } | {
                                     /** @constant */
                                     scope: "json";
@@ -3213,7 +3228,7 @@ export interface operations {
                         /** @description display label; defaults to the id */
                         label?: string;
                         kind: "text" | "price" | "availability" | "links";
-                        /** @description the whole page, one element chosen by a selector the preview confirms, or in a JSON document one value chosen by a JSONPath */
+                        /** @description the whole page, one element chosen by a CSS selector the preview confirms or by an XPath expression, or in a JSON document one value chosen by a JSONPath */
                         selection: {
                             /** @constant */
                             scope: "page";
@@ -3222,6 +3237,11 @@ export interface operations {
                             scope: "selector";
                             /** @description a CSS selector confirmed by the preview */
                             selector: string;
+                        } | {
+                            /** @constant */
+                            scope: "xpath";
+                            /** @description an HTML page: an XPath 1.0 expression selecting one element, e.g. //th[text()='Price']/following-sibling::td */
+                            expression: string;
                         } | {
                             /** @constant */
                             scope: "json";
@@ -3300,7 +3320,7 @@ export interface operations {
                                 /** @description display label; defaults to the id */
                                 label?: string;
                                 kind: "text" | "price" | "availability" | "links";
-                                /** @description the whole page, one element chosen by a selector the preview confirms, or in a JSON document one value chosen by a JSONPath */
+                                /** @description the whole page, one element chosen by a CSS selector the preview confirms or by an XPath expression, or in a JSON document one value chosen by a JSONPath */
                                 selection: {
                                     /** @constant */
                                     scope: "page";
@@ -3309,6 +3329,11 @@ export interface operations {
                                     scope: "selector";
                                     /** @description a CSS selector confirmed by the preview */
                                     selector: string;
+                                } | {
+                                    /** @constant */
+                                    scope: "xpath";
+                                    /** @description an HTML page: an XPath 1.0 expression selecting one element, e.g. //th[text()='Price']/following-sibling::td */
+                                    expression: string;
                                 } | {
                                     /** @constant */
                                     scope: "json";
@@ -3735,7 +3760,7 @@ export interface operations {
                             final_url: string;
                             /** @description html: plain page fetch; browser: rendered by Chromium, for content that needs JavaScript */
                             load_mode: "html" | "browser";
-                            /** @description what the page is: html (elements are CSS selectors), json (a JSON document, application/json or +json: elements are JSONPaths for a json selection); JSON documents are read with load_mode html */
+                            /** @description what the page is: html (elements are CSS selectors), json (a JSON document, application/json or +json: elements are JSONPaths for a json selection), pdf (application/pdf, read as text: elements are its pages and headings, for orientation; targets use scope page); JSON and PDF documents are read with load_mode html */
                             format: "html" | "json" | "pdf";
                             title: string | null;
                             /** Format: date-time */
@@ -3854,7 +3879,7 @@ export interface operations {
                         /** @description display label; defaults to the id */
                         label?: string;
                         kind: "text" | "price" | "availability" | "links";
-                        /** @description the whole page, one element chosen by a selector the preview confirms, or in a JSON document one value chosen by a JSONPath */
+                        /** @description the whole page, one element chosen by a CSS selector the preview confirms or by an XPath expression, or in a JSON document one value chosen by a JSONPath */
                         selection: {
                             /** @constant */
                             scope: "page";
@@ -3863,6 +3888,11 @@ export interface operations {
                             scope: "selector";
                             /** @description a CSS selector confirmed by the preview */
                             selector: string;
+                        } | {
+                            /** @constant */
+                            scope: "xpath";
+                            /** @description an HTML page: an XPath 1.0 expression selecting one element, e.g. //th[text()='Price']/following-sibling::td */
+                            expression: string;
                         } | {
                             /** @constant */
                             scope: "json";

@@ -12,9 +12,10 @@ import { selectElements } from './select.ts';
 import { perPage } from './per-page.ts';
 import { capString, displayLinks, failed, linksOutcome, MAX_LINKS, succeeded, type TargetExtraction } from './target-extraction.ts';
 import { visibleText } from './visible-text.ts';
+import { selectXPath } from './xpath.ts';
 
 // One target evaluated on one parsed HTML page (DESIGN §4): the whole page, or
-// the elements a CSS selector selects.
+// the nodes a CSS selector or an XPath expression selects.
 
 type Scope = { ok: true; roots: AnyNode[] | null } | { ok: false; code: IssueCode; message: string };
 
@@ -23,9 +24,16 @@ function resolveScope(page: ParsedPage, target: Target): Scope {
   const selection = target.selection;
   if (selection.scope === 'page') return { ok: true, roots: null };
   if (selection.scope === 'json') {
-    return { ok: false, code: 'selector_missing', message: 'the page is HTML, not a JSON document: choose a selector' };
+    return {
+      ok: false,
+      code: 'selector_missing',
+      message: 'the page is HTML, not a JSON document: choose a selector or an XPath expression',
+    };
   }
-  const [named, selected] = [`the selector ${selection.selector}`, selectElements(page, selection.selector)];
+  const [named, selected] =
+    selection.scope === 'selector'
+      ? [`the selector ${selection.selector}`, selectElements(page, selection.selector)]
+      : [`the XPath expression ${selection.expression}`, selectXPath(page, selection.expression)];
   if (!selected.ok) return { ok: false, code: selected.code, message: selected.message };
   const count = selected.elements.length;
   if (count === 0) return { ok: false, code: 'selector_missing', message: `${named} matches no element` };

@@ -9,4 +9,11 @@ export { listElements, MAX_PREVIEW_ELEMENTS, type ElementHint, type PreviewEleme
 export { currencyExponent, decimalToMinorUnits, formatMinorUnits, isPriceCurrency } from './money.ts';
 export { parsePriceText, type PriceText } from './price-text.ts';
 export type { Availability } from '../observed-value.ts';
-export { extractFromDocument, outlineDocument, readDocument, type DocumentOutline, type ParsedDocument } from './document.ts';
+export {
+  extractFromDocument,
+  outlineDocument,
+  readDocument,
+  readTextDocument,
+  type DocumentOutline,
+  type ParsedDocument,
+} from './document.ts';

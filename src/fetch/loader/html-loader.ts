@@ -16,8 +16,9 @@ import { loadIssue, type LoadRequest, type LoadResult, type PageLoader } from '.
 //   error page and a blocked/rate-limited site should not cost a download.
 // * A redirect to a refused URL is `blocked`; more than maxRedirects is
 //   `fetch_failed`. finalUrl is the last URL actually requested.
-// * Without Content-Type the body is sniffed for HTML; JSON types are read as
-//   JSON documents; any other type is `not_html` and its body is not read.
+// * Without Content-Type the body is sniffed for HTML; JSON types and PDF are
+//   read as documents of their format; any other type is `not_html` and its
+//   body is not read.
 
 export interface HtmlLoaderOptions {
   /** the SSRF guard policy (operator's allowed ports and trusted networks); required */
@@ -90,7 +91,7 @@ async function finish(response: Dispatcher.ResponseData, url: URL, settings: Set
   const format = type.mime === null ? 'html' : documentFormatOf(type.mime);
   if (format === null) {
     await response.body.dump();
-    return failed(finalUrl, status, 'not_html', `the content type ${type.mime} is not HTML or JSON`);
+    return failed(finalUrl, status, 'not_html', `the content type ${type.mime} is not HTML, JSON or PDF`);
   }
   const bytes = await readDecodedBody(response.body, response.headers['content-encoding'], settings.maxBodyBytes, signal);
   if (type.mime === null && !looksLikeHtml(bytes)) {

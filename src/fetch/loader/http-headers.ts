@@ -38,6 +38,7 @@ export function isHtmlMime(mime: string): boolean {
 export function documentFormatOf(mime: string): DocumentFormat | null {
   if (isHtmlMime(mime)) return 'html';
   if (mime === 'application/json' || mime.endsWith('+json')) return 'json';
+  if (mime === 'application/pdf') return 'pdf';
   return null;
 }
 

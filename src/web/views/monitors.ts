@@ -111,7 +111,8 @@ export function ruleText(t: Target): string {
 function selectionText(t: Target): SafeHtml {
   const selection = t.selection;
   if (selection.scope === 'page') return html`whole page`;
-  return selection.scope === 'json' ? html`JSONPath <code>${selection.path}</code>` : html`<code>${selection.selector}</code>`;
+  if (selection.scope === 'json') return html`JSONPath <code>${selection.path}</code>`;
+  return selection.scope === 'xpath' ? html`XPath <code>${selection.expression}</code>` : html`<code>${selection.selector}</code>`;
 }
 
 function currentValue(o: Observation | undefined): SafeHtml {

@@ -71,6 +71,7 @@ function kindsOf(name: FieldName): SafeHtml | '' {
 
 const SELECTOR_TYPES = [
   { value: 'css', label: 'CSS selector', example: html`e.g. <code>#price</code> or <code>.offer .amount</code>` },
+  { value: 'xpath', label: 'XPath', example: html`e.g. <code>//th[text()='Price']/following-sibling::td</code>` },
   { value: 'json', label: 'JSONPath (JSON documents)', example: html`e.g. <code>$.offers[0].price</code>` },
 ] as const;
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { extractFromDocument, outlineDocument, readDocument } from '../../../src/domain/extract/document.ts';
+import { extractFromDocument, outlineDocument, readTextDocument } from '../../../src/domain/extract/document.ts';
 import { MAX_JSON_DEPTH } from '../../../src/domain/extract/json-document.ts';
 import { JSON_PATH_LIMITS, jsonPathProblem } from '../../../src/domain/extract/json-path.ts';
 import { validateTarget } from '../../../src/domain/target-rules.ts';
@@ -9,7 +9,7 @@ import type { Target } from '../../../src/domain/targets.ts';
 const URL_ = 'https://api.shop.example/items/42';
 
 function jsonDocument(value: unknown) {
-  return readDocument({ bytes: new TextEncoder().encode(JSON.stringify(value)), charset: null, format: 'json' }, URL_);
+  return readTextDocument({ bytes: new TextEncoder().encode(JSON.stringify(value)), charset: null, format: 'json' }, URL_);
 }
 
 function at(path: string, fields: Partial<Target> = {}): Target {
@@ -95,21 +95,21 @@ test('a page selection on a JSON document is the whole document; a CSS selector 
 });
 
 test('a json selection on an HTML page is selector_missing', () => {
-  const html = readDocument('<p id="a">1</p>', URL_);
+  const html = readTextDocument('<p id="a">1</p>', URL_);
   assert.equal(extractFromDocument(html, at('$.a')).issues[0]?.code, 'selector_missing');
 });
 
 test('a document that is not JSON is json_invalid for every target and refuses a preview', () => {
-  const doc = readDocument({ bytes: new TextEncoder().encode('{"a": 1,'), charset: null, format: 'json' }, URL_);
+  const doc = readTextDocument({ bytes: new TextEncoder().encode('{"a": 1,'), charset: null, format: 'json' }, URL_);
   assert.equal(extractFromDocument(doc, at('$.a')).issues[0]?.code, 'json_invalid');
   assert.equal(outlineDocument(doc).unreadable?.code, 'json_invalid');
 });
 
 test(`a JSON document nested more than ${MAX_JSON_DEPTH} levels deep is json_invalid, read without recursion`, () => {
   const deep = '['.repeat(100_000) + ']'.repeat(100_000);
-  const doc = readDocument({ bytes: new TextEncoder().encode(deep), charset: null, format: 'json' }, URL_);
+  const doc = readTextDocument({ bytes: new TextEncoder().encode(deep), charset: null, format: 'json' }, URL_);
   assert.match(extractFromDocument(doc, at('$')).issues[0]?.message ?? '', new RegExp(`more than ${MAX_JSON_DEPTH} levels`));
-  const brackets = readDocument(
+  const brackets = readTextDocument(
     { bytes: new TextEncoder().encode(JSON.stringify({ s: '['.repeat(1000) })), charset: null, format: 'json' },
     URL_,
   );

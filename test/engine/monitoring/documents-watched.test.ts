@@ -102,3 +102,26 @@ test('a JSON document that stops parsing is a json_invalid issue, never an empty
   assert.deepEqual(await m.issues(), ['json_invalid']);
   assert.equal((await m.changes()).length, 0);
 });
+
+const timetable = (departure: string) =>
+  `<!doctype html><html><body><table><tr><th>Line</th><td>S1</td></tr><tr><th>Next departure</th><td>${departure}</td></tr></table></body></html>`;
+
+test('a text change found by XPath is a change record and an alert', async () => {
+  const m = await watchDocument('text/html; charset=utf-8', timetable('08:15'), {
+    id: 'next',
+    kind: 'text',
+    selection: { scope: 'xpath', expression: "//th[text()='Next departure']/following-sibling::td" },
+    rule: 'changed',
+  });
+  await m.check();
+  await m.check(timetable('08:45'));
+  const [change, ...more] = await m.changes();
+  assert.ok(change);
+  assert.equal(more.length, 0);
+  assert.deepEqual([change.before_value, change.after_value], ['08:15', '08:45']);
+  assert.deepEqual(change.rule_matches, [{ target_id: 'next', rule: 'changed' }]);
+  assert.deepEqual(
+    (await m.alerts(change.id)).map((a) => a.channel),
+    ['email'],
+  );
+});
