@@ -28,7 +28,7 @@ export const CheckIssueSchema = Type.Object({
   target_id: Type.Union([Type.String(), Type.Null()]),
   code: Type.String({
     description:
-      'e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, json_invalid, ' +
+      'e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, json_invalid, pdf_unreadable, ' +
       'currency_mismatch, availability_unknown, links_missing, links_too_many, blocked, fetch_failed, timeout, load_incomplete; ' +
       "in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked)",
   }),

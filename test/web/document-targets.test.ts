@@ -4,6 +4,7 @@ import type { TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
 import { createOwner, signedIn, type DashboardClient } from '../helpers/dashboard-client.ts';
+import { makePdf } from '../helpers/pdf-documents.ts';
 
 // The guided flow offers what the API reads beyond CSS selectors: a JSON
 // document's paths as elements, and a selector typed in another language.
@@ -90,4 +91,28 @@ test('an XPath expression typed as the own selector is an xpath selection, shown
   assert.equal(created.statusCode, 303, created.body.slice(0, 2000));
   const monitor = await client.get(created.headers.location as string);
   assert.match(monitor.body, /<td data-label="Selection">XPath <code>\/\/th\[\.=&#39;Price&#39;\]\/following-sibling::td<\/code><\/td>/);
+});
+
+test('a PDF preview is offered as a whole document; a price target on it is created', async () => {
+  const client = await owner();
+  const location = await previewOf(
+    client,
+    'application/pdf',
+    makePdf([{ lines: [{ text: 'Tariff', size: 18 }, { text: 'Tariff S 9.90 EUR' }] }]),
+  );
+  const page = await client.get(location);
+  assert.equal(page.statusCode, 200);
+  assert.match(page.body, /<dt>Document<\/dt><dd>PDF<\/dd>/);
+  assert.match(
+    page.body,
+    /<option value="page" selected>Whole document<\/option><\/select>/,
+    'pages and headings are no choice of their own',
+  );
+  const fields = { t1_element: 'page', t1_kind: 'price', t1_currency: 'EUR', t1_rule: 'changed', interval: '5' };
+  const evaluated = await client.post(location, { ...fields, action: 'evaluate' });
+  assert.equal(evaluated.statusCode, 200, evaluated.body.slice(0, 2000));
+  assert.match(evaluated.body, /<span class="value">9\.90 EUR<\/span>/);
+  const key = /name="idempotency_key" value="([^"]+)"/.exec(evaluated.body)![1]!;
+  const created = await client.post(location, { ...fields, action: 'create', idempotency_key: key });
+  assert.equal(created.statusCode, 303, created.body.slice(0, 2000));
 });

@@ -1,4 +1,5 @@
-import { getDocument, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 // A PDF file read as text by Mozilla's PDF.js (pdfjs-dist), in an extraction
 // thread within its job budget: its pages' lines (text items grouped by their
@@ -65,7 +66,28 @@ function whyUnreadable(error: unknown): string {
   return `the PDF could not be read: ${error instanceof Error ? error.message : String(error)}`;
 }
 
+type PdfJs = typeof PdfJsModule;
+
+let loading: Promise<PdfJs> | null = null;
+
+/**
+ * PDF.js, loaded once per thread. Its modules take seconds to load (through tsx): an extraction thread starts loading
+ * them when it starts (warmPdfReader), without holding up the HTML and JSON jobs it runs meanwhile, so a PDF rarely
+ * waits for them within its budget. PDF.js runs its parser in this thread (as it does in Node) from its worker module,
+ * handed over here rather than imported on the first document.
+ */
+export function warmPdfReader(): Promise<PdfJs> {
+  loading ??= Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), import('pdfjs-dist/legacy/build/pdf.worker.mjs')]).then(
+    ([pdfjs, worker]) => {
+      (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
+      return pdfjs;
+    },
+  );
+  return loading;
+}
+
 export async function readPdf(bytes: Uint8Array): Promise<PdfReading> {
+  const { getDocument } = await warmPdfReader();
   // PDF.js takes the buffer over: it gets a copy, so the caller's bytes stay usable.
   const task = getDocument({
     data: new Uint8Array(bytes),

@@ -42,7 +42,7 @@ function elementOptions(elements: PreviewElement[], format: DocumentFormat, sele
   // An existing target's selector the new preview does not list is still offered, so editing never drops it silently.
   const known = selected === '' || selected === 'page' || elements.some((e) => `${prefix}${e.selector}` === selected);
   const current = selected.slice(selected.indexOf(':') + 1);
-  return html`${optional && option('', '— not used —')}${option('page', format === 'json' ? 'Whole document' : 'Whole page')}${!known && option(selected, `current selection — ${current}`)}${elements.map(
+  return html`${optional && option('', '— not used —')}${option('page', format === 'html' ? 'Whole page' : 'Whole document')}${!known && option(selected, `current selection — ${current}`)}${elements.map(
     (e) =>
       option(
         `${prefix}${e.selector}`,
@@ -211,7 +211,10 @@ ${page.results && resultRows(page.results, page.targets)}
 <form method="post" action="/monitors/new/${preview.id}" class="stack targets-form">
 ${csrfField(ctx)}<input type="hidden" name="idempotency_key" value="${page.idempotencyKey}">
 <input type="hidden" name="url" value="${preview.url}"><input type="hidden" name="load_mode" value="${preview.load_mode}">
-${input.targets.map((t, i) => targetFieldset(i + 1, t, preview.elements, preview.format))}
+${input.targets.map((t, i) =>
+  // a PDF's pages and headings orient the reader; its targets read the whole document
+  targetFieldset(i + 1, t, preview.format === 'pdf' ? [] : preview.elements, preview.format),
+)}
 ${monitorFieldset(page)}
 <div class="actions">
 <button type="submit" name="action" value="evaluate" class="secondary">Evaluate targets</button>

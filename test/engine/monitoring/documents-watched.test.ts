@@ -6,6 +6,7 @@ import type { FixtureServer } from '../../helpers/fixture-server.ts';
 import { loadPreview, postMonitor } from '../../helpers/monitor-api.ts';
 import { useMonitoringWorld } from '../../helpers/monitoring-world.ts';
 import { advanceToDue } from '../../helpers/test-engine.ts';
+import { makePdf } from '../../helpers/pdf-documents.ts';
 
 // Documents other than HTML pages watched end to end: a monitor created
 // through the API from a preview, checked by the engine, a change recorded and
@@ -124,4 +125,34 @@ test('a text change found by XPath is a change record and an alert', async () =>
     (await m.alerts(change.id)).map((a) => a.channel),
     ['email'],
   );
+});
+
+const timetablePdf = (departure: string) =>
+  makePdf([{ lines: [{ text: 'Timetable S1', size: 18 }, { text: `First train ${departure}` }] }]);
+
+test('a change in a PDF is a change record and an alert', async () => {
+  const m = await watchDocument('application/pdf', timetablePdf('05:12'), {
+    id: 'pdf',
+    kind: 'text',
+    selection: { scope: 'page' },
+    rule: 'changed',
+  });
+  await m.check();
+  await m.check(timetablePdf('05:42'));
+  const [change, ...more] = await m.changes();
+  assert.ok(change);
+  assert.equal(more.length, 0);
+  assert.deepEqual([change.before_value, change.after_value], ['Timetable S1 First train 05:12', 'Timetable S1 First train 05:42']);
+  assert.deepEqual(
+    (await m.alerts(change.id)).map((a) => a.channel),
+    ['email'],
+  );
+});
+
+test('a PDF that becomes encrypted is a pdf_unreadable issue on the monitor, no change', async () => {
+  const m = await watchDocument('application/pdf', timetablePdf('05:12'), { id: 'pdf', kind: 'text', selection: { scope: 'page' } });
+  await m.check();
+  await m.check(makePdf([{ lines: [{ text: 'First train 05:12' }] }], { encrypted: true }));
+  assert.deepEqual(await m.issues(), ['pdf_unreadable']);
+  assert.equal((await m.changes()).length, 0);
 });
