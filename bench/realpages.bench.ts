@@ -40,7 +40,7 @@ const cpuMs = (since: NodeJS.CpuUsage) => {
   return (used.user + used.system) / 1000;
 };
 
-function extractionTimes(): { pagewatchMs: number; parserMs: number } {
+async function extractionTimes(): Promise<{ pagewatchMs: number; parserMs: number }> {
   const pagewatch: number[] = [];
   const parser: number[] = [];
   for (let round = 0; round < EXTRACTION_ROUNDS; round++) {
@@ -49,7 +49,7 @@ function extractionTimes(): { pagewatchMs: number; parserMs: number } {
     parser.push(cpuMs(since) / texts.length);
     since = process.cpuUsage();
     for (const [i, html] of texts.entries()) {
-      runJob({ kind: 'targets', html, finalUrl: 'https://shop.example/item', targets: wholePageTargets(fixtures[i]!.currency) });
+      await runJob({ kind: 'targets', html, finalUrl: 'https://shop.example/item', targets: wholePageTargets(fixtures[i]!.currency) });
     }
     pagewatch.push(cpuMs(since) / texts.length);
   }
@@ -108,7 +108,7 @@ async function engineRun(kind: StoreKind): Promise<{ rate: number; done: number;
 
 try {
   await fetchAndParse(); // warm-up: pages read from disk once, parser compiled
-  const extraction = extractionTimes();
+  const extraction = await extractionTimes();
   const kinds: StoreKind[] = (await postgresAvailable()) ? ['pglite', 'postgres'] : ['pglite'];
   const baselines: number[] = [];
   const results = kinds.map(() => [] as { rate: number; ratio: number; done: number; seconds: number }[]);

@@ -32,6 +32,8 @@ async function previewOf(t: TestApp, accountId: string, html: string): Promise<s
     load_mode: 'html',
     title: null,
     html,
+    format: 'html',
+    body: null,
     elements: [],
     steps: [],
     step_failed: false,

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ErrorObject } from 'ajv';
-import type { TargetExtraction } from '../src/domain/extract/extract-target.ts';
+import type { TargetExtraction } from '../src/domain/extract/target-extraction.ts';
 import { findCurrencyMentions } from '../src/domain/extract/currency-text.ts';
 import {
   currencyExponent,
@@ -18,7 +18,7 @@ import {
 import { findNumberRuns } from '../src/domain/extract/number-text.ts';
 import { parsePriceText } from '../src/domain/extract/price-text.ts';
 import { DEFAULT_PLANS } from '../src/domain/plans.ts';
-import { runJob } from '../src/extraction/extraction-jobs.ts';
+import { extractFromDocument, readTextDocument } from '../src/domain/extract/document.ts';
 import { validationError, validatorCompiler } from '../src/http/validation.ts';
 import { EvaluateBody } from '../src/schemas/previews.ts';
 import { assertTargetsConfigured } from '../src/services/previews.ts';
@@ -111,7 +111,8 @@ export function evaluateLikeTheApi(html: string, targets: unknown[]): TargetExtr
   if (!validateEvaluateBody(body)) throw validationError(validateEvaluateBody.errors ?? [], 'body');
   const validated = body.targets as Target[];
   assertTargetsConfigured(validated, DEFAULT_PLANS.pro);
-  return runJob({ kind: 'targets', html, finalUrl: PAGE_URL, targets: validated }) as TargetExtraction[];
+  const document = readTextDocument(html, PAGE_URL);
+  return validated.map((target) => extractFromDocument(document, target));
 }
 
 const escapeHtml = (text: string): string => text.replace(/&/gu, '&amp;').replace(/</gu, '&lt;').replace(/>/gu, '&gt;');

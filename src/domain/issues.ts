@@ -21,6 +21,8 @@ export type IssueCode =
   | 'load_incomplete'
   | 'too_large'
   | 'not_html'
+  | 'json_invalid'
+  | 'pdf_unreadable'
   | 'http_status'
   | 'allowance_exhausted'
   | 'site_backoff'

@@ -1,6 +1,19 @@
 import { createHash } from 'node:crypto';
 import type { LoadMode } from './load-mode.ts';
-import type { Target } from './targets.ts';
+import type { Selection, Target } from './targets.ts';
+
+function selectionKey(selection: Selection): string {
+  switch (selection.scope) {
+    case 'page':
+      return 'page';
+    case 'selector':
+      return `selector:${selection.selector}`;
+    case 'xpath':
+      return `xpath:${selection.expression}`;
+    case 'json':
+      return `json:${selection.path}`;
+  }
+}
 
 /**
  * What makes two observed values of a target comparable: its kind, what it
@@ -13,7 +26,7 @@ export function targetFingerprint(target: Target, loadMode: LoadMode): string {
   const parts = [
     loadMode,
     target.kind,
-    target.selection.scope === 'selector' ? `selector:${target.selection.selector}` : 'page',
+    selectionKey(target.selection),
     target.currency ?? '',
     // no decimal is the automatic reading, which reads "31.500" otherwise than "." does
     target.kind === 'price' ? (target.decimal ?? 'auto') : '',

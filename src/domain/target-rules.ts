@@ -1,6 +1,8 @@
 import type { FieldDetail } from '../errors.ts';
 import { currencyExponent, isPriceCurrency } from './extract/money.ts';
+import { jsonPathProblem } from './extract/json-path.ts';
 import { selectorProblem } from './extract/select.ts';
+import { xpathProblem } from './extract/xpath.ts';
 import { ignorePatternProblems } from './noise.ts';
 import { RULES_BY_KIND, type Target, type TargetKind } from './targets.ts';
 
@@ -44,9 +46,16 @@ export function validateTarget(target: Target, index: number): FieldDetail[] {
     }
   }
 
-  if (target.selection.scope === 'selector') {
-    const problem = selectorProblem(target.selection.selector);
+  const selection = target.selection;
+  if (selection.scope === 'selector') {
+    const problem = selectorProblem(selection.selector);
     if (problem) details.push({ field: at('selection.selector'), message: `${problem.code}: ${problem.message}` });
+  } else if (selection.scope === 'xpath') {
+    const problem = xpathProblem(selection.expression);
+    if (problem) details.push({ field: at('selection.expression'), message: `${problem.code}: ${problem.message}` });
+  } else if (selection.scope === 'json') {
+    const problem = jsonPathProblem(selection.path);
+    if (problem) details.push({ field: at('selection.path'), message: `${problem.code}: ${problem.message}` });
   }
 
   if (target.ignore !== undefined && FIELDS_BY_KIND[target.kind].includes('ignore'))

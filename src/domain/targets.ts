@@ -27,8 +27,34 @@ export const SelectionSchema = Type.Union(
       },
       { additionalProperties: false },
     ),
+    Type.Object(
+      {
+        scope: Type.Literal('xpath'),
+        expression: Type.String({
+          minLength: 1,
+          maxLength: 500,
+          description: "an HTML page: an XPath 1.0 expression selecting one element, e.g. //th[text()='Price']/following-sibling::td",
+        }),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Object(
+      {
+        scope: Type.Literal('json'),
+        path: Type.String({
+          minLength: 1,
+          maxLength: 500,
+          description: 'a JSON document: a JSONPath (RFC 9535) naming one value, e.g. $.offers[0].price (links: one or more values)',
+        }),
+      },
+      { additionalProperties: false },
+    ),
   ],
-  { description: 'the whole page, or one element chosen by a selector the preview confirms' },
+  {
+    description:
+      'the whole page, one element chosen by a CSS selector the preview confirms or by an XPath expression, ' +
+      'or in a JSON document one value chosen by a JSONPath',
+  },
 );
 export type Selection = Static<typeof SelectionSchema>;
 

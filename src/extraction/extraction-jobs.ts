@@ -1,11 +1,17 @@
-import { extractTarget, listElements, pageTitle, parsePage, type PreviewElement, type TargetExtraction } from '../domain/extract/index.ts';
+import {
+  extractFromDocument,
+  outlineDocument,
+  readDocument,
+  type DocumentOutline,
+  type TargetExtraction,
+} from '../domain/extract/index.ts';
 import { pageText, type PageSource } from '../domain/page-source.ts';
 import type { Target } from '../domain/targets.ts';
 import { changeDiff, type ChangeDiff } from '../domain/text-diff.ts';
 import { blockedReason } from '../domain/blocked-page.ts';
 
 // The work the extraction threads do, as plain functions of plain data: what
-// a preview lists, what targets read from a page, the diff of a change's
+// a preview lists, what targets read from a document, the diff of a change's
 // texts, and whether a load is an anti-bot wall rather than the page.
 
 export type ExtractionJob =
@@ -24,10 +30,7 @@ export interface ScreenEvidence {
   cfMitigated: string | null;
 }
 
-export interface PreviewOutline {
-  title: string | null;
-  elements: PreviewElement[];
-}
+export type PreviewOutline = DocumentOutline;
 
 export type JobResult<J extends ExtractionJob> = J extends { kind: 'preview' }
   ? PreviewOutline
@@ -37,13 +40,13 @@ export type JobResult<J extends ExtractionJob> = J extends { kind: 'preview' }
       ? string | null
       : TargetExtraction[];
 
-export function runJob(job: ExtractionJob): PreviewOutline | TargetExtraction[] | ChangeDiff | string | null {
+export async function runJob(job: ExtractionJob): Promise<PreviewOutline | TargetExtraction[] | ChangeDiff | string | null> {
   if (job.kind === 'diff') return changeDiff(job.before, job.after);
   if (job.kind === 'screen') {
     const { head, length, status, cfMitigated } = job.evidence;
     return blockedReason({ head: pageText(head), length, status, cfMitigated });
   }
-  const page = parsePage(pageText(job.html), job.finalUrl);
-  if (job.kind === 'preview') return { title: pageTitle(page), elements: listElements(page) };
-  return job.targets.map((target) => extractTarget(page, target));
+  const document = await readDocument(job.html, job.finalUrl);
+  if (job.kind === 'preview') return outlineDocument(document);
+  return job.targets.map((target) => extractFromDocument(document, target));
 }

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { DOCUMENT_FORMATS } from '../domain/page-source.ts';
 import { TargetListSchema } from '../domain/targets.ts';
 import { STEP_ACTIONS, STEP_ISSUES, StepListSchema } from '../domain/steps.ts';
 import { Timestamp } from './common.ts';
@@ -50,8 +51,10 @@ export const StepOutcomeSchema = Type.Object({
 });
 
 export const PreviewElementSchema = Type.Object({
-  selector: Type.String({ description: 'a CSS selector matching exactly this element in the capture' }),
-  tag: Type.String(),
+  selector: Type.String({
+    description: 'a CSS selector matching exactly this element in the capture; in a JSON document the JSONPath of this value',
+  }),
+  tag: Type.String({ description: "the element's tag; in a JSON document the value's type (string, number, boolean, null, array)" }),
   text: Type.String({ maxLength: 200 }),
   hints: Type.Array(Type.Union([Type.Literal('price'), Type.Literal('availability'), Type.Literal('links'), Type.Literal('heading')])),
 });
@@ -60,7 +63,7 @@ export const CheckIssueSchema = Type.Object({
   target_id: Type.Union([Type.String(), Type.Null()]),
   code: Type.String({
     description:
-      'e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, ' +
+      'e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, json_invalid, pdf_unreadable, ' +
       'currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, ' +
       "step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); " +
       "in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked)",
@@ -73,6 +76,15 @@ export const PreviewSchema = Type.Object({
   url: Type.String(),
   final_url: Type.String({ description: 'the URL after redirects' }),
   load_mode: LoadModeSchema,
+  format: Type.Union(
+    DOCUMENT_FORMATS.map((f) => Type.Literal(f)),
+    {
+      description:
+        'what the page is: html (elements are CSS selectors), json (a JSON document, application/json or +json: elements are JSONPaths ' +
+        'for a json selection), pdf (application/pdf, read as text: elements are its pages and headings, for orientation; targets use ' +
+        'scope page); JSON and PDF documents are read with load_mode html',
+    },
+  ),
   title: Type.Union([Type.String(), Type.Null()]),
   created_at: Timestamp,
   expires_at: Timestamp,

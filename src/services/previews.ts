@@ -12,10 +12,10 @@ import { ExtractionTimeout, extractWithin } from '../extraction/extraction-pool.
 import type { Loaders } from '../fetch/loaders.ts';
 import { vetUrl } from '../fetch/ssrf/guard.ts';
 import type { LoadMode } from '../domain/load-mode.ts';
-import { pageText } from '../domain/page-source.ts';
+import { pageText, sourceFormat } from '../domain/page-source.ts';
 import type { Database } from '../store/database.ts';
 import { lockAccount } from '../store/accounts-store.ts';
-import { discardOlderPreviews, findValidPreview, insertPreview, type PreviewRow } from '../store/previews-store.ts';
+import { discardOlderPreviews, findValidPreview, insertPreview, previewSource, type PreviewRow } from '../store/previews-store.ts';
 import { refundPreviewCredit, spendPreviewCredit } from './preview-credits.ts';
 import { screenLoad } from './blocked-pages.ts';
 import { chooseProxy } from './proxy-choice.ts';
@@ -47,6 +47,7 @@ function view(row: PreviewRow, issues: CheckIssue[], steps: StepOutcome[]): Prev
     url: row.url,
     final_url: row.final_url,
     load_mode: row.load_mode,
+    format: row.format,
     title: row.title,
     created_at: row.created_at.toISOString(),
     expires_at: row.expires_at.toISOString(),
@@ -114,13 +115,18 @@ export async function createPreview(
   // A failed step is shown with the page as it stood, so the user can see why; such a preview makes no monitor.
   const warnings = result.issues.filter((i) => PAGE_READ_ANYWAY.has(i.code) || i.code === 'step_failed');
   if (result.html === null || warnings.length < result.issues.length) throw loadFailure(result.issues);
-  // Decoded here, once: the preview keeps the page's text for later evaluations.
-  const html = pageText(result.html);
-  const outline = await deps.loaders.extraction.preview(html, result.finalUrl, ticket).catch((error: unknown) => {
-    if (error instanceof ExtractionTimeout)
-      throw loadFailure([{ target_id: null, code: 'extraction_timeout', message: `${error.message}; the page is too large to preview` }]);
-    throw error;
-  });
+  // An HTML page is decoded here, once: the preview keeps the page's text for later evaluations. Other documents keep their bytes.
+  const format = sourceFormat(result.html);
+  const html = format === 'html' ? pageText(result.html) : '';
+  const body = typeof result.html === 'string' || format === 'html' ? null : result.html.bytes;
+  const outline = await deps.loaders.extraction
+    .preview(body === null ? html : result.html, result.finalUrl, ticket)
+    .catch((error: unknown) => {
+      if (error instanceof ExtractionTimeout)
+        throw loadFailure([{ target_id: null, code: 'extraction_timeout', message: `${error.message}; the page is too large to preview` }]);
+      throw error;
+    });
+  if (outline.unreadable) throw loadFailure([{ target_id: null, ...outline.unreadable }]);
   const now = deps.clock.now();
   const row: PreviewRow = {
     id: randomUUID(),
@@ -130,6 +136,8 @@ export async function createPreview(
     load_mode: input.load_mode,
     title: outline.title,
     html,
+    format,
+    body,
     elements: outline.elements,
     steps,
     step_failed: result.issues.some((i) => i.code === 'step_failed'),
@@ -160,7 +168,7 @@ export async function evaluateTargets(
   signal?: AbortSignal,
 ): Promise<TargetExtraction[]> {
   const ticket = { account: preview.account_id, lane: 'interactive', signal } as const;
-  return extractWithin(loaders.extraction, preview.html, preview.final_url, targets, ticket);
+  return extractWithin(loaders.extraction, previewSource(preview), preview.final_url, targets, ticket);
 }
 
 /** The account's preview with this id while it is valid, or null (unknown, expired, discarded or foreign). */

@@ -1,3 +1,4 @@
+import type { DocumentFormat, PageSource } from '../domain/page-source.ts';
 import type { Queryable } from './database.ts';
 import type { Step } from '../domain/steps.ts';
 
@@ -8,7 +9,11 @@ export interface PreviewRow {
   final_url: string;
   load_mode: 'html' | 'browser';
   title: string | null;
+  /** an HTML page's decoded text; empty for other formats */
   html: string;
+  format: DocumentFormat;
+  /** a JSON or PDF document's bytes; null for HTML */
+  body: Uint8Array | null;
   elements: unknown[];
   /** the steps the page was loaded with (browser mode) */
   steps: Step[];
@@ -20,8 +25,8 @@ export interface PreviewRow {
 
 export async function insertPreview(db: Queryable, row: PreviewRow): Promise<void> {
   await db.query(
-    `INSERT INTO previews (id, account_id, url, final_url, load_mode, title, html, elements, created_at, expires_at, steps, step_failed)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    `INSERT INTO previews (id, account_id, url, final_url, load_mode, title, html, format, body, elements, created_at, expires_at, steps, step_failed)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
     [
       row.id,
       row.account_id,
@@ -30,6 +35,8 @@ export async function insertPreview(db: Queryable, row: PreviewRow): Promise<voi
       row.load_mode,
       row.title,
       row.html,
+      row.format,
+      row.body,
       JSON.stringify(row.elements),
       row.created_at,
       row.expires_at,
@@ -78,4 +85,9 @@ export async function writePreviewSpacing(db: Queryable, accountId: string, last
      ON CONFLICT (account_id) DO UPDATE SET last_at = EXCLUDED.last_at`,
     [accountId, lastAt],
   );
+}
+
+/** The preview's capture as extraction reads it: an HTML page's text, or a document's bytes with their format. */
+export function previewSource(row: Pick<PreviewRow, 'html' | 'format' | 'body'>): PageSource {
+  return row.format === 'html' || row.body === null ? row.html : { bytes: row.body, charset: null, format: row.format };
 }

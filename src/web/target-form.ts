@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { TARGET_KINDS, type Target, type TargetKind } from '../domain/targets.ts';
+import { TARGET_KINDS, type Selection, type Target, type TargetKind } from '../domain/targets.ts';
 import type { FieldDetail } from '../errors.ts';
 import { field } from './form.ts';
 import { readScheduleInput, type ScheduleInput } from './schedule-form.ts';
@@ -11,10 +11,12 @@ import { readScheduleInput, type ScheduleInput } from './schedule-form.ts';
 export interface TargetInput {
   /** the target's id when it is an existing monitor's; "" gives "t<n>" */
   id: string;
-  /** "" = not used, "page" = the whole page, "sel:<selector>" = one element of the preview */
+  /** "" = not used, "page" = the whole page, else one element of the preview: "sel:<CSS selector>", "json:<JSONPath>" (or a monitor's "xpath:<expression>") */
   element: string;
-  /** the owner's own CSS selector; when given it is used instead of `element` */
+  /** the owner's own selector; when given it is used instead of `element` */
   selector: string;
+  /** what `selector` is written in: "css" (also ""), "xpath" (XPath 1.0), "json" (a JSONPath) */
+  selectorType: string;
   label: string;
   kind: string;
   rule: string;
@@ -46,6 +48,7 @@ export function emptyTarget(element: string): TargetInput {
     id: '',
     element,
     selector: '',
+    selectorType: '',
     label: '',
     kind: 'text',
     rule: 'changed',
@@ -59,12 +62,42 @@ export function emptyTarget(element: string): TargetInput {
   };
 }
 
+const ELEMENT_PREFIXES = { selector: 'sel:', xpath: 'xpath:', json: 'json:' } as const;
+
+/** The element list's value for a selection: "page", or the scope's prefix and its selector. */
+export function elementValue(selection: Selection): string {
+  switch (selection.scope) {
+    case 'page':
+      return 'page';
+    case 'selector':
+      return `${ELEMENT_PREFIXES.selector}${selection.selector}`;
+    case 'xpath':
+      return `${ELEMENT_PREFIXES.xpath}${selection.expression}`;
+    case 'json':
+      return `${ELEMENT_PREFIXES.json}${selection.path}`;
+  }
+}
+
+/** The selection a target's fields name: the owner's own selector in its language, else the chosen element. */
+function selectionOf(t: TargetInput): Selection {
+  if (t.selector !== '') {
+    if (t.selectorType === 'json') return { scope: 'json', path: t.selector };
+    return t.selectorType === 'xpath' ? { scope: 'xpath', expression: t.selector } : { scope: 'selector', selector: t.selector };
+  }
+  if (t.element.startsWith(ELEMENT_PREFIXES.xpath)) return { scope: 'xpath', expression: t.element.slice(ELEMENT_PREFIXES.xpath.length) };
+  if (t.element.startsWith(ELEMENT_PREFIXES.json)) return { scope: 'json', path: t.element.slice(ELEMENT_PREFIXES.json.length) };
+  if (t.element.startsWith(ELEMENT_PREFIXES.selector))
+    return { scope: 'selector', selector: t.element.slice(ELEMENT_PREFIXES.selector.length) };
+  return { scope: 'page' };
+}
+
 /** An existing target as the form shows it, so editing starts from what the monitor watches. */
 export function targetInput(t: Target): TargetInput {
   return {
     id: t.id,
-    element: t.selection.scope === 'page' ? 'page' : `sel:${t.selection.selector}`,
+    element: elementValue(t.selection),
     selector: '',
+    selectorType: '',
     label: t.label ?? '',
     kind: t.kind,
     rule: t.rule ?? '',
@@ -109,6 +142,7 @@ export function readMonitorInput(request: FastifyRequest, targetCount: number): 
       id: get('id'),
       element: get('element'),
       selector: get('selector'),
+      selectorType: get('selector_type'),
       label: get('label'),
       kind: get('kind'),
       rule: get('rule'),
@@ -142,12 +176,7 @@ export function toTargets(input: MonitorInput): Target[] {
   const targets: Record<string, unknown>[] = [];
   input.targets.forEach((t, i) => {
     if (t.element === '' && t.selector === '') return;
-    const selector = t.selector || t.element.replace(/^sel:/, '');
-    const target: Record<string, unknown> = {
-      id: t.id || `t${i + 1}`,
-      kind: t.kind,
-      selection: t.selector === '' && t.element === 'page' ? { scope: 'page' } : { scope: 'selector', selector },
-    };
+    const target: Record<string, unknown> = { id: t.id || `t${i + 1}`, kind: t.kind, selection: selectionOf(t) };
     if (t.label) target.label = t.label;
     if (t.rule) target.rule = t.rule;
     if (isKind(t.kind)) {

@@ -37,3 +37,31 @@ test('previews of one account made at once still leave exactly the three most re
   const kept = await t.db.query('SELECT id FROM previews WHERE account_id = $1', [accountId]);
   assert.equal(kept.length, 3);
 });
+
+test('JSON previews of one account made at once keep three, each with its own document', async () => {
+  const { accountId, token } = await createAccountWithToken(t.app);
+  site.route('/api/at-once', (req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ asked: new URL(req.url ?? '/', 'http://x').searchParams.get('n') }));
+  });
+  const responses = await Promise.all(
+    Array.from({ length: 20 }, (_, i) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/previews',
+        headers: { ...bearer(token), 'content-type': 'application/json' },
+        payload: { url: `${site.url}/api/at-once?n=${i}`, load_mode: 'html' },
+      }),
+    ),
+  );
+  for (const r of responses) if (r.statusCode !== 201) assert.equal(r.json().error.code, 'busy', r.body);
+  const kept = await t.db.query<{ url: string; format: string; body: Uint8Array }>(
+    'SELECT url, format, body FROM previews WHERE account_id = $1',
+    [accountId],
+  );
+  assert.equal(kept.length, 3);
+  for (const row of kept) {
+    assert.equal(row.format, 'json');
+    assert.deepEqual(JSON.parse(Buffer.from(row.body).toString('utf8')), { asked: new URL(row.url).searchParams.get('n') });
+  }
+});

@@ -42,6 +42,8 @@ async function previewOf(accountId: string, ms: number): Promise<string> {
     load_mode: 'html',
     title: null,
     html: String(ms),
+    format: 'html',
+    body: null,
     elements: [],
     steps: [],
     step_failed: false,

@@ -109,6 +109,10 @@ export function loaderRoutes(): Record<string, FixtureRoute> {
       res.writeHead(200, { 'content-type': 'application/pdf' });
       res.end('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n');
     },
+    '/loader/json': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/ld+json' });
+      res.end('{"price": 1}');
+    },
     '/loader/untyped-html': (_req, res) => {
       res.writeHead(200);
       res.end(PAGE);

@@ -2379,7 +2379,7 @@ export interface operations {
                             changes: string[];
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, json_invalid, pdf_unreadable, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -2777,7 +2777,7 @@ export interface operations {
                                 /** @description display label; defaults to the id */
                                 label?: string;
                                 kind: "text" | "price" | "availability" | "links";
-                                /** @description the whole page, or one element chosen by a selector the preview confirms */
+                                /** @description the whole page, one element chosen by a CSS selector the preview confirms or by an XPath expression, or in a JSON document one value chosen by a JSONPath */
                                 selection: {
                                     /** @constant */
                                     scope: "page";
@@ -2786,6 +2786,16 @@ export interface operations {
                                     scope: "selector";
                                     /** @description a CSS selector confirmed by the preview */
                                     selector: string;
+                                } | {
+                                    /** @constant */
+                                    scope: "xpath";
+                                    /** @description an HTML page: an XPath 1.0 expression selecting one element, e.g. //th[text()='Price']/following-sibling::td */
+                                    expression: string;
+                                } | {
+                                    /** @constant */
+                                    scope: "json";
+                                    /** @description a JSON document: a JSONPath (RFC 9535) naming one value, e.g. $.offers[0].price (links: one or more values) */
+                                    path: string;
                                 };
                                 /** @description alert rule; omitted means the legacy any-change behaviour (rule_matches null) */
                                 rule?: "changed" | "appears" | "disappears" | "dropped" | "below" | "available" | "unavailable" | "new_links";
@@ -2856,7 +2866,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, json_invalid, pdf_unreadable, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -2941,7 +2951,7 @@ export interface operations {
                         /** @description display label; defaults to the id */
                         label?: string;
                         kind: "text" | "price" | "availability" | "links";
-                        /** @description the whole page, or one element chosen by a selector the preview confirms */
+                        /** @description the whole page, one element chosen by a CSS selector the preview confirms or by an XPath expression, or in a JSON document one value chosen by a JSONPath */
                         selection: {
                             /** @constant */
                             scope: "page";
@@ -2950,6 +2960,16 @@ export interface operations {
                             scope: "selector";
                             /** @description a CSS selector confirmed by the preview */
                             selector: string;
+                        } | {
+                            /** @constant */
+                            scope: "xpath";
+                            /** @description an HTML page: an XPath 1.0 expression selecting one element, e.g. //th[text()='Price']/following-sibling::td */
+                            expression: string;
+                        } | {
+                            /** @constant */
+                            scope: "json";
+                            /** @description a JSON document: a JSONPath (RFC 9535) naming one value, e.g. $.offers[0].price (links: one or more values) */
+                            path: string;
                         };
                         /** @description alert rule; omitted means the legacy any-change behaviour (rule_matches null) */
                         rule?: "changed" | "appears" | "disappears" | "dropped" | "below" | "available" | "unavailable" | "new_links";
@@ -3192,7 +3212,7 @@ export interface operations {
                                 /** @description display label; defaults to the id */
                                 label?: string;
                                 kind: "text" | "price" | "availability" | "links";
-                                /** @description the whole page, or one element chosen by a selector the preview confirms */
+                                /** @description the whole page, one element chosen by a CSS selector the preview confirms or by an XPath expression, or in a JSON document one value chosen by a JSONPath */
                                 selection: {
                                     /** @constant */
                                     scope: "page";
@@ -3201,6 +3221,16 @@ export interface operations {
                                     scope: "selector";
                                     /** @description a CSS selector confirmed by the preview */
                                     selector: string;
+                                } | {
+                                    /** @constant */
+                                    scope: "xpath";
+                                    /** @description an HTML page: an XPath 1.0 expression selecting one element, e.g. //th[text()='Price']/following-sibling::td */
+                                    expression: string;
+                                } | {
+                                    /** @constant */
+                                    scope: "json";
+                                    /** @description a JSON document: a JSONPath (RFC 9535) naming one value, e.g. $.offers[0].price (links: one or more values) */
+                                    path: string;
                                 };
                                 /** @description alert rule; omitted means the legacy any-change behaviour (rule_matches null) */
                                 rule?: "changed" | "appears" | "disappears" | "dropped" | "below" | "available" | "unavailable" | "new_links";
@@ -3271,7 +3301,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, json_invalid, pdf_unreadable, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -3288,7 +3318,7 @@ export interface operations {
                                 /** @description the latest check's issues for this target; when any, value is the last one known */
                                 issues: {
                                     target_id: string | null;
-                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, json_invalid, pdf_unreadable, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                     code: string;
                                     message: string;
                                 }[];
@@ -3451,7 +3481,7 @@ export interface operations {
                         /** @description display label; defaults to the id */
                         label?: string;
                         kind: "text" | "price" | "availability" | "links";
-                        /** @description the whole page, or one element chosen by a selector the preview confirms */
+                        /** @description the whole page, one element chosen by a CSS selector the preview confirms or by an XPath expression, or in a JSON document one value chosen by a JSONPath */
                         selection: {
                             /** @constant */
                             scope: "page";
@@ -3460,6 +3490,16 @@ export interface operations {
                             scope: "selector";
                             /** @description a CSS selector confirmed by the preview */
                             selector: string;
+                        } | {
+                            /** @constant */
+                            scope: "xpath";
+                            /** @description an HTML page: an XPath 1.0 expression selecting one element, e.g. //th[text()='Price']/following-sibling::td */
+                            expression: string;
+                        } | {
+                            /** @constant */
+                            scope: "json";
+                            /** @description a JSON document: a JSONPath (RFC 9535) naming one value, e.g. $.offers[0].price (links: one or more values) */
+                            path: string;
                         };
                         /** @description alert rule; omitted means the legacy any-change behaviour (rule_matches null) */
                         rule?: "changed" | "appears" | "disappears" | "dropped" | "below" | "available" | "unavailable" | "new_links";
@@ -3598,7 +3638,7 @@ export interface operations {
                                 /** @description display label; defaults to the id */
                                 label?: string;
                                 kind: "text" | "price" | "availability" | "links";
-                                /** @description the whole page, or one element chosen by a selector the preview confirms */
+                                /** @description the whole page, one element chosen by a CSS selector the preview confirms or by an XPath expression, or in a JSON document one value chosen by a JSONPath */
                                 selection: {
                                     /** @constant */
                                     scope: "page";
@@ -3607,6 +3647,16 @@ export interface operations {
                                     scope: "selector";
                                     /** @description a CSS selector confirmed by the preview */
                                     selector: string;
+                                } | {
+                                    /** @constant */
+                                    scope: "xpath";
+                                    /** @description an HTML page: an XPath 1.0 expression selecting one element, e.g. //th[text()='Price']/following-sibling::td */
+                                    expression: string;
+                                } | {
+                                    /** @constant */
+                                    scope: "json";
+                                    /** @description a JSON document: a JSONPath (RFC 9535) naming one value, e.g. $.offers[0].price (links: one or more values) */
+                                    path: string;
                                 };
                                 /** @description alert rule; omitted means the legacy any-change behaviour (rule_matches null) */
                                 rule?: "changed" | "appears" | "disappears" | "dropped" | "below" | "available" | "unavailable" | "new_links";
@@ -3677,7 +3727,7 @@ export interface operations {
                             /** @description the latest capture's check issues */
                             last_issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, json_invalid, pdf_unreadable, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -3812,7 +3862,7 @@ export interface operations {
                             manual_check_id: string | null;
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, json_invalid, pdf_unreadable, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -3921,7 +3971,7 @@ export interface operations {
                             changes: string[];
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, json_invalid, pdf_unreadable, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -4082,14 +4132,17 @@ export interface operations {
                             final_url: string;
                             /** @description html: plain page fetch; browser: rendered by Chromium, for content that needs JavaScript */
                             load_mode: "html" | "browser";
+                            /** @description what the page is: html (elements are CSS selectors), json (a JSON document, application/json or +json: elements are JSONPaths for a json selection), pdf (application/pdf, read as text: elements are its pages and headings, for orientation; targets use scope page); JSON and PDF documents are read with load_mode html */
+                            format: "html" | "json" | "pdf";
                             title: string | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
                             expires_at: string;
                             elements: {
-                                /** @description a CSS selector matching exactly this element in the capture */
+                                /** @description a CSS selector matching exactly this element in the capture; in a JSON document the JSONPath of this value */
                                 selector: string;
+                                /** @description the element's tag; in a JSON document the value's type (string, number, boolean, null, array) */
                                 tag: string;
                                 text: string;
                                 hints: ("price" | "availability" | "links" | "heading")[];
@@ -4097,7 +4150,7 @@ export interface operations {
                             /** @description load issues that did not prevent the preview, e.g. load_incomplete (read before its load event: some resources never finished loading), step_failed (a step failed: the elements are those of the page as it stood; such a preview makes no monitor) */
                             issues: {
                                 target_id: string | null;
-                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, json_invalid, pdf_unreadable, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                 code: string;
                                 message: string;
                             }[];
@@ -4215,7 +4268,7 @@ export interface operations {
                         /** @description display label; defaults to the id */
                         label?: string;
                         kind: "text" | "price" | "availability" | "links";
-                        /** @description the whole page, or one element chosen by a selector the preview confirms */
+                        /** @description the whole page, one element chosen by a CSS selector the preview confirms or by an XPath expression, or in a JSON document one value chosen by a JSONPath */
                         selection: {
                             /** @constant */
                             scope: "page";
@@ -4224,6 +4277,16 @@ export interface operations {
                             scope: "selector";
                             /** @description a CSS selector confirmed by the preview */
                             selector: string;
+                        } | {
+                            /** @constant */
+                            scope: "xpath";
+                            /** @description an HTML page: an XPath 1.0 expression selecting one element, e.g. //th[text()='Price']/following-sibling::td */
+                            expression: string;
+                        } | {
+                            /** @constant */
+                            scope: "json";
+                            /** @description a JSON document: a JSONPath (RFC 9535) naming one value, e.g. $.offers[0].price (links: one or more values) */
+                            path: string;
                         };
                         /** @description alert rule; omitted means the legacy any-change behaviour (rule_matches null) */
                         rule?: "changed" | "appears" | "disappears" | "dropped" | "below" | "available" | "unavailable" | "new_links";
@@ -4296,7 +4359,7 @@ export interface operations {
                                 links: string[] | null;
                                 issues: {
                                     target_id: string | null;
-                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                                    /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, json_invalid, pdf_unreadable, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                                     code: string;
                                     message: string;
                                 }[];
@@ -5042,7 +5105,7 @@ export interface operations {
                         /** @description the issues of the check that made it failing */
                         issues: {
                             target_id: string | null;
-                            /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
+                            /** @description e.g. selector_missing, selector_invalid, selector_too_costly, selector_ambiguous, price_not_found, price_ambiguous, json_invalid, pdf_unreadable, currency_mismatch, availability_unknown, links_missing, links_too_many, blocked (an anti-bot wall answered instead of the page), address_refused (the SSRF guard refused the address), fetch_failed, timeout, load_incomplete, step_failed (a browser step failed: the check failed and recorded no value; the message names the step's number and action); in a monitor's last_issues also not_in_plan (the account's plan keeps the active monitor from being checked) */
                             code: string;
                             message: string;
                         }[];

@@ -1,7 +1,7 @@
 import type { Element } from 'domhandler';
 import { normaliseText } from '../observed-value.ts';
 import { isElement, isTextNode } from './dom.ts';
-import { capString } from './extract-target.ts';
+import { capString } from './target-extraction.ts';
 import { mainOfferElements } from './main-offer-elements.ts';
 import type { ParsedPage } from './parse-page.ts';
 import { findPriceMentions } from './price-text.ts';

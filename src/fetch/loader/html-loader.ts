@@ -4,7 +4,7 @@ import { GuardError, vetUrl, type GuardPolicy, type LookupFn } from '../ssrf/gua
 import { createGuardedAgent } from '../ssrf/guarded-agent.ts';
 import type { OutboundProxy } from '../../domain/network/outbound-proxies.ts';
 import { ACCEPT_ENCODING, BodyTooLargeError, readDecodedBody } from './http-body.ts';
-import { firstHeader, isHtmlMime, looksLikeHtml, parseContentType, parseRetryAfter } from './http-headers.ts';
+import { documentFormatOf, firstHeader, looksLikeHtml, parseContentType, parseRetryAfter } from './http-headers.ts';
 import { readErrorPage, withWallEvidence } from './wall-evidence.ts';
 import { loadIssue, type LoadRequest, type LoadResult, type PageLoader } from './types.ts';
 import { conditionalHeaders, validatorsOf } from '../../domain/page-validators.ts';
@@ -21,8 +21,9 @@ import { conditionalHeaders, validatorsOf } from '../../domain/page-validators.t
 //   tell an anti-bot wall from an ordinary error (wall-evidence.ts).
 // * A redirect to a refused URL is `address_refused`; more than maxRedirects is
 //   `fetch_failed`. finalUrl is the last URL actually requested.
-// * Without Content-Type the body is sniffed; any other non-HTML type is
-//   `not_html` and its body is not read.
+// * Without Content-Type the body is sniffed for HTML; JSON types and PDF are
+//   read as documents of their format; any other type is `not_html` and its
+//   body is not read.
 // * A conditional request (LoadRequest.validators) sends If-None-Match /
 //   If-Modified-Since; its 304 is `notModified`, not an `http_status` issue.
 //   A page read whole reports its own validators for the next check.
@@ -108,9 +109,10 @@ async function finish(
     return withWallEvidence(result, response.headers, errorPage);
   }
   const type = parseContentType(response.headers['content-type']);
-  if (type.mime !== null && !isHtmlMime(type.mime)) {
+  const format = type.mime === null ? 'html' : documentFormatOf(type.mime);
+  if (format === null) {
     await response.body.dump();
-    return failed(finalUrl, status, 'not_html', `the content type ${type.mime} is not HTML`);
+    return failed(finalUrl, status, 'not_html', `the content type ${type.mime} is not HTML, JSON or PDF`);
   }
   const bytes = await readDecodedBody(response.body, response.headers['content-encoding'], settings.maxBodyBytes, signal);
   if (type.mime === null && !looksLikeHtml(bytes)) {
@@ -118,7 +120,7 @@ async function finish(
   }
   const validators = validatorsOf(firstHeader(response.headers.etag), firstHeader(response.headers['last-modified']));
   // Decoded by whoever reads the page (an extraction thread), not on the event loop.
-  return withWallEvidence({ finalUrl, status, html: { bytes, charset: type.charset }, issues: [], validators }, response.headers);
+  return withWallEvidence({ finalUrl, status, html: { bytes, charset: type.charset, format }, issues: [], validators }, response.headers);
 }
 
 async function loadPage(request: LoadRequest, settings: Settings, agent: Dispatcher): Promise<LoadResult> {

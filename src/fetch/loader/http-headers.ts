@@ -1,3 +1,5 @@
+import type { DocumentFormat } from '../../domain/page-source.ts';
+
 // Reading the response headers a page load cares about.
 
 type HeaderValue = string | string[] | undefined;
@@ -30,6 +32,14 @@ export function parseContentType(value: HeaderValue): ContentType {
 
 export function isHtmlMime(mime: string): boolean {
   return mime === 'text/html' || mime === 'application/xhtml+xml';
+}
+
+/** The document format a content type is read as (JSON: application/json and any +json type), or null when pagewatch reads no such type. */
+export function documentFormatOf(mime: string): DocumentFormat | null {
+  if (isHtmlMime(mime)) return 'html';
+  if (mime === 'application/json' || mime.endsWith('+json')) return 'json';
+  if (mime === 'application/pdf') return 'pdf';
+  return null;
 }
 
 // For a response without Content-Type: the start of an HTML document,

@@ -129,6 +129,7 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
         final_url: preview.final_url,
         title: preview.title,
         load_mode: preview.load_mode,
+        format: preview.format,
         expires_at: preview.expires_at.toISOString(),
         elements: preview.elements as PreviewElement[],
         steps: preview.steps,

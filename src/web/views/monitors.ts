@@ -118,7 +118,10 @@ export function ruleText(t: Target): string {
 }
 
 function selectionText(t: Target): SafeHtml {
-  return t.selection.scope === 'page' ? html`whole page` : html`<code>${t.selection.selector}</code>`;
+  const selection = t.selection;
+  if (selection.scope === 'page') return html`whole page`;
+  if (selection.scope === 'json') return html`JSONPath <code>${selection.path}</code>`;
+  return selection.scope === 'xpath' ? html`XPath <code>${selection.expression}</code>` : html`<code>${selection.selector}</code>`;
 }
 
 function currentValue(o: Observation | undefined): SafeHtml {

@@ -1,4 +1,5 @@
 import type { PreviewElement } from '../../domain/extract/index.ts';
+import type { DocumentFormat } from '../../domain/page-source.ts';
 import { RULES_BY_KIND, TARGET_KINDS, type Target, type TargetKind } from '../../domain/targets.ts';
 import type { TargetResult } from '../../services/previews.ts';
 import { html, type SafeHtml } from '../html.ts';
@@ -45,15 +46,22 @@ ${outcomes && html`<p>Steps tried on a fresh preview:</p>${stepResults(outcomes)
 </form>`;
 }
 
-function elementOptions(elements: PreviewElement[], selected: string, optional: boolean): SafeHtml {
+/** How the preview's elements are named: CSS selectors on a page, JSONPaths in a JSON document. */
+function elementPrefix(format: DocumentFormat): string {
+  return format === 'json' ? 'json:' : 'sel:';
+}
+
+function elementOptions(elements: PreviewElement[], format: DocumentFormat, selected: string, optional: boolean): SafeHtml {
   const option = (value: string, label: string, hints: string[] = []) =>
     html`<option value="${value}"${hints.length ? html` data-hints="${hints.join(' ')}"` : ''}${value === selected ? html` selected` : ''}>${label}</option>`;
+  const prefix = elementPrefix(format);
   // An existing target's selector the new preview does not list is still offered, so editing never drops it silently.
-  const known = selected === '' || selected === 'page' || elements.some((e) => `sel:${e.selector}` === selected);
-  return html`${optional && option('', '— not used —')}${option('page', 'Whole page')}${!known && option(selected, `current selector — ${selected.slice(4)}`)}${elements.map(
+  const known = selected === '' || selected === 'page' || elements.some((e) => `${prefix}${e.selector}` === selected);
+  const current = selected.slice(selected.indexOf(':') + 1);
+  return html`${optional && option('', '— not used —')}${option('page', format === 'html' ? 'Whole page' : 'Whole document')}${!known && option(selected, `current selection — ${current}`)}${elements.map(
     (e) =>
       option(
-        `sel:${e.selector}`,
+        `${prefix}${e.selector}`,
         `<${e.tag}> ${e.text.slice(0, 60) || '(no text)'}${e.hints.length ? ` [${e.hints.join(', ')}]` : ''} — ${e.selector}`,
         e.hints,
       ),
@@ -77,7 +85,20 @@ function kindsOf(name: FieldName): SafeHtml | '' {
   return kinds ? html` data-kinds="${kinds.join(' ')}"` : '';
 }
 
-function targetFieldset(n: number, t: TargetInput, elements: PreviewElement[]): SafeHtml {
+const SELECTOR_TYPES = [
+  { value: 'css', label: 'CSS selector', example: html`e.g. <code>#price</code> or <code>.offer .amount</code>` },
+  { value: 'xpath', label: 'XPath', example: html`e.g. <code>//th[text()='Price']/following-sibling::td</code>` },
+  { value: 'json', label: 'JSONPath (JSON documents)', example: html`e.g. <code>$.offers[0].price</code>` },
+] as const;
+
+function selectorTypeSelect(n: number, t: TargetInput, format: DocumentFormat): SafeHtml {
+  const chosen = t.selectorType || (format === 'json' ? 'json' : 'css');
+  return html`<select id="t${n}_selector_type" name="t${n}_selector_type" aria-label="Selector language">${SELECTOR_TYPES.map(
+    (type) => html`<option value="${type.value}"${type.value === chosen ? html` selected` : ''}>${type.label}</option>`,
+  )}</select>`;
+}
+
+function targetFieldset(n: number, t: TargetInput, elements: PreviewElement[], format: DocumentFormat): SafeHtml {
   const id = (name: string) => `t${n}_${name}`;
   const text = (name: FieldName, label: string, help: string, extra: SafeHtml | string = '') => html`<div${kindsOf(name)}>
 <label for="${id(name)}">${label}</label><input id="${id(name)}" name="${id(name)}" value="${t[name]}" aria-describedby="${id(name)}-help"${extra}>
@@ -86,10 +107,13 @@ function targetFieldset(n: number, t: TargetInput, elements: PreviewElement[]): 
 <legend>${t.label || `Target ${n}`}${n > 1 ? ' (optional)' : ''}</legend>
 ${t.id && html`<input type="hidden" name="${id('id')}" value="${t.id}">`}
 <label for="${id('element')}">Element</label>
-<select id="${id('element')}" name="${id('element')}" data-kind-select="${id('kind')}">${elementOptions(elements, t.element, n > 1)}</select>
-<label for="${id('selector')}">Or your own CSS selector</label>
-<input id="${id('selector')}" name="${id('selector')}" value="${t.selector}" maxlength="500" spellcheck="false" aria-describedby="${id('selector')}-help">
-<span class="help" id="${id('selector')}-help">used instead of the element above, e.g. <code>#price</code> or <code>.offer .amount</code>; any element of the page, listed or not</span>
+<select id="${id('element')}" name="${id('element')}" data-kind-select="${id('kind')}">${elementOptions(elements, format, t.element, n > 1)}</select>
+<label for="${id('selector')}">Or your own selector</label>
+<div class="field-row">${selectorTypeSelect(n, t, format)}
+<input id="${id('selector')}" name="${id('selector')}" value="${t.selector}" maxlength="500" spellcheck="false" aria-describedby="${id('selector')}-help"></div>
+<span class="help" id="${id('selector')}-help">used instead of the element above; any element of the page, listed or not: ${SELECTOR_TYPES.map(
+    (type, i) => html`${i > 0 ? '; ' : ''}${type.label} ${type.example}`,
+  )}</span>
 <div class="field-row">
 ${text('label', 'Label', 'shown in alerts, e.g. "Price"', html` maxlength="200"`)}
 <div><label for="${id('kind')}">Kind</label><select id="${id('kind')}" name="${id('kind')}" data-rules="${id('rule')}" data-fields="${id('fields')}">${TARGET_KINDS.map(
@@ -140,6 +164,7 @@ export interface PreviewPage {
     final_url: string;
     title: string | null;
     load_mode: string;
+    format: DocumentFormat;
     expires_at: string;
     elements: PreviewElement[];
     /** the steps the page was loaded with */
@@ -200,6 +225,7 @@ ${preview.final_url !== preview.url && html`<dt>After redirects</dt><dd class="u
 <dt>Title</dt><dd>${preview.title ?? html`<span class="muted">none</span>`}</dd>
 <dt>Load mode</dt><dd>${preview.load_mode}</dd>
 ${preview.steps.length > 0 && html`<dt>Steps run before reading</dt><dd><pre>${formatStepLines(preview.steps)}</pre></dd>`}
+${preview.format !== 'html' && html`<dt>Document</dt><dd>${preview.format === 'json' ? 'JSON' : preview.format.toUpperCase()}</dd>`}
 <dt>Preview valid until</dt><dd>${when(preview.expires_at)}</dd>
 </dl>
 ${page.results && resultRows(page.results, page.targets)}
@@ -207,7 +233,10 @@ ${page.results && resultRows(page.results, page.targets)}
 ${csrfField(ctx)}<input type="hidden" name="idempotency_key" value="${page.idempotencyKey}">
 <input type="hidden" name="url" value="${preview.url}"><input type="hidden" name="load_mode" value="${preview.load_mode}">
 <input type="hidden" name="steps" value="${formatStepLines(preview.steps)}">
-${input.targets.map((t, i) => targetFieldset(i + 1, t, preview.elements))}
+${input.targets.map((t, i) =>
+  // a PDF's pages and headings orient the reader; its targets read the whole document
+  targetFieldset(i + 1, t, preview.format === 'pdf' ? [] : preview.elements, preview.format),
+)}
 ${monitorFieldset(page)}
 <div class="actions">
 <button type="submit" name="action" value="evaluate" class="secondary">Evaluate targets</button>

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { evaluationAnswer, extractTarget, MAX_LINKS } from '../../../src/domain/extract/extract-target.ts';
+import { evaluationAnswer, extractTarget } from '../../../src/domain/extract/extract-target.ts';
+import { MAX_LINKS } from '../../../src/domain/extract/target-extraction.ts';
 import { MAX_WATCHED_LINKS } from '../../../src/domain/plans.ts';
 import { detectChange } from '../../../src/domain/rules.ts';
 import type { Target } from '../../../src/domain/targets.ts';

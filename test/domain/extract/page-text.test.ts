@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pageTitle } from '../../../src/domain/extract/parse-page.ts';
-import { extractTarget, MAX_STRING_CHARS } from '../../../src/domain/extract/extract-target.ts';
+import { extractTarget } from '../../../src/domain/extract/extract-target.ts';
+import { MAX_STRING_CHARS } from '../../../src/domain/extract/target-extraction.ts';
 import { containsPhrase } from '../../../src/domain/extract/phrase.ts';
 import { page, selector } from './helpers.ts';
 import type { Target } from '../../../src/domain/targets.ts';

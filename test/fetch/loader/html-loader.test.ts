@@ -97,11 +97,19 @@ test('an image is not_html', async () => {
   const result = await load('/loader/png');
   assert.equal(result.status, 200);
   assert.equal(result.html, null);
-  assert.deepEqual(result.issues, [{ target_id: null, code: 'not_html', message: 'the content type image/png is not HTML' }]);
+  assert.deepEqual(result.issues, [{ target_id: null, code: 'not_html', message: 'the content type image/png is not HTML, JSON or PDF' }]);
 });
 
-test('a PDF is not_html', async () => {
-  assert.equal((await load('/loader/pdf')).issues[0]?.code, 'not_html');
+test('a PDF is read as a document of format pdf, its bytes kept for the extraction threads', async () => {
+  const result = await load('/loader/pdf');
+  assert.deepEqual(result.issues, []);
+  assert.equal(typeof result.html === 'object' && result.html?.format, 'pdf');
+});
+
+test('a JSON answer (also a +json type) is read as a document of format json', async () => {
+  const result = await load('/loader/json');
+  assert.deepEqual(result.issues, []);
+  assert.equal(typeof result.html === 'object' && result.html?.format, 'json');
 });
 
 test('an answer without content type is sniffed as HTML when it looks like HTML', async () => {
