@@ -30,7 +30,7 @@ before(async () => {
       res.end();
     },
     // Never answers; records that the caller closed the connection while it waited.
-    '/stall': (req, res) => req.once('close', () => stallClosed.push(!res.headersSent)),
+    '/stall': (req, res) => void req.once('close', () => stallClosed.push(!res.headersSent)),
   });
   untrusted = await listenCounting('127.0.0.2');
 });
