@@ -19,7 +19,9 @@ useMonitoringWorld({ plans: { pro: { preview_spacing_seconds: 0 } }, loaders: { 
 async function previewJobsSentToThreads(): Promise<number> {
   const { values } = await t.metrics.workQueueWait.get();
   return values
-    .filter((v) => v.metricName === 'pagewatch_work_queue_wait_seconds_count' && v.labels.queue === 'extraction' && v.labels.kind === 'preview')
+    .filter(
+      (v) => v.metricName === 'pagewatch_work_queue_wait_seconds_count' && v.labels.queue === 'extraction' && v.labels.kind === 'preview',
+    )
     .reduce((sum, v) => sum + v.value, 0);
 }
 

@@ -113,7 +113,14 @@ describe('browser loader limits', () => {
         );
       },
     });
-    loader = createBrowserLoader({ policy, maxPages: 1, maxChecksWaiting: 0, timeoutMs: LOAD_TIMEOUT_MS, settleMs: 500, maxBodyBytes: 100_000 });
+    loader = createBrowserLoader({
+      policy,
+      maxPages: 1,
+      maxChecksWaiting: 0,
+      timeoutMs: LOAD_TIMEOUT_MS,
+      settleMs: 500,
+      maxBodyBytes: 100_000,
+    });
   });
 
   after(async () => {

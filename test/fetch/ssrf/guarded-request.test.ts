@@ -80,7 +80,11 @@ test('a name resolving to an untrusted address is blocked at connect time withou
 
 test('an answer slower than the deadline is a timeout, not a block', async () => {
   // A deadline below the default 15 s: a request that ignored its own 300 ms would be caught here.
-  const result = await within('the stalled post ended', 10_000, guardedPost(`${server.url}/stall`, { body: '{}', timeoutMs: 300 }, trusting));
+  const result = await within(
+    'the stalled post ended',
+    10_000,
+    guardedPost(`${server.url}/stall`, { body: '{}', timeoutMs: 300 }, trusting),
+  );
   assert.equal(result.ok, false);
   if (!result.ok) assert.equal(result.blocked, false);
   // The deadline cut the request: the server saw the connection closed while it still had not answered.
