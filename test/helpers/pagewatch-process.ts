@@ -126,11 +126,4 @@ export async function createAccountVia(
   return { accountId, token: created.token as string, tokenId: created.id as string };
 }
 
-/** Polls `probe` every 100 ms until it returns true; fails after `ms` with `what`. */
-export async function waitUntil(what: string, probe: () => Promise<boolean> | boolean, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+export { waitUntil } from './deadline.ts';

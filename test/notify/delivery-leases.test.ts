@@ -137,6 +137,7 @@ test('the loop started with the server delivers on its own and stops cleanly', a
     await dispatcher.stop();
   }
   await insertNotifiedChange(t, { accountId: a.accountId, monitorId: a.monitorId, channels: ['webhook'] });
+  // A bounded wait to show that something does not happen.
   await sleep(100);
   assert.equal(receiver.received.length, 1, 'a stopped dispatcher sends nothing');
 });

@@ -7,7 +7,14 @@ import { SHARED_WORLD_SKIP as SKIP, useSharedWorld } from '../helpers/shared-wor
 
 // Two `pagewatch api` processes on one PostgreSQL schema, each with its own
 // cache of tokens and the API status: a change made through one node is
-// effective on that node's next request and on the other node within a second.
+// effective on that node's next request, and on the other node as soon as it
+// hears the change announced. The other node trusts a cached entry for 5 s
+// without an announcement (docs/operations.md), so that window is the
+// contract: the other node must refuse before a timer of 5 s started before it
+// loaded the entry runs out — an ordering of events, not a measured time.
+
+/** how long a node trusts a cached entry without an announcement */
+const TRUST_WINDOW_MS = 5_000;
 
 let shared: SharedSchema;
 let a: PagewatchProcess;
@@ -34,75 +41,88 @@ async function usage(node: PagewatchProcess, token: string): Promise<{ status: n
   return { status: res.status, code: body.error?.code };
 }
 
-/** Asks `node` until the answer is not 200; returns it and how long after `since` it came. */
-type Refusal = { status: number; code: string | undefined; ms: number };
+/** Set once the trust window of the entries `warm` loaded has run out: an answer after that proves nothing. */
+type TrustWindow = { over: boolean };
 
-async function refusal(node: PagewatchProcess, token: string, since: number): Promise<Refusal> {
+/** A trust window starting now: entries a node loads from now on are trusted at least until it is over. */
+function trustWindow(): TrustWindow {
+  const window = { over: false };
+  setTimeout(() => (window.over = true), TRUST_WINDOW_MS).unref();
+  return window;
+}
+
+/** Both nodes have the token cached (one request each) before the change; the trust window starts before they load it. */
+async function warm(token: string): Promise<TrustWindow> {
+  const window = trustWindow();
+  assert.equal((await usage(a, token)).status, 200);
+  assert.equal((await usage(b, token)).status, 200);
+  return window;
+}
+
+type Refusal = { status: number; code: string | undefined; window: TrustWindow };
+
+/**
+ * Asks `node` until the answer is not 200; fails if the trust window ran out first (the entry may just have
+ * expired). Returns the refusal and a trust window started before the request whose answer loaded it.
+ */
+async function refusalWithin(window: TrustWindow, node: PagewatchProcess, token: string): Promise<Refusal> {
   for (;;) {
+    const loaded = trustWindow();
     const answer = await usage(node, token);
-    const ms = Date.now() - since;
-    if (answer.status !== 200 || ms > 5000) return { ...answer, ms };
+    if (answer.status !== 200) {
+      assert.equal(window.over, false, `${node.name} refused only once its cached entry could have expired`);
+      return { ...answer, window: loaded };
+    }
+    assert.equal(window.over, false, `${node.name} still answered 200 when its cached entry's trust window ran out`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
 
-/** Both nodes have the token cached (one request each) before the change. */
-async function warm(token: string): Promise<void> {
-  assert.equal((await usage(a, token)).status, 200);
-  assert.equal((await usage(b, token)).status, 200);
-}
-
-test('a token revoked through one node: refused there at once, on the other node within a second', { skip: SKIP }, async () => {
+test('a token revoked through one node: refused there at once, on the other node once announced', { skip: SKIP }, async () => {
   const { token, tokenId } = await createAccount();
-  await warm(token);
+  const window = await warm(token);
   assert.equal((await operator(a, 'DELETE', `/tokens/${tokenId}`)).status, 204);
-  const revoked = Date.now();
   assert.equal((await usage(a, token)).status, 401);
-  const other = await refusal(b, token, revoked);
+  const other = await refusalWithin(window, b, token);
   assert.equal(other.status, 401);
-  assert.ok(other.ms < 1000, `refused after ${other.ms} ms`);
 });
 
-test('a plan change to free through one node: 403 pro_required there at once, on the other within a second', { skip: SKIP }, async () => {
+test('a plan change to free through one node: 403 pro_required there at once, on the other once announced', { skip: SKIP }, async () => {
   const { token, accountId } = await createAccount();
-  await warm(token);
+  const window = await warm(token);
   assert.equal((await operator(a, 'PATCH', `/accounts/${accountId}`, { plan: 'free' })).status, 200);
-  const changed = Date.now();
   assert.deepEqual(await usage(a, token), { status: 403, code: 'pro_required' });
-  const other = await refusal(b, token, changed);
+  const other = await refusalWithin(window, b, token);
   assert.deepEqual([other.status, other.code], [403, 'pro_required']);
-  assert.ok(other.ms < 1000, `refused after ${other.ms} ms`);
 });
 
-test('a scope taken away in the store: 403 insufficient_scope on both nodes within a second', { skip: SKIP }, async () => {
+test('a scope taken away in the store: 403 insufficient_scope on both nodes once announced', { skip: SKIP }, async () => {
   const { token, tokenId } = await createAccount();
-  await warm(token);
+  const window = await warm(token);
   await shared.db.query(`UPDATE api_tokens SET scopes = '{monitors:read}' WHERE id = $1`, [tokenId]);
-  const changed = Date.now();
   for (const node of [a, b]) {
-    const answer = await refusal(node, token, changed);
+    const answer = await refusalWithin(window, node, token);
     assert.deepEqual([answer.status, answer.code], [403, 'insufficient_scope']);
-    assert.ok(answer.ms < 1000, `${node.name} refused after ${answer.ms} ms`);
   }
 });
 
-test('the API closed through one node: 503 there at once, on the other node within a second', { skip: SKIP }, async () => {
+test('the API closed through one node: 503 there at once, on the other node once announced', { skip: SKIP }, async () => {
   const { token } = await createAccount();
-  await warm(token);
+  const window = await warm(token);
   assert.equal((await operator(a, 'PUT', '/api-status', { open: false, retry_after_seconds: 120 })).status, 200);
-  const closed = Date.now();
+  let closedStatusWindow: TrustWindow;
   try {
     assert.deepEqual(await usage(a, token), { status: 503, code: 'unavailable' });
-    const other = await refusal(b, token, closed);
+    const other = await refusalWithin(window, b, token);
     assert.deepEqual([other.status, other.code], [503, 'unavailable']);
-    assert.ok(other.ms < 1000, `closed after ${other.ms} ms`);
+    closedStatusWindow = other.window;
   } finally {
     await operator(a, 'PUT', '/api-status', { open: true });
   }
-  const reopened = Date.now();
+  // Reopened on the other node before the closed status it cached could have expired.
   for (;;) {
     if ((await usage(b, token)).status === 200) break;
-    assert.ok(Date.now() - reopened < 1000, 'reopened on the other node within a second');
+    assert.equal(closedStatusWindow.over, false, 'the other node still closed when its cached status could have expired');
     await new Promise((r) => setTimeout(r, 20));
   }
 });

@@ -4,9 +4,9 @@ import { baseEnv, createAccountVia, ProcessGroup, type PagewatchProcess } from '
 import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 
 // On the embedded store `pagewatch serve` counts API requests and read bytes in
-// memory and writes them to the data directory every second and at shutdown
-// (src/services/request-counts-in-memory.ts). A clean stop loses nothing; a
-// kill -9 loses at most the last second's counts.
+// memory and writes them to the data directory every second, at shutdown and
+// before GET /usage answers (src/services/request-counts-in-memory.ts). A clean
+// stop loses nothing; a kill -9 loses at most what was not yet written.
 
 const dataDir = useTempDataDirs('pw-counts-');
 const group = new ProcessGroup();
@@ -56,16 +56,21 @@ test('after kill -9 of serve on the embedded store at most the last second of co
   const first = await group.start('serve', 'serve', env);
   const token = await newAccount(first);
   const settledBytes = await reads(first, token, 10);
-  // Longer than the write-behind interval: these ten are in the store.
-  await new Promise((r) => setTimeout(r, 1500));
+  // GET /usage writes what waits to be written before it answers: these ten, and the usage request itself, are in the store.
+  const flushing = await fetch(`${first.url}/api/v1/usage`, { headers: { authorization: `Bearer ${token}` } });
+  assert.equal(flushing.status, 200);
+  const usageBytes = Buffer.byteLength(await flushing.text());
   const lateBytes = await reads(first, token, 10);
   first.child.kill('SIGKILL');
   await first.exited;
 
   const second = await group.start('serve', 'serve-again', env);
   const counts = await usage(second, token);
-  assert.ok(counts.requests >= 10 && counts.requests <= 20, `${counts.requests} requests counted`);
-  assert.ok(counts.readBytes >= settledBytes && counts.readBytes <= settledBytes + lateBytes, `${counts.readBytes} bytes counted`);
+  assert.ok(counts.requests >= 11 && counts.requests <= 21, `${counts.requests} requests counted`);
+  assert.ok(
+    counts.readBytes >= settledBytes && counts.readBytes <= settledBytes + usageBytes + lateBytes,
+    `${counts.readBytes} bytes counted`,
+  );
   second.child.kill('SIGTERM');
   assert.equal(await second.exited, 0);
 });

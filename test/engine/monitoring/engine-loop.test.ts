@@ -101,6 +101,7 @@ test('the loop claims ahead of its slots, loads no more than its concurrency at 
   engine.start();
   try {
     await waitFor(async () => gate.waiting === 1 && (await leases()) === 2);
+    // A bounded wait to show that something does not happen: no second load starts.
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.equal(gate.waiting, 1, 'one slot, one load at a time');
   } finally {

@@ -9,11 +9,16 @@ import { createBrowserLoader } from '../../../src/fetch/loader/browser-loader.ts
 import type { PageLoader } from '../../../src/fetch/loader/types.ts';
 import { startFixtureServer, type FixtureServer } from '../../helpers/fixture-server.ts';
 import { pageText } from '../../../src/domain/page-source.ts';
+import { firstOf, waitUntil } from '../../helpers/deadline.ts';
+import { signal } from '../../helpers/signal.ts';
 
 // Limits, refusals and the browser's lifecycle. Only loopback is used: the
 // policy trusts 127.0.0.1 alone, so 127.0.0.2 (loopback, untrusted) stands in
 // for an address the guard must refuse.
 const policy = { allowPorts: [80, 443], trustedCidrs: ['127.0.0.1/32'] };
+// A load budget well above what these pages need on a busy 2-core machine (a 4 s one timed out there in CI);
+// only /hang is meant to reach it.
+const LOAD_TIMEOUT_MS = 10_000;
 
 /** live processes below this one whose name mentions chrom (the launched browser and its helpers) */
 function chromiumDescendants(): number[] {
@@ -65,6 +70,18 @@ describe('browser loader limits', () => {
   let untrustedConnections = 0;
   let untrustedPort = 0;
   let loader: PageLoader;
+  let slowArrived = signal();
+  let slowReleased = signal();
+  let hangsOpen = 0;
+
+  /** Starts a load of /slow and resolves once Chromium asked for it: the page is mid-load until `release` is called. */
+  const slowLoadUnderWay = async () => {
+    slowArrived = signal();
+    slowReleased = signal();
+    const loading = loader.load({ url: `${site.url}/slow`, mode: 'browser' });
+    await slowArrived.promise;
+    return { loading, release: () => slowReleased.resolve() };
+  };
 
   before(async () => {
     // A listener on 127.0.0.2 that the pages try to reach; nothing may arrive.
@@ -73,11 +90,16 @@ describe('browser loader limits', () => {
     await new Promise<void>((resolve) => untrusted.listen(0, '127.0.0.2', resolve));
     untrustedPort = (untrusted.address() as AddressInfo).port;
     site = await startFixtureServer({
+      // Answers once the test lets it (at most 30 s later, so nothing hangs): a page kept mid-load on demand.
       '/slow': async (_req, res) => {
-        await sleep(1500);
+        slowArrived.resolve();
+        await Promise.race([slowReleased.promise, sleep(30_000)]);
         res.writeHead(200, { 'content-type': 'text/html' }).end('<p>slow</p>');
       },
-      '/hang': () => undefined,
+      '/hang': (req) => {
+        hangsOpen += 1;
+        req.once('close', () => (hangsOpen -= 1));
+      },
       '/huge': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(`<p>${'x'.repeat(200_000)}</p>`),
       '/to-untrusted': (_req, res) => void res.writeHead(302, { location: `http://127.0.0.2:${untrustedPort}/` }).end(),
       '/to-untrusted-https': (_req, res) => void res.writeHead(302, { location: `https://127.0.0.2:${untrustedPort}/` }).end(),
@@ -91,9 +113,14 @@ describe('browser loader limits', () => {
         );
       },
     });
-    // A load budget well above what these pages need on a busy 2-core machine (a 4 s one timed out there in CI);
-    // only /hang is meant to reach it.
-    loader = createBrowserLoader({ policy, maxPages: 1, maxChecksWaiting: 0, timeoutMs: 10_000, settleMs: 500, maxBodyBytes: 100_000 });
+    loader = createBrowserLoader({
+      policy,
+      maxPages: 1,
+      maxChecksWaiting: 0,
+      timeoutMs: LOAD_TIMEOUT_MS,
+      settleMs: 500,
+      maxBodyBytes: 100_000,
+    });
   });
 
   after(async () => {
@@ -139,21 +166,22 @@ describe('browser loader limits', () => {
   });
 
   it('fails fast with renderer_busy while every page is in use and no load may wait', async () => {
-    const first = loader.load({ url: `${site.url}/slow`, mode: 'browser' });
+    const first = await slowLoadUnderWay();
     await assert.rejects(
       loader.load({ url: `${site.url}/js/inserted.html`, mode: 'browser' }),
       (err: unknown) => err instanceof RendererBusy && err.retryAfterSeconds > 0,
     );
-    assert.deepEqual((await first).issues, []);
+    first.release();
+    assert.deepEqual((await first.loading).issues, []);
     const later = await loader.load({ url: `${site.url}/js/style.css`, mode: 'browser' });
     assert.equal(later.issues[0]?.code, 'not_html');
   });
 
   /** The types of Chromium's processes mid-load, while the page waits for /slow's answer: every process the load needs is running. */
   const typesMidLoad = async (): Promise<string[]> => {
-    const loading = loader.load({ url: `${site.url}/slow`, mode: 'browser' });
-    await sleep(700);
+    const { loading, release } = await slowLoadUnderWay();
     const types = chromiumTypes();
+    release();
     assert.deepEqual((await loading).issues, []);
     return types;
   };
@@ -185,13 +213,21 @@ describe('browser loader limits', () => {
 
   it('stops a load when its signal aborts, during setup or navigation', async () => {
     // Early aborts land while the context is still being prepared, late ones mid-navigation.
+    // The loader's own deadline is the contract here: a load the abort did not cut would end only there, so the
+    // answer must come before a timer of that length started with it (an ordering of events, not a measured time).
     for (const delay of [0, 20, 60, 300]) {
       const controller = new AbortController();
-      const started = Date.now();
       setTimeout(() => controller.abort(), delay);
-      const result = await loader.load({ url: `${site.url}/hang`, mode: 'browser', signal: controller.signal });
-      assert.equal(result.issues[0]?.code, 'fetch_failed', `abort after ${delay} ms`);
-      assert.ok(Date.now() - started < 3000, `the abort after ${delay} ms did not cut the load short`);
+      const loading = loader.load({ url: `${site.url}/hang`, mode: 'browser', signal: controller.signal });
+      assert.equal(await firstOf(loading, LOAD_TIMEOUT_MS), 'work', `the abort after ${delay} ms did not cut the load short`);
+      const result = await loading;
+      assert.deepEqual(
+        result.issues.map((i) => [i.code, i.message]),
+        [['fetch_failed', 'the load was cancelled']],
+        `abort after ${delay} ms`,
+      );
+      // Whatever of /hang was requested was closed without an answer.
+      await waitUntil(`the hung request closed after the abort at ${delay} ms`, () => hangsOpen === 0, 10_000);
     }
   });
 

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { GuardError, guardPolicy } from '../../../src/fetch/ssrf/guard.ts';
 import { guardedPost } from '../../../src/fetch/ssrf/guarded-request.ts';
 import { startFixtureServer, type FixtureServer } from '../../helpers/fixture-server.ts';
+import { waitUntil, within } from '../../helpers/deadline.ts';
 import { listenCounting, type CountingListener } from '../../helpers/tcp-listener.ts';
 
 // guardedPost against loopback only: a trusted fixture server, and a
@@ -12,6 +13,8 @@ let server: FixtureServer;
 let untrusted: CountingListener;
 const received: Array<{ headers: Record<string, unknown>; body: string }> = [];
 const trusting = guardPolicy({ trustedCidrs: ['127.0.0.1/32'] });
+/** one entry per /stall request the caller closed: true when it was closed before any answer */
+const stallClosed: boolean[] = [];
 
 before(async () => {
   server = await startFixtureServer({
@@ -26,7 +29,8 @@ before(async () => {
       res.writeHead(302, { location: '/hook' });
       res.end();
     },
-    '/stall': () => undefined,
+    // Never answers; records that the caller closed the connection while it waited.
+    '/stall': (req, res) => void req.once('close', () => stallClosed.push(!res.headersSent)),
   });
   untrusted = await listenCounting('127.0.0.2');
 });
@@ -75,9 +79,15 @@ test('a name resolving to an untrusted address is blocked at connect time withou
 });
 
 test('an answer slower than the deadline is a timeout, not a block', async () => {
-  const started = Date.now();
-  const result = await guardedPost(`${server.url}/stall`, { body: '{}', timeoutMs: 300 }, trusting);
+  // A deadline below the default 15 s: a request that ignored its own 300 ms would be caught here.
+  const result = await within(
+    'the stalled post ended',
+    10_000,
+    guardedPost(`${server.url}/stall`, { body: '{}', timeoutMs: 300 }, trusting),
+  );
   assert.equal(result.ok, false);
   if (!result.ok) assert.equal(result.blocked, false);
-  assert.ok(Date.now() - started < 2000);
+  // The deadline cut the request: the server saw the connection closed while it still had not answered.
+  await waitUntil('the stalled request closed', () => stallClosed.length > 0, 10_000);
+  assert.deepEqual(stallClosed, [true]);
 });
