@@ -12,7 +12,7 @@ export interface MonitorRow {
   account_id: string;
   url: string;
   load_mode: 'html' | 'browser';
-  /** the operator's outbound proxy its checks go through (migration 034); null: directly */
+  /** the operator's outbound proxy its checks go through (migration 032); null: directly */
   proxy: string | null;
   status: 'active' | 'paused';
   name: string | null;
