@@ -142,17 +142,7 @@ monitors: a pass of 100,000 html checks takes about half an hour per store here,
 on how many others there are. Both runs take turns for ${ROUNDS} round(s) per store; the median round is shown. The
 PostgreSQL server's own CPU is not counted (its backends are other processes, shared with other sessions on this machine).
 
-${table(
-  [
-    'what',
-    'checks/s',
-    'ratio to baseline',
-    'CPU ms per check',
-    'CPU ratio to baseline',
-    'outcomes, per round',
-  ],
-  rows,
-)}
+${table(['what', 'checks/s', 'ratio to baseline', 'CPU ms per check', 'CPU ratio to baseline', 'outcomes, per round'], rows)}
 
 Re-run: \`node bin/run-ts.js bench/conditional-checks.bench.ts\` (BENCH_CONDITIONAL_MONITORS, BENCH_CONDITIONAL_CONCURRENCY,
 BENCH_CONDITIONAL_ROUNDS, BENCH_CONDITIONAL_LIMIT_S).`,

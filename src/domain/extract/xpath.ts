@@ -172,7 +172,7 @@ export function selectXPath(page: ParsedPage, expression: string): XPathResult {
   }
   const nodes: AnyNode[] = [];
   for (const node of result) {
-    if (xpath.isAttribute(node)) nodes.push(new Text((node).value));
+    if (xpath.isAttribute(node)) nodes.push(new Text(node.value));
     else {
       const found = view.source.get(node);
       if (found) nodes.push(found);
