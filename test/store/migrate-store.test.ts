@@ -1,6 +1,5 @@
-import { after, before, mock, test } from 'node:test';
+import { before, mock, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { loadConfig } from '../../src/config.ts';
 import { migrateStoreCommand } from '../../src/cli/migrate-store-command.ts';
@@ -12,6 +11,7 @@ import { bearer, createAccountWithToken, startTestApp } from '../helpers/test-ap
 import { startTestEngine } from '../helpers/test-engine.ts';
 import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 import { testDatabaseUrl } from '../helpers/test-database.ts';
+import { useScratchDatabases } from '../helpers/scratch-databases.ts';
 import { TITLE, watchPage } from '../helpers/watched-page.ts';
 import { loadPreview, postMonitor } from '../helpers/monitor-api.ts';
 import { serveShop } from '../helpers/shop-page.ts';
@@ -22,31 +22,11 @@ import { serveShop } from '../helpers/shop-page.ts';
 
 const SKIP = testDatabaseUrl ? false : 'needs PostgreSQL (TEST_DATABASE_URL)';
 const newDataDir = useTempDataDirs('pw-migrate-store-');
-const created: string[] = [];
+const freshDatabase = useScratchDatabases('pw_migrate');
 let dataDir: string;
 let token: string;
 let monitorId: string;
 let expected: Awaited<ReturnType<typeof tableFingerprints>>;
-
-async function adminQuery(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: testDatabaseUrl! });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-/** A fresh, empty database on the test server, dropped when the file ends. */
-async function freshDatabase(): Promise<string> {
-  const name = `pw_migrate_${randomBytes(6).toString('hex')}`;
-  await adminQuery(`CREATE DATABASE ${name}`);
-  created.push(name);
-  const url = new URL(testDatabaseUrl!);
-  url.pathname = `/${name}`;
-  return url.href;
-}
 
 async function migrateStore(to: string): Promise<{ code: number; stdout: string; stderr: string }> {
   const error = mock.method(console, 'error', () => {});
@@ -81,10 +61,6 @@ before(async () => {
     await t.close();
     await site.close();
   }
-});
-
-after(async () => {
-  for (const name of created) await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 });
 
 test('the embedded store fixture holds monitors, check history, changes, tokens and queued deliveries', { skip: SKIP }, () => {

@@ -1,16 +1,15 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { openDatabase } from '../../src/store/open-database.ts';
 import { migrate } from '../../src/store/migrate.ts';
 import { tableFingerprints } from '../../src/store/table-inventory.ts';
 import { createAccountWithToken, startTestApp } from '../helpers/test-app.ts';
 import { testDatabaseUrl } from '../helpers/test-database.ts';
+import { useScratchDatabases } from '../helpers/scratch-databases.ts';
 
 // The PostgreSQL backup procedure of docs/operations.md (Backups), step by
 // step as written there: pg_dump --format=custom, pg_restore into an empty
@@ -26,30 +25,10 @@ function hasTool(name: string): boolean {
 }
 
 const SKIP = !testDatabaseUrl ? 'needs PostgreSQL (TEST_DATABASE_URL)' : !hasTool('pg_dump') ? 'needs pg_dump and pg_restore' : false;
-const created: string[] = [];
+const freshDatabase = useScratchDatabases('pw_dump');
 const work = mkdtempSync(join(tmpdir(), 'pw-pgdump-'));
 
-async function adminQuery(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: testDatabaseUrl! });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-async function freshDatabase(): Promise<string> {
-  const name = `pw_dump_${randomBytes(6).toString('hex')}`;
-  await adminQuery(`CREATE DATABASE ${name}`);
-  created.push(name);
-  const url = new URL(testDatabaseUrl!);
-  url.pathname = `/${name}`;
-  return url.href;
-}
-
-after(async () => {
-  for (const name of created) await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+after(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
