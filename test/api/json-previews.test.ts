@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { bearer, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
-import { postMonitor } from '../helpers/monitor-api.ts';
+import { postMonitor, requestPreview } from '../helpers/monitor-api.ts';
 
 // JSON documents through the API: a preview of a JSON API lists its paths,
 // json selections are evaluated and confirmed at creation like CSS selectors,
@@ -57,12 +57,7 @@ after(async () => {
 async function preview(path: string) {
   const { token } = await createAccountWithToken(t.app);
   const headers = { ...bearer(token), 'content-type': 'application/json' };
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/previews',
-    headers,
-    payload: { url: `${site.url}${path}`, load_mode: 'html' },
-  });
+  const res = await requestPreview(t.app, token, `${site.url}${path}`);
   return { token, headers, res };
 }
 

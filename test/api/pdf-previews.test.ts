@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { bearer, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
-import { postMonitor } from '../helpers/monitor-api.ts';
+import { postMonitor, requestPreview } from '../helpers/monitor-api.ts';
 import { makePdf, pdfBomb } from '../helpers/pdf-documents.ts';
 
 // PDF documents through the API: previewed as their pages and headings,
@@ -39,12 +39,7 @@ after(async () => {
 async function preview(path: string) {
   const { token } = await createAccountWithToken(t.app);
   const headers = { ...bearer(token), 'content-type': 'application/json' };
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/previews',
-    headers,
-    payload: { url: `${site.url}${path}`, load_mode: 'html' },
-  });
+  const res = await requestPreview(t.app, token, `${site.url}${path}`);
   return { token, headers, res };
 }
 

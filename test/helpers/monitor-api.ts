@@ -12,13 +12,18 @@ export const TITLE_TARGET = {
 };
 export const PRICE_TARGET = { id: 'price', label: 'Price', kind: 'price', selection: { scope: 'page' }, currency: 'EUR', rule: 'dropped' };
 
-export async function loadPreview(app: FastifyInstance, token: string, url: string, loadMode = 'html'): Promise<string> {
-  const res = await app.inject({
+/** POST /previews of `url`, the answer as it came (refusals included). */
+export function requestPreview(app: FastifyInstance, token: string, url: string, loadMode = 'html') {
+  return app.inject({
     method: 'POST',
     url: '/api/v1/previews',
     headers: { ...bearer(token), 'content-type': 'application/json' },
     payload: { url, load_mode: loadMode },
   });
+}
+
+export async function loadPreview(app: FastifyInstance, token: string, url: string, loadMode = 'html'): Promise<string> {
+  const res = await requestPreview(app, token, url, loadMode);
   if (res.statusCode !== 201) throw new Error(`preview failed: ${res.statusCode} ${res.body}`);
   return res.json().data.id;
 }
