@@ -40,6 +40,8 @@ export interface MonitorInput {
   /** "" = the default */
   failingAfter: string;
   schedule: ScheduleInput;
+  /** the outbound proxy's name, "" = directly */
+  proxy: string;
   targets: TargetInput[];
 }
 
@@ -163,6 +165,7 @@ export function readMonitorInput(request: FastifyRequest, targetCount: number): 
     webhook: field(request, 'webhook') === 'on',
     failingAfter: field(request, 'failing_after').trim(),
     schedule: readScheduleInput(request),
+    proxy: field(request, 'proxy'),
     targets,
   };
 }

@@ -14,6 +14,7 @@ import { deleteMonitorBody, editMonitorBody, settingsInput, type SettingsInput }
 import { layout, pageContext, seeOther, sendPage } from '../views/layout.ts';
 import { monitorTitle } from '../views/monitors.ts';
 import { monitorIdParam } from './monitors.ts';
+import { offeredProxies } from '../proxy-form.ts';
 
 // Managing a monitor from the dashboard: settings, a fresh preview for new
 // targets or schedule, and deletion — through the monitor and preview
@@ -30,11 +31,16 @@ function readSettings(request: FastifyRequest): SettingsInput {
     webhook: field(request, 'webhook') === 'on',
     failingAfter: field(request, 'failing_after').trim(),
     channels: fields(request, 'channels'),
+    proxy: field(request, 'proxy'),
   };
 }
 
+/** The refusal in the API's words; a detail the message already says is not said again. */
 function problemText(err: AppError): string {
-  const details = err.details?.map((d) => `${d.field.replace(/^labels\[\d+\]/, 'labels')}: ${d.message}`) ?? [];
+  const details =
+    err.details
+      ?.filter((d) => !err.message.includes(d.message))
+      .map((d) => `${d.field.replace(/^labels\[\d+\]/, 'labels')}: ${d.message}`) ?? [];
   return [err.message, ...new Set(details)].join('. ');
 }
 
@@ -51,6 +57,7 @@ export const editMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) 
     const body = editMonitorBody(ctx, monitor, input, {
       spacingSeconds: principal.plan.preview_spacing_seconds,
       channels: await listAccountChannels(deps, principal),
+      proxies: offeredProxies(deps.loaders.proxyNames, principal.plan),
     });
     return sendPage(reply, layout(ctx, `Edit ${monitorTitle(monitor)}`, body, { error: extra.error }), extra.status);
   }
@@ -76,6 +83,8 @@ export const editMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) 
         // The checkboxes list every channel of the account: none ticked chooses none.
         channels: input.channels,
       },
+      // Only a form that offered the choice changes it: without one, a stored proxy stays as it is.
+      ...(offeredProxies(deps.loaders.proxyNames, principal.plan).length === 0 ? {} : { proxy: input.proxy === '' ? null : input.proxy }),
     };
     try {
       validateUpdateBody(change);

@@ -28,6 +28,7 @@ import { emptySchedule, scheduleInput, toSchedule } from '../schedule-form.ts';
 import { layout, pageContext, seeOther, sendPage } from '../views/layout.ts';
 import { expiredPreviewBody, previewBody, urlFormBody } from '../views/new-monitor.ts';
 import { monitorTitle } from '../views/monitors.ts';
+import { offeredProxies } from '../proxy-form.ts';
 import { isUuid } from '../../domain/ids.ts';
 
 // New monitor: URL → preview → targets → evaluate → create, through the same
@@ -138,6 +139,7 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
       // A fresh key per rendered form: submitting the same form twice creates one monitor.
       idempotencyKey: `dashboard-${randomUUID()}`,
       minInterval,
+      proxies: offeredProxies(deps.loaders.proxyNames, request.owner!.principal.plan),
       results: extra.results ?? null,
       targets: toTargets(input),
       editing: extra.editing ?? null,
@@ -189,7 +191,15 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
       const targets = monitor.targets.map(targetInput);
       while (targets.length < request.owner!.principal.plan.targets_per_monitor) targets.push(emptyTarget(''));
       const interval = String(Math.max(minInterval, monitor.interval_minutes));
-      const settings = { name: '', email: false, labels: '', webhook: false, failingAfter: '', schedule: scheduleInput(monitor.schedule) };
+      const settings = {
+        name: '',
+        email: false,
+        labels: '',
+        webhook: false,
+        failingAfter: '',
+        schedule: scheduleInput(monitor.schedule),
+        proxy: '',
+      };
       return previewPage(request, reply, preview, { ...settings, interval, targets }, { editing });
     }
     const slots = request.owner!.principal.plan.targets_per_monitor;
@@ -202,6 +212,7 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
       webhook: false,
       failingAfter: '',
       schedule: emptySchedule(),
+      proxy: '',
       targets,
     };
     return previewPage(request, reply, preview, input);
@@ -247,6 +258,7 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
         steps: preview.steps,
         interval_minutes: Number(input.interval),
         ...(schedule === null ? {} : { schedule }),
+        ...(input.proxy === '' ? {} : { proxy: input.proxy }),
         notifications: {
           email_enabled: input.email,
           webhook_enabled: input.webhook,

@@ -3,8 +3,9 @@ import type { ChannelView } from '../../services/channels.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { csrfField, type PageContext } from './layout.ts';
 import { monitorTitle } from './monitors.ts';
+import { proxyField } from './proxy-field.ts';
 
-// Editing a monitor: its settings (name, labels, notifications), the way to
+// Editing a monitor: its settings (name, labels, proxy, notifications), the way to
 // new targets or a new interval (a fresh preview), and deleting it.
 
 export interface SettingsInput {
@@ -17,6 +18,8 @@ export interface SettingsInput {
   failingAfter: string;
   /** ids of the chosen channels */
   channels: string[];
+  /** the outbound proxy's name, "" = directly */
+  proxy: string;
 }
 
 const EMAIL_MODE_CHOICES: [string, string][] = [
@@ -35,6 +38,7 @@ export function settingsInput(m: MonitorView): SettingsInput {
     webhook: m.notifications.webhook_enabled,
     failingAfter: String(m.notifications.failing_after),
     channels: m.notifications.channels,
+    proxy: m.proxy ?? '',
   };
 }
 
@@ -59,7 +63,7 @@ export function editMonitorBody(
   ctx: PageContext,
   m: MonitorView,
   input: SettingsInput,
-  options: { spacingSeconds: number; channels: ChannelView[] },
+  options: { spacingSeconds: number; channels: ChannelView[]; proxies: string[] },
 ): SafeHtml {
   const checkbox = (name: 'email' | 'webhook', label: string) =>
     html`<div class="check"><input type="checkbox" id="${name}" name="${name}"${input[name] ? html` checked` : ''}><label for="${name}">${label}</label></div>`;
@@ -74,6 +78,7 @@ ${csrfField(ctx)}
 <label for="labels">Labels</label>
 <input id="labels" name="labels" maxlength="1100" value="${input.labels}" aria-describedby="labels-help">
 <span class="help" id="labels-help">comma-separated, e.g. "shop, competitors"; the monitor list filters by them</span>
+${proxyField(options.proxies, input.proxy)}
 <fieldset><legend>Notifications</legend>
 ${checkbox('email', 'Email me when an alert rule matches')}
 <label for="email_mode">Emails come</label>

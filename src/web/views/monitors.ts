@@ -150,6 +150,7 @@ export function monitorBody(
 ${checkPanel}
 <dl class="facts">
 <dt>Load mode</dt><dd>${m.load_mode}</dd>
+${m.proxy !== null && html`<dt>Proxy</dt><dd>through the operator's proxy ${m.proxy}</dd>`}
 <dt>Interval</dt><dd>every ${plural(m.interval_minutes, 'minute')}</dd>
 <dt>Schedule</dt><dd>${describeSchedule(m.schedule)}</dd>
 <dt>Last check</dt><dd>${when(m.last_checked_at)}</dd>

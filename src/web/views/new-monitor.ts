@@ -7,6 +7,7 @@ import { RULE_LABELS, targetName, type MonitorInput, type TargetInput } from '..
 import { plural, when } from './format.ts';
 import { csrfField, type PageContext } from './layout.ts';
 import { scheduleFields } from './schedule-fields.ts';
+import { proxyField } from './proxy-field.ts';
 import type { Step, StepOutcome } from '../../domain/steps.ts';
 import { formatStepLines, STEP_LINE_HELP } from '../step-lines.ts';
 
@@ -173,6 +174,8 @@ export interface PreviewPage {
   input: MonitorInput;
   idempotencyKey: string;
   minInterval: number;
+  /** the outbound proxies the plan may use; none: the form has no proxy field */
+  proxies: string[];
   results: TargetResult[] | null;
   /** the targets as evaluated, which name the results */
   targets: Target[];
@@ -194,6 +197,7 @@ ${scheduleFields(input.schedule)}
 <div class="field-row">
 <div><label for="name">Name (optional)</label><input id="name" name="name" maxlength="200" value="${input.name}"></div>
 ${interval}
+${proxyField(page.proxies, input.proxy)}
 </div>
 ${scheduleFields(input.schedule)}
 <div class="field-row">

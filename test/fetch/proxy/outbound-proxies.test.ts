@@ -1,6 +1,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isIP } from 'node:net';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { createHtmlLoader } from '../../../src/fetch/loader/html-loader.ts';
 import { createBrowserLoader } from '../../../src/fetch/loader/browser-loader.ts';
 import { guardPolicy, type LookupFn } from '../../../src/fetch/ssrf/guard.ts';
@@ -9,6 +12,7 @@ import { parseProxies, type OutboundProxy } from '../../../src/domain/network/ou
 import type { PageLoader } from '../../../src/fetch/loader/types.ts';
 import { startFixtureServer, type FixtureServer } from '../../helpers/fixture-server.ts';
 import { startHttpConnectProxy, startSocks5Proxy, type RecordingProxy } from '../../helpers/recording-proxies.ts';
+import type { HttpsThroughProxyReport } from './https-through-proxy-child.ts';
 
 // Loads through the operator's outbound proxies (DESIGN §5 Outbound proxies):
 // an HTTP CONNECT and a SOCKS5 proxy on loopback, each with credentials,
@@ -140,6 +144,38 @@ describe('html mode', () => {
       result.issues.map((i) => [i.code, i.message]),
       [['fetch_failed', 'no proxy named gone is configured']],
     );
+  });
+});
+
+describe('html mode, https target', () => {
+  // Node reads NODE_EXTRA_CA_CERTS only at start, so the loads run in a child process that trusts the test CA.
+  let report: HttpsThroughProxyReport;
+  before(async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', join(import.meta.dirname, 'https-through-proxy-child.ts')],
+      { env: { ...process.env, NODE_EXTRA_CA_CERTS: join(import.meta.dirname, '..', '..', 'fixtures', 'tls', 'test-ca.pem') } },
+    );
+    report = JSON.parse(stdout.trim().split('\n').at(-1)!);
+  });
+
+  test('an https page loads through an HTTP CONNECT proxy, which carried a tunnel to the vetted address and port', () => {
+    assert.deepEqual(report.named, { status: 200, issues: [], title: 'Over TLS, through the proxy' });
+    const [tunnel] = report.carried;
+    assert.deepEqual(
+      { target: tunnel?.target, user: tunnel?.user, opened: tunnel?.opened },
+      { target: `127.0.0.1:${report.port}`, user: 'watcher', opened: true },
+    );
+    assert.ok(tunnel!.bytesDown > 1000, 'the certificate and the page came through the tunnel');
+  });
+
+  test("inside the tunnel the server's certificate is checked against the URL's name, not the address the proxy was given", () => {
+    assert.equal(report.carried[1]?.target, `127.0.0.1:${report.port}`);
+    assert.deepEqual(
+      report.otherName.issues.map((i) => i.code),
+      ['fetch_failed'],
+    );
+    assert.match(report.otherName.issues[0]!.message, /ERR_TLS_CERT_ALTNAME_INVALID.*other\.example\.com/);
   });
 });
 
