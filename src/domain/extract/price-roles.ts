@@ -108,9 +108,9 @@ function notPrice(text: string, item: PlacedAmount, previousEnd: number): boolea
 
 const SHIPPING_LABEL = new RegExp(`^(?:${SHIPPING})(?:\\s+\\p{L}+)?[\\s:]*$`, 'iu');
 
-/** A label's words; letters spaced out for layout in Chinese ("運\u3000\u3000費") read as the word. */
-function labelText(label: Element): string {
-  return visibleText([label])
+/** A label's words (its visible text as `textOf` reads it); letters spaced out for layout in Chinese ("運\u3000\u3000費") read as the word. */
+function labelText(label: Element, textOf: (el: Element) => string): string {
+  return textOf(label)
     .trim()
     .replace(/\s+/gu, ' ')
     .replace(/(?<=\p{Script=Han}) (?=\p{Script=Han})/gu, '');
@@ -121,10 +121,10 @@ function labelText(label: Element): string {
  * 9.95 €"): on a whole page none of its amounts is the item's price, however
  * many delivery options it lists after the label.
  */
-export function isShippingRow(el: Element): boolean {
+export function isShippingRow(el: Element, textOf: (el: Element) => string = (label) => visibleText([label])): boolean {
   if (el.name !== 'tr') return false;
   const label = el.children.find((child): child is Element => isElement(child) && (child.name === 'th' || child.name === 'td'));
-  return label !== undefined && SHIPPING_LABEL.test(labelText(label));
+  return label !== undefined && SHIPPING_LABEL.test(labelText(label, textOf));
 }
 
 /** The amounts of a whole page's text that may be the item's price: without shipping costs, instalments and unit prices. */
