@@ -1,6 +1,5 @@
 import type { Element } from 'domhandler';
 import { isElement } from './dom.ts';
-import { visibleText } from './visible-text.ts';
 
 // Several amounts in one text, where the words around them say which one is
 // the price asked now. Each rule sets amounts aside only when at least one
@@ -119,9 +118,9 @@ function labelText(label: Element, textOf: (el: Element) => string): string {
 /**
  * A table row labelled as shipping ("Shipping | Standard 4.95 € / Express
  * 9.95 €"): on a whole page none of its amounts is the item's price, however
- * many delivery options it lists after the label.
+ * many delivery options it lists after the label. `textOf` reads an element's visible text.
  */
-export function isShippingRow(el: Element, textOf: (el: Element) => string = (label) => visibleText([label])): boolean {
+export function isShippingRow(el: Element, textOf: (el: Element) => string): boolean {
   if (el.name !== 'tr') return false;
   const label = el.children.find((child): child is Element => isElement(child) && (child.name === 'th' || child.name === 'td'));
   return label !== undefined && SHIPPING_LABEL.test(labelText(label, textOf));
