@@ -5,6 +5,7 @@ import { combineAvailability } from './schema-availability.ts';
 import { stockFromWording, stockWording } from './stock-text.ts';
 import { areasAroundTitle, areasCoverPage } from './main-offer.ts';
 import { jsonLdFacts, metaFacts, microdataFacts, pageMicrodataFacts } from './structured-data.ts';
+import { pageTextView, type PageTextView } from './page-text.ts';
 import { visibleText } from './visible-text.ts';
 
 // An availability target's value: structured data first (page scope: JSON-LD,
@@ -19,21 +20,23 @@ import { visibleText } from './visible-text.ts';
 
 const CONTROLS = new Set(['a', 'button']);
 
-// Each control is judged once, however many areas around the title hold it.
-const switched = new WeakMap<Element, boolean>();
-
-function switchedLabels(el: Element): boolean {
-  if (!CONTROLS.has(el.name)) return false;
-  let judged = switched.get(el);
-  if (judged === undefined) {
-    const wording = stockWording(visibleText([el]));
-    switched.set(el, (judged = wording.out > 0 && wording.in > 0));
-  }
-  return judged;
-}
+/** Whether a control holds labels worded both ways, its text read by `textOf`. */
+const switchedLabels =
+  (textOf: (el: Element) => string) =>
+  (el: Element): boolean => {
+    if (!CONTROLS.has(el.name)) return false;
+    const wording = stockWording(textOf(el));
+    return wording.out > 0 && wording.in > 0;
+  };
 
 function wordingOf(nodes: readonly AnyNode[]) {
-  return stockWording(visibleText(nodes, { skip: switchedLabels }));
+  return stockWording(visibleText(nodes, { skip: switchedLabels((el) => visibleText([el])) }));
+}
+
+/** The page's text and its elements' without the controls worded both ways. */
+function stockText(page: ParsedPage): PageTextView {
+  const plain = pageTextView(page, 'plain');
+  return pageTextView(page, 'without switched labels', { skip: switchedLabels((el) => plain.of(el)) });
 }
 
 export function extractAvailability(page: ParsedPage, roots: readonly AnyNode[] | null): Availability | null {
@@ -46,9 +49,10 @@ export function extractAvailability(page: ParsedPage, roots: readonly AnyNode[] 
   }
   if (roots) return stockFromWording(wordingOf(roots));
   const areas = areasAroundTitle(page);
+  const text = stockText(page);
   for (const area of areas) {
-    const wording = wordingOf([area]);
+    const wording = stockWording(text.of(area));
     if (wording.out > 0 || wording.in > 0) return stockFromWording(wording);
   }
-  return areasCoverPage(page, areas) ? null : stockFromWording(wordingOf(page.document.children));
+  return areasCoverPage(page, areas) ? null : stockFromWording(stockWording(text.text));
 }

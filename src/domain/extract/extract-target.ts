@@ -9,7 +9,7 @@ import { formatMinorUnits } from './money.ts';
 import type { ParsedPage } from './parse-page.ts';
 import { extractPrice } from './price.ts';
 import { selectElements } from './select.ts';
-import { perPage } from './per-page.ts';
+import { pageTextView } from './page-text.ts';
 import { capString, displayLinks, failed, linksOutcome, MAX_LINKS, succeeded, type TargetExtraction } from './target-extraction.ts';
 import { visibleText } from './visible-text.ts';
 import { selectXPath } from './xpath.ts';
@@ -53,7 +53,7 @@ export function extractTarget(page: ParsedPage, target: Target): TargetExtractio
         .map((root) => visibleText([root]))
         .filter((t) => t !== '')
         .join('\n')
-    : perPage(page, 'visible text', () => visibleText(page.document.children));
+    : pageTextView(page, 'plain').text;
 
   switch (target.kind) {
     case 'text': {

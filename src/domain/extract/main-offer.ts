@@ -1,9 +1,10 @@
-import { findAll } from 'domutils';
 import type { Element } from 'domhandler';
 import { isElement } from './dom.ts';
+import { elementsNamed } from './page-elements.ts';
 import type { ParsedPage } from './parse-page.ts';
 import { perPage } from './per-page.ts';
-import { isHidden, showsText, visibleText } from './visible-text.ts';
+import { pageTextView } from './page-text.ts';
+import { isHidden, showsText } from './visible-text.ts';
 
 // Where a product page shows its main offer: around the product's title, the
 // page's <h1>. A person reads the price and the stock state next to the title
@@ -21,8 +22,9 @@ function shown(el: Element): boolean {
 
 /** The page's product title: its visible <h1>, or the first of several that say the same; null otherwise. */
 export function productTitle(page: ParsedPage): Element | null {
-  const titles = findAll((el) => el.name === 'h1' && shown(el), page.document.children)
-    .map((el) => ({ el, text: visibleText([el]) }))
+  const titles = elementsNamed(page, 'h1')
+    .filter(shown)
+    .map((el) => ({ el, text: pageTextView(page, 'plain').of(el) }))
     .filter((t) => t.text !== '');
   const [first] = titles;
   if (!first || titles.some((t) => t.text !== first.text)) return null;

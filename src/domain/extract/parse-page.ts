@@ -1,5 +1,5 @@
 import { parseDocument } from 'htmlparser2';
-import { findAll, textContent } from 'domutils';
+import { findOne, textContent } from 'domutils';
 import type { Document, Element } from 'domhandler';
 import { normaliseText } from '../observed-value.ts';
 import { capDepth } from './cap-depth.ts';
@@ -15,7 +15,7 @@ export interface ParsedPage {
 }
 
 function resolveBase(document: Document, finalUrl: string): string {
-  const href = findAll((el) => el.name === 'base' && el.attribs.href !== undefined, document.children)[0]?.attribs.href;
+  const href = findOne((el) => el.name === 'base' && el.attribs.href !== undefined, document.children)?.attribs.href;
   if (href === undefined) return finalUrl;
   try {
     return new URL(href.trim(), finalUrl).href;
@@ -39,7 +39,7 @@ function insideSvg(el: Element): boolean {
 
 /** The document's <title>, whitespace collapsed; null when absent or empty. */
 export function pageTitle(page: ParsedPage): string | null {
-  const title = findAll((el) => el.name === 'title' && !insideSvg(el), page.document.children)[0];
+  const title = findOne((el) => el.name === 'title' && !insideSvg(el), page.document.children);
   const text = title ? normaliseText(textContent(title)) : '';
   return text === '' ? null : text;
 }

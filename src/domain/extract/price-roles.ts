@@ -1,6 +1,5 @@
 import type { Element } from 'domhandler';
 import { isElement } from './dom.ts';
-import { visibleText } from './visible-text.ts';
 
 // Several amounts in one text, where the words around them say which one is
 // the price asked now. Each rule sets amounts aside only when at least one
@@ -108,9 +107,9 @@ function notPrice(text: string, item: PlacedAmount, previousEnd: number): boolea
 
 const SHIPPING_LABEL = new RegExp(`^(?:${SHIPPING})(?:\\s+\\p{L}+)?[\\s:]*$`, 'iu');
 
-/** A label's words; letters spaced out for layout in Chinese ("運\u3000\u3000費") read as the word. */
-function labelText(label: Element): string {
-  return visibleText([label])
+/** A label's words (its visible text as `textOf` reads it); letters spaced out for layout in Chinese ("運\u3000\u3000費") read as the word. */
+function labelText(label: Element, textOf: (el: Element) => string): string {
+  return textOf(label)
     .trim()
     .replace(/\s+/gu, ' ')
     .replace(/(?<=\p{Script=Han}) (?=\p{Script=Han})/gu, '');
@@ -119,12 +118,12 @@ function labelText(label: Element): string {
 /**
  * A table row labelled as shipping ("Shipping | Standard 4.95 € / Express
  * 9.95 €"): on a whole page none of its amounts is the item's price, however
- * many delivery options it lists after the label.
+ * many delivery options it lists after the label. `textOf` reads an element's visible text.
  */
-export function isShippingRow(el: Element): boolean {
+export function isShippingRow(el: Element, textOf: (el: Element) => string): boolean {
   if (el.name !== 'tr') return false;
   const label = el.children.find((child): child is Element => isElement(child) && (child.name === 'th' || child.name === 'td'));
-  return label !== undefined && SHIPPING_LABEL.test(labelText(label));
+  return label !== undefined && SHIPPING_LABEL.test(labelText(label, textOf));
 }
 
 /** The amounts of a whole page's text that may be the item's price: without shipping costs, instalments and unit prices. */

@@ -5,7 +5,8 @@ import { areasAroundTitle, areasCoverPage } from './main-offer.ts';
 import type { ParsedPage } from './parse-page.ts';
 import { currentPrices, isShippingRow, itemPrices } from './price-roles.ts';
 import { findAmounts, findPriceMentions, findPriceRange, isFreeText } from './price-text.ts';
-import { jsonLdFacts, metaFacts, microdataFacts, pageMicrodataFacts, type StatedPrice } from './structured-data.ts';
+import { areaMicrodataFacts, jsonLdFacts, metaFacts, microdataFacts, pageMicrodataFacts, type StatedPrice } from './structured-data.ts';
+import { pageTextView, type PageTextView } from './page-text.ts';
 import { visibleText } from './visible-text.ts';
 
 // A price target's value. Sources are tried in order of reliability; the
@@ -85,14 +86,17 @@ function noted(price: StatedPrice, note: string | null): StatedPrice {
   return { ...price, reading: price.reading ? `${price.reading}; ${note}` : note };
 }
 
-function textCandidates(
-  roots: readonly AnyNode[],
-  decimal: DecimalHint | undefined,
-  bareNumbers: boolean,
-  exponent: number,
-): StatedPrice[] {
-  // on a whole page, the rows of a shipping table list no item price
-  const text = visibleText(roots, { skipStruck: true, skip: bareNumbers ? undefined : isShippingRow });
+/** The text a page-scope target reads prices in: struck-through text and, as they list no item price, shipping rows left out. */
+function pricesText(page: ParsedPage): PageTextView {
+  const plain = pageTextView(page, 'plain');
+  return pageTextView(page, 'without struck text and shipping rows', {
+    skipStruck: true,
+    skip: (el) => isShippingRow(el, (label) => plain.of(label)),
+  });
+}
+
+/** The prices a text shows; `bareNumbers`: the text is a selected element's, where one number alone is a price. */
+function textCandidates(text: string, decimal: DecimalHint | undefined, bareNumbers: boolean, exponent: number): StatedPrice[] {
   // a selected element showing a price range: its "from" price
   const range = bareNumbers ? findPriceRange(text, decimal) : null;
   if (range) return [byConvention(range.amount, range.currency?.codes ?? null, range.autoGrouped, exponent)];
@@ -141,7 +145,10 @@ function nearTitle(page: ParsedPage, currency: string, exponent: number, decimal
   let outermost: Verdict = { kind: 'none' };
   const areas = areasAroundTitle(page);
   for (const area of areas) {
-    for (const read of [() => microdataFacts([area], decimal).prices, () => textCandidates([area], decimal, false, exponent)]) {
+    for (const read of [
+      () => areaMicrodataFacts(page, area, decimal).prices,
+      () => textCandidates(pricesText(page).of(area), decimal, false, exponent),
+    ]) {
       const verdict = judge(read(), currency, exponent);
       if (verdict.kind === 'value' || verdict.kind === 'ambiguous') return verdict;
       outermost = verdict;
@@ -154,7 +161,7 @@ function nearTitle(page: ParsedPage, currency: string, exponent: number, decimal
 /** The whole page's visible text, unless the title's areas have read it already. */
 function wholePage(page: ParsedPage, currency: string, exponent: number, decimal: DecimalHint | undefined): Verdict {
   if (areasCoverPage(page, areasAroundTitle(page))) return { kind: 'none' };
-  return judge(textCandidates(page.document.children, decimal, false, exponent), currency, exponent);
+  return judge(textCandidates(pricesText(page).text, decimal, false, exponent), currency, exponent);
 }
 
 export function extractPrice(
@@ -169,7 +176,10 @@ export function extractPrice(
   }
   const judged = (read: () => StatedPrice[]) => (): Verdict => judge(read(), currency, exponent);
   const sources: (() => Verdict)[] = roots
-    ? [judged(() => microdataFacts(roots, decimal).prices), judged(() => textCandidates(roots, decimal, true, exponent))]
+    ? [
+        judged(() => microdataFacts(roots, decimal).prices),
+        judged(() => textCandidates(visibleText(roots, { skipStruck: true }), decimal, true, exponent)),
+      ]
     : [
         () => structuredVerdict(page, currency, exponent, decimal),
         () => nearTitle(page, currency, exponent, decimal),

@@ -1,9 +1,10 @@
-import { findAll, textContent } from 'domutils';
+import { textContent } from 'domutils';
 import type { AnyNode, Element } from 'domhandler';
 import { descendants } from './dom.ts';
 import { parseDotDecimal, type DecimalAmount } from './money.ts';
 import type { DecimalHint } from './number-text.ts';
 import type { ParsedPage } from './parse-page.ts';
+import { elementsNamed, itempropElements } from './page-elements.ts';
 import { perPage } from './per-page.ts';
 import { parsePriceText } from './price-text.ts';
 import { normaliseText, type Availability } from '../observed-value.ts';
@@ -176,9 +177,8 @@ export function jsonLdFacts(page: ParsedPage): StructuredFacts {
 
 function findJsonLdFacts(page: ParsedPage): StructuredFacts {
   const facts: StructuredFacts = { prices: [], availability: [] };
-  const scripts = findAll(
-    (el) => el.name === 'script' && (el.attribs.type ?? '').split(';')[0]!.trim().toLowerCase() === 'application/ld+json',
-    page.document.children,
+  const scripts = elementsNamed(page, 'script').filter(
+    (el) => (el.attribs.type ?? '').split(';')[0]!.trim().toLowerCase() === 'application/ld+json',
   );
   for (const script of scripts) walkJsonLd(parseJsonLd(textContent(script)), false, true, facts);
   return facts;
@@ -212,15 +212,32 @@ function scopeCurrency(el: Element): readonly string[] | null {
   return currencyEl ? readCurrency(itemValue(currencyEl).value) : null;
 }
 
-/** Microdata prices and availability on or below the nodes. */
 /** Microdata of the whole page. */
 export function pageMicrodataFacts(page: ParsedPage, decimal: DecimalHint | undefined): StructuredFacts {
-  return perPage(page, `microdata ${decimal ?? 'auto'}`, () => microdataFacts(page.document.children, decimal));
+  return perPage(page, `microdata ${decimal ?? 'auto'}`, () => statedBy(itempropElements(page), decimal));
 }
 
+/** Microdata of the element and what is inside it, on a whole page. */
+export function areaMicrodataFacts(page: ParsedPage, area: Element, decimal: DecimalHint | undefined): StructuredFacts {
+  const inside = (el: Element) => {
+    for (let node: Element | null = el; node; node = node.parent?.type === 'tag' ? node.parent : null) if (node === area) return true;
+    return false;
+  };
+  return statedBy(itempropElements(page).filter(inside), decimal);
+}
+
+/** Microdata prices and availability on or below the nodes. */
 export function microdataFacts(nodes: readonly AnyNode[], decimal: DecimalHint | undefined): StructuredFacts {
+  return statedBy(
+    descendants(nodes).filter((el) => el.attribs.itemprop !== undefined),
+    decimal,
+  );
+}
+
+/** The microdata the elements (each with an itemprop attribute, in document order) state. */
+function statedBy(elements: readonly Element[], decimal: DecimalHint | undefined): StructuredFacts {
   const facts: StructuredFacts = { prices: [], availability: [] };
-  for (const el of descendants(nodes)) {
+  for (const el of elements) {
     if (hasItemprop(el, 'price') || hasItemprop(el, 'lowPrice')) {
       const { value, fromAttribute } = itemValue(el);
       // schema.org asks for a dot in attribute values; visible text follows the page
@@ -238,8 +255,7 @@ export function microdataFacts(nodes: readonly AnyNode[], decimal: DecimalHint |
 // ---- Open Graph / product meta tags ------------------------------------------
 
 function metaContent(page: ParsedPage, names: readonly string[]): string[] {
-  const metas = perPage(page, 'meta tags', () => findAll((el) => el.name === 'meta', page.document.children));
-  return metas
+  return elementsNamed(page, 'meta')
     .filter((el) => names.includes((el.attribs.property ?? el.attribs.name ?? '').toLowerCase()))
     .map((el) => el.attribs.content)
     .filter((content): content is string => content !== undefined);

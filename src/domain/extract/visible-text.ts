@@ -20,7 +20,7 @@ const SKIPPED = new Set([
   'svg',
   'datalist',
 ]);
-const STRUCK = new Set(['del', 's', 'strike']);
+export const STRUCK: ReadonlySet<string> = new Set(['del', 's', 'strike']);
 const BLOCKS = new Set([
   'address',
   'article',
@@ -77,38 +77,62 @@ export interface VisibleTextOptions {
 
 export function isHidden(el: Element): boolean {
   if (el.attribs.hidden !== undefined) return true;
-  const style = (el.attribs.style ?? '').toLowerCase().replace(/\s+/gu, '');
+  if (el.attribs.style === undefined) return false;
+  const style = el.attribs.style.toLowerCase().replace(/\s+/gu, '');
   return /(?:^|;)(?:display:none|visibility:hidden)/u.test(style);
 }
 
-function collect(node: AnyNode, out: string[], options: VisibleTextOptions): void {
+/** What a walk writes: the raw text's pieces, and where each element's raw text starts and ends when asked. */
+export interface RawText {
+  parts: string[];
+  length: number;
+  /** called for every element read, with the offsets of its raw text (separators included; end exclusive) */
+  onElement?: (el: Element, start: number, end: number) => void;
+}
+
+function push(out: RawText, piece: string): void {
+  out.parts.push(piece);
+  out.length += piece.length;
+}
+
+function collect(node: AnyNode, out: RawText, options: VisibleTextOptions): void {
   if (isTextNode(node)) {
-    out.push(node.data);
+    push(out, node.data);
     return;
   }
   if (!isElement(node)) return;
   const name = node.name;
   if (SKIPPED.has(name) || isHidden(node) || (options.skipStruck && STRUCK.has(name)) || options.skip?.(node)) return;
+  const start = out.length;
   if (name === 'br') {
-    out.push('\n');
-    return;
+    push(out, '\n');
+  } else {
+    const separator = BLOCKS.has(name) ? '\n' : SPACED.has(name) ? ' ' : '';
+    push(out, separator);
+    for (const child of node.children) collect(child, out, options);
+    push(out, separator);
   }
-  const separator = BLOCKS.has(name) ? '\n' : SPACED.has(name) ? ' ' : '';
-  out.push(separator);
-  for (const child of node.children) collect(child, out, options);
-  out.push(separator);
+  out.onElement?.(node, start, out.length);
 }
 
-/** Visible text of the nodes: one line per block, whitespace collapsed within lines, no empty lines. */
-export function visibleText(nodes: readonly AnyNode[], options: VisibleTextOptions = {}): string {
-  const out: string[] = [];
+/** The nodes' visible text before lines are normalised: what visibleText reads. */
+export function rawVisibleText(nodes: readonly AnyNode[], out: RawText, options: VisibleTextOptions = {}): string {
   for (const node of nodes) collect(node, out, options);
-  return out
-    .join('')
+  return out.parts.join('');
+}
+
+/** Raw visible text as visibleText shows it: one line per block, whitespace collapsed within lines, no empty lines. */
+export function normaliseLines(raw: string): string {
+  return raw
     .split('\n')
     .map(normaliseText)
     .filter((line) => line !== '')
     .join('\n');
+}
+
+/** Visible text of the nodes: one line per block, whitespace collapsed within lines, no empty lines. */
+export function visibleText(nodes: readonly AnyNode[], options: VisibleTextOptions = {}): string {
+  return normaliseLines(rawVisibleText(nodes, { parts: [], length: 0 }, options));
 }
 
 /** Whether the nodes show any visible text: visibleText(nodes) !== '', stopping at the first word. */

@@ -1,0 +1,111 @@
+import type { Element } from 'domhandler';
+import type { ParsedPage } from './parse-page.ts';
+import { perPage } from './per-page.ts';
+import { TextLayer } from './text-layer.ts';
+import { rawVisibleText, STRUCK, visibleText, type VisibleTextOptions } from './visible-text.ts';
+
+// A page's visible text read in one walk, with where each element's text
+// starts and ends in it: the stored text, the areas around the title and the
+// controls are slices of it, and a text without some elements (struck-through
+// prices, controls worded both ways) is the walk's raw text less their
+// stretches, normalised once. Every text equals visibleText of the same nodes
+// with the same options; an element the walk did not read (inside a hidden
+// one) or inside a left-out one is read on its own.
+
+export interface PageTextView {
+  /** visibleText(page.document.children, options) */
+  readonly text: string;
+  /** visibleText([el], options) */
+  of(el: Element): string;
+}
+
+interface PageWalk {
+  layer: TextLayer;
+  /** the elements read, children before their parent, with their raw text's offsets */
+  elements: Element[];
+  starts: number[];
+  ends: number[];
+  index: Map<Element, number> | null;
+}
+
+function walkPage(page: ParsedPage): PageWalk {
+  const walk: PageWalk = { layer: new TextLayer(''), elements: [], starts: [], ends: [], index: null };
+  const onElement = (el: Element, start: number, end: number) => {
+    walk.elements.push(el);
+    walk.starts.push(start);
+    walk.ends.push(end);
+  };
+  walk.layer = new TextLayer(rawVisibleText(page.document.children, { parts: [], length: 0, onElement }));
+  return walk;
+}
+
+function indexOf(walk: PageWalk, el: Element): number | undefined {
+  walk.index ??= new Map(walk.elements.map((e, i) => [e, i]));
+  return walk.index.get(el);
+}
+
+/** The stretches of the raw text the options leave out, outermost only, in text order. */
+function cutsOf(walk: PageWalk, options: VisibleTextOptions): { start: number; end: number }[] {
+  const cuts: { start: number; end: number }[] = [];
+  walk.elements.forEach((el, i) => {
+    if (!((options.skipStruck && STRUCK.has(el.name)) || options.skip?.(el))) return;
+    const start = walk.starts[i]!;
+    // children come first: the cuts inside this element are part of it
+    while (cuts.length > 0 && cuts[cuts.length - 1]!.start >= start) cuts.pop();
+    cuts.push({ start, end: walk.ends[i]! });
+  });
+  return cuts;
+}
+
+function viewWithout(walk: PageWalk, options: VisibleTextOptions): PageTextView {
+  const cuts = cutsOf(walk, options);
+  const raw = walk.layer.raw;
+  let layer = walk.layer;
+  /** removed[k]: raw characters left out before cut k ends */
+  const removed: number[] = [];
+  if (cuts.length > 0) {
+    const kept: string[] = [];
+    let at = 0;
+    for (const cut of cuts) {
+      kept.push(raw.slice(at, cut.start));
+      removed.push((removed[removed.length - 1] ?? 0) + cut.end - cut.start);
+      at = cut.end;
+    }
+    kept.push(raw.slice(at));
+    layer = new TextLayer(kept.join(''));
+  }
+  // how many cuts start (or end) at or before the offset
+  const count = (at: number, edge: 'start' | 'end'): number => {
+    let low = 0;
+    let high = cuts.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (cuts[mid]![edge] <= at) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  };
+  // an element's offsets are never inside a cut: what is cut before one is every cut ending by it
+  const shift = (at: number) => at - (removed[count(at, 'end') - 1] ?? 0);
+  return {
+    text: layer.text,
+    of(el) {
+      const i = indexOf(walk, el);
+      if (i === undefined) return visibleText([el], options);
+      const start = walk.starts[i]!;
+      const end = walk.ends[i]!;
+      const around = cuts[count(start, 'start') - 1];
+      if (around && around.end >= end) return visibleText([el], options);
+      return layer.slice(shift(start), shift(end));
+    },
+  };
+}
+
+/**
+ * The page's visible text with the options' leaving out (`key` names them:
+ * one view per page and key), and any element's text within it.
+ */
+export function pageTextView(page: ParsedPage, key: string, options: VisibleTextOptions = {}): PageTextView {
+  const walk = perPage(page, 'visible text walk', () => walkPage(page));
+  return perPage(page, `visible text view ${key}`, () => viewWithout(walk, options));
+}

@@ -1,0 +1,115 @@
+import { normaliseLines } from './visible-text.ts';
+
+// A raw visible text normalised once (normaliseLines), from which the
+// normalised text of any stretch of it is a slice: a page's areas, controls
+// and the page itself read one text instead of each walking and normalising
+// its own. Normalising keeps every non-space character and turns each run of
+// whitespace between two of them into one "\n" (the run holds a line break)
+// or one " "; so a stretch's text is the slice between where its first and
+// last characters land, less the one separator either end may carry.
+// NFC normalisation (part of normaliseLines) can join characters across a
+// stretch's edge and change lengths: a raw text that NFC changes, or a
+// stretch whose edge is a character that composes with the one before it (a
+// combining mark, a Hangul vowel or final consonant), is normalised on its own.
+
+const JOINS_PREVIOUS = /[\p{M}\u1160-\u11ff]/u;
+
+/** Whether the UTF-16 unit is whitespace to a regular expression's \s. */
+export function isSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+export class TextLayer {
+  /** normaliseLines(raw) */
+  readonly text: string;
+  private readonly sliceable: boolean;
+  /**
+   * Stretches of the raw text copied unchanged into \`text\` (words and the
+   * single spaces between them): where each starts in the raw text and in
+   * \`text\`, and its length.
+   */
+  private readonly rawStarts: number[] = [];
+  private readonly textStarts: number[] = [];
+  private readonly lengths: number[] = [];
+
+  constructor(readonly raw: string) {
+    this.sliceable = raw.normalize('NFC') === raw;
+    this.text = this.sliceable ? this.collapse() : normaliseLines(raw);
+  }
+
+  private collapse(): string {
+    const raw = this.raw;
+    const parts: string[] = [];
+    let length = 0;
+    let at = 0;
+    while (at < raw.length && isSpace(raw.charCodeAt(at))) at++;
+    let copied = at;
+    while (at < raw.length) {
+      const c = raw.charCodeAt(at);
+      if (!isSpace(c)) {
+        at++;
+        continue;
+      }
+      let end = at;
+      let lineBreak = false;
+      for (let w = raw.charCodeAt(end); end < raw.length && isSpace(w); w = raw.charCodeAt(++end)) lineBreak ||= w === 10;
+      if (end === raw.length) break;
+      // a single space is already what normalising makes of it
+      if (end - at > 1 || c !== 32) {
+        length = this.copy(parts, copied, at, length);
+        parts.push(lineBreak ? '\n' : ' ');
+        length++;
+        copied = end;
+      }
+      at = end;
+    }
+    this.copy(parts, copied, at, length);
+    return parts.join('');
+  }
+
+  private copy(parts: string[], start: number, end: number, length: number): number {
+    this.rawStarts.push(start);
+    this.textStarts.push(length);
+    this.lengths.push(end - start);
+    parts.push(this.raw.slice(start, end));
+    return length + end - start;
+  }
+
+  /** Where raw offset `at` lands in `text`: in a copied stretch, its place; in whitespace collapsed, before the separator. */
+  private toText(at: number): number {
+    let low = 0;
+    let high = this.rawStarts.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.rawStarts[mid]! <= at) low = mid + 1;
+      else high = mid;
+    }
+    if (low === 0) return 0;
+    const word = low - 1;
+    return this.textStarts[word]! + Math.min(at - this.rawStarts[word]!, this.lengths[word]!);
+  }
+
+  /** normaliseLines(raw.slice(start, end)) */
+  slice(start: number, end: number): string {
+    if (!this.sliceable || JOINS_PREVIOUS.test(this.raw.charAt(start)) || JOINS_PREVIOUS.test(this.raw.charAt(end))) {
+      return normaliseLines(this.raw.slice(start, end));
+    }
+    let from = this.toText(start);
+    let to = this.toText(end);
+    if (from < to && (this.text[from] === ' ' || this.text[from] === '\n')) from++;
+    if (from < to && (this.text[to - 1] === ' ' || this.text[to - 1] === '\n')) to--;
+    return this.text.slice(from, to);
+  }
+}

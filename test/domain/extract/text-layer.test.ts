@@ -1,0 +1,72 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
+import type { Element } from 'domhandler';
+import { loadRealPages } from '../../../scripts/realpages-eval.ts';
+import { descendants } from '../../../src/domain/extract/dom.ts';
+import { pageTextView } from '../../../src/domain/extract/page-text.ts';
+import { isSpace, TextLayer } from '../../../src/domain/extract/text-layer.ts';
+import { normaliseLines, visibleText, type VisibleTextOptions } from '../../../src/domain/extract/visible-text.ts';
+import { page } from './helpers.ts';
+import type { ParsedPage } from '../../../src/domain/extract/parse-page.ts';
+
+// A page's text read once and sliced (page-text.ts, text-layer.ts) is the
+// text visibleText reads of the same nodes with the same options, whatever
+// the element: the slices are a speed-up, never a different reading.
+
+const LEFT_OUT: VisibleTextOptions = { skipStruck: true, skip: (el) => el.name === 'tr' || el.attribs.class === 'cut' };
+
+function assertSameAsVisibleText(parsed: ParsedPage, label: string): void {
+  const elements = descendants(parsed.document.children);
+  for (const [key, options] of [['plain', {}] as const, ['left out', LEFT_OUT] as const]) {
+    const view = pageTextView(parsed, key, options);
+    assert.equal(view.text, visibleText(parsed.document.children, options), `${label}: the page's text (${key})`);
+    for (const el of elements) {
+      const expected = visibleText([el], options);
+      if (view.of(el) !== expected) assert.equal(view.of(el), expected, `${label}: <${el.name}> (${key})`);
+    }
+  }
+}
+
+test('slices of the one-pass text equal each element read on its own, on every real shop page', () => {
+  for (const real of loadRealPages(resolve(import.meta.dirname, '../../corpora/realpages'))) {
+    assertSameAsVisibleText(page(real.html.toString('utf8')), real.key);
+  }
+});
+
+test('slices equal each element read on its own at the edges of left-out, hidden and inline elements', () => {
+  const html = `<div> a <span><del>9</del> b</span><span class="cut">x</span>c<br>
+    <p hidden>h <b>i</b></p><del><span>in del</span> <b>too</b></del>
+    <table><tr><td>Shipping</td><td>4.95</td></tr></table><i></i><s></s> end\u00a0 <b> </b>\n\t<em>last</em> </div>`;
+  assertSameAsVisibleText(page(html), 'edges');
+});
+
+test('text that normalisation composes is read on its own, and still equals visibleText', () => {
+  // "e" + combining acute split across elements; a mark no letter composes with; a decomposed page; Hangul jamo
+  for (const html of [
+    '<p>cafe<b>\u0301</b> x</p>',
+    '<p>x<b>\u0301</b> y</p>',
+    '<p>caf\u0065\u0301 <b>b</b></p>',
+    '<p>\u1100<i>\u1161</i>\u11a8 <b>k</b></p>',
+  ]) {
+    assertSameAsVisibleText(page(html), JSON.stringify(html));
+  }
+});
+
+test('the layer of a raw text is its lines normalised', () => {
+  for (const raw of ['', '  ', ' a ', 'a\n\n b \u3000c\r\nd', '\n x \u2028 y\t\n', 'é \u0065\u0301']) {
+    assert.equal(new TextLayer(raw).text, normaliseLines(raw), JSON.stringify(raw));
+  }
+});
+
+test('isSpace is the whitespace of \\s in a regular expression, for every UTF-16 unit', () => {
+  for (let c = 0; c <= 0xffff; c++) {
+    if (isSpace(c) !== /\s/u.test(String.fromCharCode(c))) assert.fail(`U+${c.toString(16)}`);
+  }
+});
+
+test('an element inside a left-out one is read on its own, as visibleText reads it', () => {
+  const parsed = page('<div><del><p>old <b>12</b></p></del><p>new</p></div>');
+  const inner = descendants(parsed.document.children).find((el) => el.name === 'p') as Element;
+  assert.equal(pageTextView(parsed, 'struck', { skipStruck: true }).of(inner), 'old 12');
+});
