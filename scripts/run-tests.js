@@ -34,9 +34,20 @@ if (!env.TEST_DATABASE_URL) {
   });
   if (made.status !== 0) process.exit(made.status ?? 1);
 }
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000', ...files], {
-  stdio: 'inherit',
-  env,
-});
+// TAP on stdout as always; after it, on stderr, the failed tests and the slowest files.
+const reporters = [
+  '--test-reporter=tap',
+  '--test-reporter-destination=stdout',
+  '--test-reporter=./scripts/test-summary-reporter.js',
+  '--test-reporter-destination=stderr',
+];
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000', ...reporters, ...files],
+  {
+    stdio: 'inherit',
+    env,
+  },
+);
 if (snapshotDir) rmSync(snapshotDir, { recursive: true, force: true });
 process.exit(result.status ?? 1);
