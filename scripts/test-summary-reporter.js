@@ -48,7 +48,7 @@ export default async function* summary(source) {
       failures.push({
         file: data.file,
         name: wholeFile ? '(the file itself)' : data.name,
-        lines: wholeFile ? (stderr.get(data.file) ?? describeError(error)) : describeError(error),
+        lines: [...describeError(error), ...(wholeFile && stderr.has(data.file) ? ['stderr:', ...stderr.get(data.file)] : [])],
       });
     }
   }
