@@ -34,9 +34,23 @@ if (!env.TEST_DATABASE_URL) {
   });
   if (made.status !== 0) process.exit(made.status ?? 1);
 }
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000', ...files], {
-  stdio: 'inherit',
-  env,
-});
+// TAP on stdout as always; after it, on stderr, the failed tests and the slowest files.
+const reporters = [
+  '--test-reporter=tap',
+  '--test-reporter-destination=stdout',
+  '--test-reporter=./scripts/test-summary-reporter.js',
+  '--test-reporter-destination=stderr',
+];
+// node 20 bounds each file as a whole by --test-timeout too, not only each
+// test: a file of many tests on a busy machine (or beside the other store's
+// suite) outran 120 s without any test hanging. Ten minutes still ends a hang.
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=600000', ...reporters, ...files],
+  {
+    stdio: 'inherit',
+    env,
+  },
+);
 if (snapshotDir) rmSync(snapshotDir, { recursive: true, force: true });
 process.exit(result.status ?? 1);

@@ -7,6 +7,7 @@ import { insertMonitorRow } from '../helpers/monitor-rows.ts';
 import { TITLE } from '../helpers/watched-page.ts';
 import { startTestEngine } from '../helpers/test-engine.ts';
 import { testDatabaseUrl } from '../helpers/test-database.ts';
+import { flushActivityStatistics } from '../helpers/activity-statistics.ts';
 
 // PGlite has no autovacuum: the hourly cleanup vacuums the tables written on
 // every check and request, so rewriting rows does not grow the store without
@@ -80,9 +81,7 @@ test('the engine keeps the planner statistics of a table that grew between vacuu
         targets: [TITLE],
         nextCheckAt: new Date(t.clock.now().getTime() + 3_600_000),
       });
-    // The store's activity statistics reach their view about a second after a change.
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    await t.db.query('SELECT 1');
+    await flushActivityStatistics(t.db);
     t.clock.set(new Date(t.clock.now().getTime() + 61_000));
     await engine.runCycle();
     const [stats] = await t.db.query<{ reltuples: number }>("SELECT reltuples FROM pg_class WHERE relname = 'check_state'");
@@ -116,9 +115,7 @@ test(
         );
       const before = await vacuums();
       for (let i = 0; i < 4; i++) await t.db.query("UPDATE check_state SET next_check_at = next_check_at + interval '1 minute'");
-      // The store's activity statistics reach their view about a second after a change.
-      await new Promise((resolve) => setTimeout(resolve, 1100));
-      await t.db.query('SELECT 1');
+      await flushActivityStatistics(t.db);
       t.clock.set(new Date(t.clock.now().getTime() + 61_000));
       await engine.runCycle();
       const after = await vacuums();

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { Database } from '../../src/store/database.ts';
 import { analyzeChangedTables } from '../../src/store/planner-statistics.ts';
 import { openTestDatabase, testDatabaseUrl } from '../helpers/test-database.ts';
+import { flushActivityStatistics } from '../helpers/activity-statistics.ts';
 
 // PGlite has no autovacuum; the engine runs analyzeChangedTables every minute
 // instead, with autovacuum's thresholds (50 rows + 10 % since the last ANALYZE).
@@ -16,11 +17,7 @@ before(async () => {
 });
 after(() => db.close());
 
-/** The store's activity statistics reach the view about a second after a change. */
-async function statisticsSettled(): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 1100));
-  await db.query('SELECT 1');
-}
+const statisticsSettled = () => flushActivityStatistics(db);
 
 test('a table changed by more than 50 rows + 10 % since its last ANALYZE is analysed, once', { skip: SKIP }, async () => {
   await analyzeChangedTables(db);

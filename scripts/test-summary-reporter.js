@@ -1,0 +1,69 @@
+// A node --test reporter that prints, once the run ends, every failed test with
+// its file and the first lines of its error, then the slowest files with their
+// wall times: CI shows only a log's tail, and the TAP above it is long.
+import { relative } from 'node:path';
+
+const SLOWEST = 15;
+const ERROR_LINES = 8;
+// A file that fails outside any test (an import that throws, a crash) has only
+// its stderr to say why.
+const STDERR_LINES = 12;
+
+function firstLines(text, n) {
+  const lines = String(text).trimEnd().split('\n');
+  return lines.slice(0, n).concat(lines.length > n ? ['…'] : []);
+}
+
+function describeError(error) {
+  if (!error) return [];
+  // The runner wraps what the test threw; the cause is the assertion or error itself.
+  const thrown = error.cause ?? error;
+  const text = thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown);
+  // The runner's own frames say nothing about the test.
+  const own = text.split('\n').filter((line) => !/^\s+at .*\(node:/.test(line) && !/^\s+at node:/.test(line));
+  return firstLines(own.join('\n'), ERROR_LINES);
+}
+
+function seconds(ms) {
+  return `${(ms / 1000).toFixed(1).padStart(7)} s`;
+}
+
+export default async function* summary(source) {
+  const failures = [];
+  const files = [];
+  const stderr = new Map();
+  for await (const event of source) {
+    const data = event.data ?? {};
+    if (event.type === 'test:stderr' && data.file) {
+      const kept = stderr.get(data.file) ?? [];
+      kept.push(...String(data.message).trimEnd().split('\n'));
+      stderr.set(data.file, kept.slice(-STDERR_LINES));
+    } else if (event.type === 'test:complete' && data.nesting === 0 && data.file && data.name === data.file) {
+      files.push({ file: data.file, ms: data.details?.duration_ms ?? 0 });
+    } else if (event.type === 'test:fail') {
+      const error = data.details?.error;
+      // A parent that failed only because a subtest did adds nothing to the subtest's own entry.
+      if (error?.failureType === 'subtestsFailed') continue;
+      const wholeFile = data.name === data.file;
+      failures.push({
+        file: data.file,
+        name: wholeFile ? '(the file itself)' : data.name,
+        lines: [...describeError(error), ...(wholeFile && stderr.has(data.file) ? ['stderr:', ...stderr.get(data.file)] : [])],
+      });
+    }
+  }
+  const where = (file) => (file ? relative(process.cwd(), file) : '(no file)');
+  let out = '\n== test summary\n';
+  if (failures.length === 0) out += 'no test failed\n';
+  else {
+    out += `${failures.length} failed:\n`;
+    for (const f of failures) {
+      out += `\n✖ ${where(f.file)} › ${f.name}\n`;
+      for (const line of f.lines) out += `    ${line}\n`;
+    }
+  }
+  const slowest = files.sort((a, b) => b.ms - a.ms).slice(0, SLOWEST);
+  out += `\nslowest ${slowest.length} of ${files.length} files (wall time, files run side by side):\n`;
+  for (const f of slowest) out += `${seconds(f.ms)}  ${where(f.file)}\n`;
+  yield out;
+}
