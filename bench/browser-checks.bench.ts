@@ -47,7 +47,7 @@ ${loadConfig({}).chromiumPath}; memory is the peak of the summed resident sizes 
 250 ms; the fixture site's process excluded). pagewatch: the engine with browser monitors on PGlite (filtering proxy, fresh context,
 settle (src/fetch/loader/page-settle.ts), extraction, commit). Baseline: playwright-core with its default launch flags, a fresh context per load, \`goto\` then wait for the price.
 pagewatch launches Chromium without the omnibox popup renderer each context has by default, a spare renderer or a GPU process
-(\`src/fetch/browser/chromium.ts\`); plain playwright-core with those flags is faster and smaller still (bench/findings.md).
+(\`src/fetch/browser/chromium.ts\`); plain playwright-core with those flags is faster and smaller still (docs/decisions/0033-browser-checks-one-renderer-per-load-no-gpu.md).
 
 ${table(
   ['what', 'loads/s', 'ratio', 'peak RSS', 'RSS ratio', 'correct price'],

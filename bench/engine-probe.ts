@@ -8,7 +8,7 @@ import { createAccount, countCheckedSince, insertMonitors } from './lib/seed.ts'
 import { openBenchStore, type StoreKind } from './lib/stores.ts';
 
 // Not a benchmark of the list (npm run bench does not run it): the
-// probe used to find and measure the engine fixes in bench/findings.md. N
+// probe used to find and measure the engine fixes of docs/decisions/ (0001, 0002). N
 // small product pages (3 targets), all due, checked by the engine; prints
 // checks/s and, with PROBE_COUNT=1, the SQL statements per check.
 //

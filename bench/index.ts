@@ -45,7 +45,7 @@ const section = (name: string) => {
 
 const markdown = `# Benchmarks
 
-Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}; do not edit by hand (bench/findings.md holds the findings).
+Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}; do not edit by hand (the findings are decision records in docs/decisions/, indexed in bench/findings.md).
 
 Machine: ${shell('nproc', [])} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${memory} MiB memory, Node ${process.version}, ${shell('uname', ['-sr'])}.
 
@@ -64,7 +64,7 @@ top of each script.
 ${outcomes.join('\n')}
 
 ${['api', 'html-checks', 'scale', 'browser-checks', 'browser-steps', 'scale-out', 'store-growth', 'simulated-day', 'backup', 'footprint'].map(section).join('\n')}
-${readFileSync(join(dir, 'findings.md'), 'utf8')}`;
+${readFileSync(join(dir, 'findings.md'), 'utf8').replaceAll('](../docs/', '](docs/')}`;
 
 writeFileSync(join(dir, '..', 'BENCHMARKS.md'), markdown);
 rmSync(results, { recursive: true, force: true });

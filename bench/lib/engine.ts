@@ -9,7 +9,7 @@ import { benchPlans } from './plans.ts';
 // The production engine (scheduler loop, leases, loaders, commits) on the
 // system clock, trusting loopback like the tests do, with benchmark plans.
 // BENCH_TICK_SECONDS sets the scheduler cycle, default 1 s: a loop that
-// leaves a slot empty waits for the next cycle (BENCHMARKS.md, findings), and
+// leaves a slot empty waits for the next cycle (docs/decisions/0001-scheduler-a-slot-freed-during-a-claim-waits.md), and
 // with production's 60 s that wait, not the engine's work, is what a
 // throughput figure would measure. PRODUCTION_TICK_SECONDS is production's.
 

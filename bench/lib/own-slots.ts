@@ -5,7 +5,7 @@ import type { Queryable } from '../../src/store/database.ts';
 // stamped, at each monitor's own slots (src/domain/schedule.ts), as the engine
 // keeps them. Since #33 a slot less than an interval after the previous
 // capture waits for the interval to pass, so a capture stamped anywhere else
-// would make the run's slots wait (bench/findings.md, 2026-11-27).
+// would make the run's slots wait (docs/decisions/0049-scale-benchmark-settled-seeding-no-longer-matches-the.md).
 
 /** What settled seeding writes per monitor (one simulated capture), with some room: 100,000 monitors took 1 to 4.5 minutes here. */
 const SEEDING_MS_PER_MONITOR = 3;

@@ -5,7 +5,8 @@ import { storableText } from './storable-text.ts';
 // rendered DOM), or from the html loader the body's bytes with the charset its
 // Content-Type named and the kind of document it is. The bytes are decoded
 // where the page is parsed, in an extraction thread: on the event loop,
-// decoding would delay every other check's fetch and statements (bench/findings.md).
+// decoding would delay every other check's fetch and statements
+// (docs/decisions/0025-html-checks-where-a-slots-time-goes-and.md).
 
 /** The kinds of document pagewatch reads: HTML pages, JSON documents (APIs) and PDF files. */
 export const DOCUMENT_FORMATS = ['html', 'json', 'pdf'] as const;

@@ -8,7 +8,7 @@ import { recordClaim, recordOutcome, type EngineMetrics } from './check-metrics.
 import { handBack, runCheck, type RunOutcome } from './check-runner.ts';
 import { createCommitBatcher, DEFAULT_COMMIT_BATCH, type CommitBatchSettings } from './commit-batcher.ts';
 import type { EngineLogger } from './engine-logger.ts';
-import { claimRoom as slotRoom, mayStart, nextCycleDelay, wakeDelay, type SlotCounts } from './slot-accounting.ts';
+import { claimRoom, initialSlotState, step, type SlotAction, type SlotEvent } from './slot-accounting.ts';
 import { DEFAULT_HOST_CONCURRENCY } from '../domain/host-politeness.ts';
 import { cleanupExpired, settleChecks } from './housekeeping.ts';
 import { queueDueDigests } from './digests.ts';
@@ -31,7 +31,10 @@ import { vacuumBusyTables, VACUUM_SLICE_ROWS } from '../store/vacuum.ts';
 // (PAGEWATCH_LEASE_SECONDS) and renewed by a heartbeat while this process
 // holds the check, claimed or running: a process that dies leaves its checks
 // to the others one lease after its last heartbeat, and one that stops hands
-// back what it has not started at once.
+// back what it has not started at once. When to claim, how much, and which
+// claimed checks start is decided by the slot accounting (slot-accounting.ts,
+// a pure state machine); this module carries out its actions and reports
+// what happened to it.
 //
 // `pagewatch serve` and `pagewatch worker` call start() and stop()
 // (createEngine); tests and benchmarks may also drive it one cycle at a time
@@ -120,40 +123,89 @@ export function createEngine(options: EngineOptions): Engine {
 
 export function createSteppedEngine(options: EngineOptions): SteppedEngine {
   const { db, clock, plans } = options;
-  const inFlight = new Set<Promise<RunOutcome>>();
-  // Checks still loading or extracting: what the concurrency limits.
-  let loading = 0;
   const batch = options.commitBatch ?? DEFAULT_COMMIT_BATCH;
   const commit = createCommitBatcher(db, batch);
+  // What the slot accounting decides on; the loop below only carries out its actions.
+  let slots = initialSlotState({ concurrency: options.concurrency, batchMax: batch.maxChecks, tickMs: options.tickSeconds * 1000 });
+  const inFlight = new Set<Promise<RunOutcome>>();
   // Claimed by the loop, waiting for a slot.
   const ready: WorkItem[] = [];
   // Claimed and not yet recorded or handed back: the leases the heartbeat renews.
   const held = new Set<WorkItem>();
+  const handingBack: Promise<void>[] = [];
   const leaseSeconds = options.leaseSeconds ?? DEFAULT_CHECK_LEASE_SECONDS;
   let heartbeat: NodeJS.Timeout | null = null;
   let beating: Promise<void> | null = null;
-  const counts = (): SlotCounts => ({
-    concurrency: options.concurrency,
-    batchMax: batch.maxChecks,
-    loading,
-    ready: ready.length,
-    inFlight: inFlight.size,
-  });
-  const claimRoom = (ahead: boolean) => slotRoom(counts(), ahead);
   const abort = new AbortController();
   let timer: NodeJS.Timeout | null = null;
-  let running = false;
-  let cycle: Promise<WorkItem[]> | null = null;
+  // The loop's cycle under way: settled once the machine has heard how it ended.
+  let cycle: Promise<void> | null = null;
   let lastCleanup: Date | null = null;
   let lastSettle: Date | null = null;
   let lastTableUpkeep: Date | null = null;
-  let timerDue = 0;
-  // The last claim left due work for lack of a slot (here or at its host).
-  let waiting = false;
-  // The last claim moved a full page of overdue work on: claim again at once.
-  let again = false;
-  // A check ended while the current claim ran, when it could not wake the loop.
-  let freedDuringClaim = false;
+
+  function dispatch(event: SlotEvent): void {
+    const next = step(slots, event);
+    slots = next.state;
+    for (const action of next.actions) carryOut(action);
+  }
+
+  function carryOut(action: SlotAction): void {
+    switch (action.type) {
+      case 'setTimer':
+        if (timer) clearTimeout(timer);
+        timer = setTimeout(() => {
+          timer = null;
+          dispatch({ type: 'timerFired' });
+        }, action.delayMs);
+        return;
+      case 'clearTimer':
+        if (timer) clearTimeout(timer);
+        timer = null;
+        return;
+      case 'beginCycle':
+        cycle = housekeeping(false).then(
+          () => dispatch({ type: 'housekept' }),
+          (err: unknown) => cycleFailed(err),
+        );
+        return;
+      case 'claim':
+        cycle = claimForLoop(action.capacity);
+        return;
+      case 'startChecks':
+        for (const item of ready.splice(0, action.count)) void logFailure(launch(item));
+        return;
+      case 'handBack':
+        // Claimed but never started: handed back at once, for the next claim of any worker.
+        for (const item of ready.splice(0, action.count))
+          handingBack.push(
+            handBack({ db, clock }, item).then(
+              () => void held.delete(item),
+              () => undefined,
+            ),
+          );
+        return;
+    }
+  }
+
+  function cycleFailed(err: unknown): void {
+    options.logger.error({ err }, 'scheduler cycle failed');
+    dispatch({ type: 'cycleFailed', at: Date.now() });
+  }
+
+  async function claimForLoop(capacity: number): Promise<void> {
+    const busyBeforeClaim = slots.loading;
+    let claimed: Claim;
+    try {
+      claimed = await claimOnce(capacity);
+    } catch (err) {
+      cycleFailed(err);
+      return;
+    }
+    if (options.metrics) recordClaim(options.metrics, claimed.items, busyBeforeClaim < options.concurrency, clock.now());
+    ready.push(...claimed.items);
+    dispatch({ type: 'claimed', count: claimed.items.length, waiting: claimed.waiting, again: claimed.again, at: Date.now() });
+  }
 
   const claimOnce = async (capacity: number): Promise<Claim> => {
     const claimed = await db.transact(storeProcedures.claimWork, {
@@ -177,24 +229,15 @@ export function createSteppedEngine(options: EngineOptions): SteppedEngine {
       .catch((err: unknown) => options.logger.error({ err }, 'lease heartbeat failed'))
       .finally(() => (beating = null));
   }
-  const claim = async (): Promise<WorkItem[]> => (await claimOnce(claimRoom(false))).items;
 
-  const run = (item: WorkItem): Promise<RunOutcome> => {
-    let loaded = false;
-    // Due work left behind for lack of a slot can be claimed as soon as this one frees.
-    const freed = () => {
-      if (!loaded) {
-        loaded = true;
-        loading--;
-        startReady();
-      }
-      if (cycle !== null) freedDuringClaim = true;
-      wake();
-    };
-    loading++;
+  /** Runs a check the machine has counted as started. */
+  const launch = (item: WorkItem): Promise<RunOutcome> => {
+    let loading = true;
+    // The slot frees at the hand-over to the group commit, not when the commit is done.
     const handOver: typeof commit = (pending) => {
       const committed = commit(pending);
-      freed();
+      loading = false;
+      dispatch({ type: 'loadFinished', at: Date.now() });
       return committed;
     };
     const { metrics, logger } = options;
@@ -209,12 +252,11 @@ export function createSteppedEngine(options: EngineOptions): SteppedEngine {
         () => recordOutcome(metrics, item, 'error'),
       );
     inFlight.add(check);
-    const settled = check.finally(() => {
+    return check.finally(() => {
       inFlight.delete(check);
       held.delete(item);
+      dispatch({ type: 'checkSettled', loading, at: Date.now() });
     });
-    settled.then(freed, freed);
-    return settled;
   };
 
   async function housekeeping(always: boolean): Promise<void> {
@@ -237,82 +279,33 @@ export function createSteppedEngine(options: EngineOptions): SteppedEngine {
 
   const logFailure = (check: Promise<RunOutcome>) => check.catch((err: unknown) => options.logger.error({ err }, 'check failed'));
 
-  function startReady(): void {
-    while (mayStart(counts(), running)) void logFailure(run(ready.shift()!));
-  }
-
-  /** Claims checks: the loop queues them for its slots, a test's runCycle runs them all at once. */
-  async function startCycle(fromLoop: boolean): Promise<{ items: WorkItem[]; checks: Promise<RunOutcome>[] }> {
-    await housekeeping(!fromLoop);
-    const busyBeforeClaim = loading;
-    const claimed = await claimOnce(claimRoom(fromLoop));
-    const { items } = claimed;
-    if (options.metrics) recordClaim(options.metrics, items, busyBeforeClaim < options.concurrency, clock.now());
-    waiting = claimed.waiting;
-    again = claimed.again;
-    if (!fromLoop) return { items, checks: items.map(run) };
-    ready.push(...items);
-    startReady();
-    return { items, checks: [] };
-  }
-
-  function schedule(delayMs: number): void {
-    if (timer) clearTimeout(timer);
-    timerDue = Date.now() + delayMs;
-    timer = setTimeout(loopOnce, delayMs);
-  }
-
-  function wake(): void {
-    // Not now (full, say): the next check to free a slot or finish its commit wakes the loop again.
-    const delay = wakeDelay(counts(), { running, waiting, claiming: cycle !== null, timerDueInMs: timer ? timerDue - Date.now() : null });
-    if (delay !== null) schedule(delay);
-  }
-
-  function loopOnce(): void {
-    timer = null;
-    freedDuringClaim = false;
-    // A failed cycle waits for the next tick.
-    again = false;
-    cycle = startCycle(true).then(
-      ({ items }) => items,
-      (err: unknown) => {
-        options.logger.error({ err }, 'scheduler cycle failed');
-        return [];
-      },
-    );
-    void cycle.finally(() => {
-      cycle = null;
-      if (!running) return;
-      schedule(nextCycleDelay({ again, waiting, freedDuringClaim }, options.tickSeconds * 1000));
-    });
-  }
+  const run = (item: WorkItem): Promise<RunOutcome> => {
+    dispatch({ type: 'checkStarted' });
+    return launch(item);
+  };
 
   return {
     async runCycle() {
-      const { items, checks } = await startCycle(false);
-      return { claimed: items, outcomes: await Promise.all(checks) };
+      await housekeeping(true);
+      const busyBeforeClaim = slots.loading;
+      const claimed = await claimOnce(claimRoom(slots, false));
+      const { items } = claimed;
+      if (options.metrics) recordClaim(options.metrics, items, busyBeforeClaim < options.concurrency, clock.now());
+      dispatch({ type: 'claimedToRun', waiting: claimed.waiting, again: claimed.again });
+      return { claimed: items, outcomes: await Promise.all(items.map(run)) };
     },
-    claim,
+    claim: async () => (await claimOnce(claimRoom(slots, false))).items,
     run,
     start() {
-      if (running) return;
-      running = true;
+      if (slots.running) return;
       heartbeat = setInterval(renewHeld, (leaseSeconds * 1000) / HEARTBEATS_PER_LEASE);
-      schedule(0);
+      dispatch({ type: 'started', at: Date.now() });
     },
     async stop({ graceMs = 0 } = {}) {
-      running = false;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      await cycle;
-      // Claimed but never started: handed back at once, for the next claim of any worker.
-      const deps = { db, clock };
-      await Promise.allSettled(
-        ready.splice(0).map(async (item) => {
-          await handBack(deps, item);
-          held.delete(item);
-        }),
-      );
+      dispatch({ type: 'stopRequested' });
+      // A claim under way hands back what it queued when it ends.
+      while (slots.claiming) await cycle;
+      await Promise.allSettled(handingBack.splice(0));
       if (graceMs > 0) {
         let grace: NodeJS.Timeout | undefined;
         await Promise.race([Promise.allSettled([...inFlight]), new Promise((resolve) => (grace = setTimeout(resolve, graceMs)))]);
@@ -325,7 +318,7 @@ export function createSteppedEngine(options: EngineOptions): SteppedEngine {
       await beating;
     },
     get running() {
-      return running || cycle !== null || inFlight.size > 0 || ready.length > 0;
+      return slots.running || slots.claiming || slots.inFlight > 0 || slots.ready > 0;
     },
   };
 }

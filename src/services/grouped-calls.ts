@@ -2,7 +2,7 @@
 // wait and go together in the next, one statement for all of them. A call
 // that finds nothing on its way is sent at once, so alone it waits for
 // nothing; under load the store runs one statement for many callers instead
-// of one each (bench/findings.md, "API hot path: grouped monitor reads").
+// of one each (docs/decisions/0031-api-hot-path-grouped-monitor-reads.md).
 
 interface Waiting<I, O> {
   input: I;

@@ -13,12 +13,12 @@ const CLAIM_LOCK_KEY = 7_426_105;
  * Takes the claim lock, and fixes how the claim's statements are planned for
  * the rest of its transaction. Join order as written: the candidate query
  * joins six relations, and searching their orders was most of a claim's cost
- * on PGlite (bench/findings.md). Nested loops
- * only: a claim's candidates are always few (at most its limit, plus queued
+ * on PGlite (docs/decisions/0019-claims-the-candidate-querys-join-order.md).
+ * Nested loops only: a claim's candidates are always few (at most its limit, plus queued
  * manual checks and expired leases), but the planner cannot know that of the
  * expired leases, and with `check_leases` full of dead rows between vacuums it
  * expected thousands and hash-joined them with a scan of every monitor
- * (bench/findings.md).
+ * (docs/decisions/0047-claims-dead-leases-turned-the-candidate-query-into.md).
  */
 export async function lockClaims(db: Queryable): Promise<void> {
   await db.query(
@@ -68,7 +68,7 @@ export interface ClaimCandidate {
  *
  * Each reason is looked up on its own index and limited before the join, so
  * a claim reads a few rows however many monitors there are (one query with
- * the three reasons OR-ed sorted every active monitor: 140 ms at 100,000).
+ * the three reasons OR-ed sorted every active monitor: docs/decisions/0007-claims-every-claim-sorted-all-active-monitors.md).
  */
 export async function findClaimCandidates(db: Queryable, at: Date, plans: string[], limit: number): Promise<ClaimCandidate[]> {
   return db.query<ClaimCandidate>(

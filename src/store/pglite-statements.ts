@@ -3,8 +3,8 @@ import { parse, protocol, type PGlite } from '@electric-sql/pglite';
 // PGlite's query() parses and plans every statement it is sent. The store
 // sends the same few hundred statements over and over, so the thread keeps
 // each one prepared (a named statement) and then only binds and executes it,
-// as planning was most of a short read's cost (bench/findings.md). PostgreSQL
-// re-plans a prepared statement by itself when a table it reads changes.
+// as planning was most of a short read's cost
+// (docs/decisions/0014-prepared-statements-on-both-stores.md). PostgreSQL re-plans a prepared statement by itself when a table it reads changes.
 
 const { serialize } = protocol;
 

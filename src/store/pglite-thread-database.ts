@@ -54,8 +54,8 @@ export async function openPgliteThreadDatabase(
   options: { sharedBuffersMiB?: number | null } = {},
 ): Promise<Database> {
   if (dataDir !== null && snapshot !== null) throw new Error('a snapshot starts an in-memory store only; restoreDataDir fills a directory');
-  // Creating a data directory (initdb) leaves ~400 MB of WebAssembly memory
-  // behind in its thread for as long as that thread lives: a new directory is
+  // Creating a data directory (initdb) leaves its WebAssembly memory behind
+  // in its thread for as long as that thread lives (docs/decisions/0020-embedded-store-initdbs-memory-stayed-for-the-stores.md): a new directory is
   // created by a thread of its own, which then ends, and is opened afresh.
   if (dataDir !== null && !existsSync(join(dataDir, 'PG_VERSION'))) {
     // A new directory is unpacked from the build's template when there is one (store-template.ts).

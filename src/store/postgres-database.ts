@@ -22,7 +22,7 @@ const RELISTEN_DELAY_MS = 1000;
 
 /**
  * How many distinct statements get a name, so each connection parses and
- * plans them once (the API's monitor read: 0.87 → 0.39 ms); past that,
+ * plans them once (docs/decisions/0014-prepared-statements-on-both-stores.md); past that,
  * statements run unnamed, which keeps the connections' memory bounded.
  */
 export const MAX_NAMED_STATEMENTS = 500;

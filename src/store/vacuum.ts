@@ -51,7 +51,7 @@ export function vacuumHotTables(db: Database): Promise<Record<string, number>> {
  * Rows written to a table since its last vacuum (dead versions and inserts)
  * above which the engine's minute housekeeping vacuums it: small slices hold
  * the embedded store briefly where one hourly VACUUM of a large table held it
- * for long (bench/findings.md, "Housekeeping: vacuum in slices").
+ * for long (docs/decisions/0041-housekeeping-vacuum-in-slices.md).
  */
 export const VACUUM_SLICE_ROWS = 50_000;
 

@@ -43,8 +43,8 @@ export const PLAYWRIGHT_DISABLED_FEATURES = [
 ];
 
 // Headless Chromium opens a window per context, and gives each its omnibox
-// popups, rendered by a WebUI renderer of their own (~130 MB resident, and
-// started anew with every load). No one ever types into that omnibox.
+// popups, rendered by a WebUI renderer of their own (started anew with every
+// load, docs/decisions/0033-browser-checks-one-renderer-per-load-no-gpu.md). No one ever types into that omnibox.
 const DISABLED_FEATURES = [...PLAYWRIGHT_DISABLED_FEATURES, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
 
 /**
@@ -59,11 +59,11 @@ export function chromiumArgs(proxyServer: string, maxPages: number): string[] {
     '--no-sandbox',
     '--disable-gpu',
     // Compositing is in software anyway (no GPU): in the browser process it
-    // needs no GPU process of its own, which held ~90 MB resident.
+    // needs no GPU process of its own (docs/decisions/0033-browser-checks-one-renderer-per-load-no-gpu.md).
     '--in-process-gpu',
     // Each load has a context of its own, and contexts never share a renderer,
     // so this does not put loads together: it stops Chromium from keeping a
-    // spare renderer (~110 MB) started ahead of the next page on top of one per load.
+    // spare renderer started ahead of the next page on top of one per load.
     `--renderer-process-limit=${maxPages}`,
     // QUIC is UDP and would not go through an HTTP proxy
     '--disable-quic',

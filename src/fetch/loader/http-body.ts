@@ -114,7 +114,8 @@ export async function readDecodedBody(
 /**
  * A body without content coding (most pages), read as it comes: no stream
  * pipeline, whose set-up and teardown (an AbortController, an AbortError with
- * its stack) are event-loop time every page would pay (bench/findings.md).
+ * its stack) are event-loop time every page would pay
+ * (docs/decisions/0025-html-checks-where-a-slots-time-goes-and.md).
  * Leaving the loop destroys the body.
  */
 async function readPlainBody(body: Readable, maxBytes: number, signal: AbortSignal): Promise<Buffer> {
