@@ -14,7 +14,7 @@ export interface MonitorDraft {
   targets: Target[];
   status: 'active' | 'paused';
   /** notification settings of a pagewatch export (channels excepted: they belong to the exporting account) */
-  notifications?: { email_enabled?: boolean; email_mode?: string; webhook_enabled?: boolean; failing_after?: number };
+  notifications?: { email_enabled?: boolean; email_mode?: string | null; webhook_enabled?: boolean; failing_after?: number };
   /** what the source had that this monitor does not, one sentence each */
   not_carried: string[];
 }

@@ -16,7 +16,8 @@ export interface ExportedMonitor {
   interval_minutes: number;
   targets: Target[];
   status: 'active' | 'paused';
-  notifications: { email_enabled: boolean; email_mode: string; webhook_enabled: boolean; failing_after: number };
+  /** email_mode null: the importing account's own mode */
+  notifications: { email_enabled: boolean; email_mode: string | null; webhook_enabled: boolean; failing_after: number };
 }
 
 export interface MonitorExport {
@@ -24,6 +25,28 @@ export interface MonitorExport {
   version: number;
   exported_at: string;
   monitors: ExportedMonitor[];
+}
+
+/** The export of monitors as the API shows them: what the file carries and nothing else (no ids, channels, steps). */
+export function monitorExport(monitors: ExportedMonitor[], at: Date): MonitorExport {
+  return {
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    exported_at: at.toISOString(),
+    monitors: monitors.map((m) => {
+      const { email_enabled, email_mode, webhook_enabled, failing_after } = m.notifications;
+      return {
+        url: m.url,
+        name: m.name,
+        labels: m.labels,
+        load_mode: m.load_mode,
+        interval_minutes: m.interval_minutes,
+        targets: m.targets,
+        status: m.status,
+        notifications: { email_enabled, email_mode, webhook_enabled, failing_after },
+      };
+    }),
+  };
 }
 
 export function isMonitorExport(document: unknown): document is MonitorExport {
