@@ -127,7 +127,8 @@ export const monitorTransferRoutes: FastifyPluginAsync<AppDeps> = async (app, de
     const [head, tail] = layout(pageContext(request), 'Import monitors', new SafeHtml(mark), { current: '/' }).value.split(mark);
     const out = new PassThrough();
     out.write(head + importStartBody(file.filename, plan.drafts.length, plan.skipped.length).value);
-    void reply.type('text/html; charset=utf-8').send(out);
+    // A buffering reverse proxy (nginx) would hold the lines back until the end.
+    void reply.type('text/html; charset=utf-8').header('x-accel-buffering', 'no').send(out);
     const created = new Set<string>();
     try {
       const summary = await runImport(
