@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { monitorExport, type ExportedMonitor } from '../domain/imports/pagewatch-export.ts';
 import { ImportSourceError, readImportSource } from '../domain/imports/import-source.ts';
-import { LONGEST_WAIT_SECONDS, runImport, type ImportLine, type ImportPort, type ImportRefusal } from '../services/monitor-import.ts';
+import {
+  LONGEST_WAIT_SECONDS,
+  refusalText,
+  runImport,
+  type ImportLine,
+  type ImportPort,
+  type ImportRefusal,
+} from '../services/monitor-import.ts';
 
 // `pagewatch export FILE` and `pagewatch import FILE`: an account's monitors
 // through the public API with the account's own token (PAGEWATCH_URL,
@@ -19,7 +26,11 @@ interface Api {
 
 interface Answer {
   status: number;
-  body: { data?: unknown; meta?: { next_cursor: string | null }; error?: { code: string; message: string } };
+  body: {
+    data?: unknown;
+    meta?: { next_cursor: string | null };
+    error?: { code: string; message: string; details?: { field: string; message: string }[] };
+  };
   retryAfter: number | null;
 }
 
@@ -54,14 +65,20 @@ async function send(api: Api, method: string, path: string, body?: unknown): Pro
   };
 }
 
-const refusal = (answer: Answer) => `${answer.status} ${answer.body.error?.code ?? ''}: ${answer.body.error?.message ?? ''}`;
+const refused = (answer: Answer): ImportRefusal => ({
+  status: answer.status,
+  code: answer.body.error?.code ?? '',
+  message: answer.body.error?.message ?? '',
+  details: answer.body.error?.details ?? [],
+  retryAfter: answer.retryAfter,
+});
 
 async function allMonitors(api: Api): Promise<ExportedMonitor[]> {
   const monitors: ExportedMonitor[] = [];
   let cursor: string | null = null;
   do {
     const answer = await call(api, 'GET', `/monitors?limit=100${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`);
-    if (answer.status !== 200) throw new Error(`listing the monitors: ${refusal(answer)}`);
+    if (answer.status !== 200) throw new Error(`listing the monitors: ${refusalText(refused(answer))}`);
     monitors.push(...(answer.body.data as ExportedMonitor[]));
     cursor = answer.body.meta?.next_cursor ?? null;
   } while (cursor !== null);
@@ -80,16 +97,10 @@ export async function exportCommand(file: string | undefined, api: Api | null): 
 
 /** The import's way to the account: the public API with the account's token. */
 function apiPort(api: Api): ImportPort {
-  const refused = (answer: Answer): ImportRefusal => ({
-    status: answer.status,
-    code: answer.body.error?.code ?? '',
-    message: answer.body.error?.message ?? '',
-    retryAfter: answer.retryAfter,
-  });
   const created = (answer: Answer) => (answer.status === 201 ? { id: (answer.body.data as { id: string }).id } : refused(answer));
   return {
     existingUrls: async () => new Set((await allMonitors(api)).map((m) => m.url)),
-    preview: async (draft) => created(await call(api, 'POST', '/previews', { url: draft.url, load_mode: draft.load_mode })),
+    preview: async (body) => created(await call(api, 'POST', '/previews', body)),
     create: async (body) => created(await call(api, 'POST', '/monitors', body)),
     pause: async (id) => {
       const answer = await call(api, 'PATCH', `/monitors/${id}`, { status: 'paused' });

@@ -1,4 +1,6 @@
 import type { ImportPlan, MonitorDraft, SkippedEntry } from '../domain/imports/monitor-draft.ts';
+import type { MonitorSchedule } from '../domain/monitor-schedule.ts';
+import type { Step } from '../domain/steps.ts';
 
 // The import of an import file's monitors, one copy for the CLI (over the
 // public API with a token) and the dashboard (the same services in-process):
@@ -18,8 +20,18 @@ export interface ImportRefusal {
   status: number;
   code: string;
   message: string;
+  /** the fields the API named, each with what is wrong with it */
+  details: { field: string; message: string }[];
   /** seconds, from Retry-After */
   retryAfter: number | null;
+}
+
+/** The body of the preview request for a draft, as POST /previews takes it. */
+export interface ImportPreviewBody {
+  url: string;
+  load_mode: MonitorDraft['load_mode'];
+  steps?: Step[];
+  proxy?: string;
 }
 
 /** The body of the create-monitor request for a draft, as POST /monitors takes it. */
@@ -29,6 +41,9 @@ export interface ImportCreateBody {
   name?: string;
   labels: string[];
   interval_minutes: number;
+  schedule?: MonitorSchedule;
+  steps?: Step[];
+  proxy?: string;
   notifications?: NonNullable<MonitorDraft['notifications']>;
 }
 
@@ -36,7 +51,7 @@ export interface ImportCreateBody {
 export interface ImportPort {
   /** the URLs the account watches now */
   existingUrls(): Promise<Set<string>>;
-  preview(draft: MonitorDraft): Promise<{ id: string } | ImportRefusal>;
+  preview(body: ImportPreviewBody): Promise<{ id: string } | ImportRefusal>;
   create(body: ImportCreateBody): Promise<{ id: string } | ImportRefusal>;
   pause(id: string): Promise<ImportRefusal | null>;
   /** resolves after the seconds, or rejects when the import is abandoned */
@@ -57,9 +72,23 @@ export interface ImportSummary {
   skipped: SkippedEntry[];
 }
 
-export const refusalText = (r: ImportRefusal) => `${r.status} ${r.code}: ${r.message}`;
+/** A refusal in one line, with the fields it names: "the preview does not confirm every target" alone leaves the user guessing. */
+export function refusalText(r: ImportRefusal): string {
+  const details = r.details.map((d) => `${d.field}: ${d.message}`).join('; ');
+  return `${r.status} ${r.code}: ${r.message}${details === '' ? '' : ` (${details})`}`;
+}
 
 const isRefusal = (answer: { id: string } | ImportRefusal): answer is ImportRefusal => !('id' in answer);
+
+/** Steps and proxy go into the preview too: the API creates a monitor only from a preview loaded as its checks will be. */
+export function previewBody(draft: MonitorDraft): ImportPreviewBody {
+  return {
+    url: draft.url,
+    load_mode: draft.load_mode,
+    ...(draft.steps?.length ? { steps: draft.steps } : {}),
+    ...(draft.proxy ? { proxy: draft.proxy } : {}),
+  };
+}
 
 export function createBody(draft: MonitorDraft, previewId: string): ImportCreateBody {
   return {
@@ -68,6 +97,9 @@ export function createBody(draft: MonitorDraft, previewId: string): ImportCreate
     ...(draft.name === null ? {} : { name: draft.name }),
     labels: draft.labels,
     interval_minutes: draft.interval_minutes ?? DEFAULT_INTERVAL_MINUTES,
+    ...(draft.schedule ? { schedule: draft.schedule } : {}),
+    ...(draft.steps?.length ? { steps: draft.steps } : {}),
+    ...(draft.proxy ? { proxy: draft.proxy } : {}),
     ...(draft.notifications ? { notifications: draft.notifications } : {}),
   };
 }
@@ -75,7 +107,7 @@ export function createBody(draft: MonitorDraft, previewId: string): ImportCreate
 /** A preview of the draft's URL, waiting out the plan's spacing; a refusal says why there is none. */
 async function preview(port: ImportPort, draft: MonitorDraft, report: (line: ImportLine) => void) {
   for (let waits = 0; ; waits++) {
-    const answer = await port.preview(draft);
+    const answer = await port.preview(previewBody(draft));
     if (!isRefusal(answer)) return answer;
     const wait = answer.retryAfter ?? 0;
     if (answer.status !== 429 || answer.code !== 'preview_limited' || wait > LONGEST_WAIT_SECONDS || waits === MOST_WAITS) return answer;

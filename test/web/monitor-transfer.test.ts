@@ -92,11 +92,14 @@ test('Export downloads the account’s monitors as the JSON `pagewatch export` w
       load_mode: 'html',
       interval_minutes: 30,
       targets: [{ ...TITLE, label: 'title' }],
+      schedule: null,
+      steps: [],
+      proxy: null,
       status: 'active',
       notifications: { email_enabled: false, email_mode: null, webhook_enabled: false, failing_after: 3 },
     },
   ]);
-  assert.doesNotMatch(res.body, /"id":\s*"[0-9a-f-]{36}"|channels|steps|account/);
+  assert.doesNotMatch(res.body, /"id":\s*"[0-9a-f-]{36}"|channels|account/);
 });
 
 test('an export imported on the Import page of another account creates the same monitors, listing each as created', async () => {
@@ -138,6 +141,33 @@ test('an import creates what validates and lists each address that did not, with
     (await monitorsOf(accountId)).map((m) => m.url),
     [good],
   );
+});
+
+test('the Import page carries a schedule over, and lists a monitor whose proxy this install lacks as not created, with the reason', async () => {
+  const { client, accountId } = await owner();
+  const scheduled = page();
+  const proxied = page();
+  const schedule = { timezone: 'Europe/Berlin', cron: '0 9 * * 1-5' };
+  const monitor = { load_mode: 'html', name: null, labels: [], interval_minutes: 30, targets: [TITLE], status: 'active' };
+  const file = JSON.stringify({
+    format: 'pagewatch-monitors',
+    version: 1,
+    exported_at: '2026-11-27T00:00:00Z',
+    monitors: [
+      { ...monitor, url: scheduled, schedule },
+      { ...monitor, url: proxied, proxy: 'office' },
+    ],
+  });
+  const res = await upload(client, 'monitors.json', file);
+  assert.match(res.body, /<strong>1 created<\/strong>, 0 skipped as watched already, 1 not created/);
+  assert.match(
+    res.body,
+    new RegExp(`<li><span class="url">${proxied}</span>: preview refused: 422 proxy_unknown: no proxy named office; `),
+  );
+  const rows = await t.db.query<{ url: string; schedule: unknown }>('SELECT url, schedule FROM monitors WHERE account_id = $1', [
+    accountId,
+  ]);
+  assert.deepEqual(rows, [{ url: scheduled, schedule }]);
 });
 
 test('a hostile archive is refused with the reason on the form, and nothing is imported', async () => {

@@ -52,13 +52,18 @@ function servicePort(deps: AppDeps, principal: Principal, signal: AbortSignal): 
   const refused = (err: unknown): ImportRefusal => {
     const known = formRefusal(err);
     if (!known) throw err;
-    return { status: known.status, code: known.code, message: known.message, retryAfter: known.retryAfter ?? null };
+    return {
+      status: known.status,
+      code: known.code,
+      message: known.message,
+      details: known.details ?? [],
+      retryAfter: known.retryAfter ?? null,
+    };
   };
   return {
     existingUrls: async () => new Set((await accountMonitors(deps, principal)).map((m) => m.url)),
-    preview: async (draft) => {
+    preview: async (body) => {
       try {
-        const body = { url: draft.url, load_mode: draft.load_mode };
         validatePreviewBody(body);
         return { id: (await createPreview(deps, principal, body, signal)).id };
       } catch (err) {
