@@ -4,6 +4,7 @@ import { csrfTokenFor, csrfTokenMatches, newSecret, resolveSession, type Owner }
 import { clearCookie, isHttps, parseCookies, PRE_SESSION_COOKIE, SESSION_COOKIE, setCookie } from './cookies.ts';
 import { renderErrorPage } from './error-page.ts';
 import { field, parseForm } from './form.ts';
+import { multipartBoundary, parseMultipart } from './multipart.ts';
 import { PageError } from './page-error.ts';
 import { seeOther } from './views/layout.ts';
 import { assetRoutes } from './routes/assets.ts';
@@ -17,6 +18,7 @@ import { newMonitorRoutes } from './routes/new-monitor.ts';
 import { changeRoutes } from './routes/changes.ts';
 import { editMonitorRoutes } from './routes/edit-monitor.ts';
 import { settingsRoutes } from './routes/settings.ts';
+import { monitorTransferRoutes } from './routes/monitor-transfer.ts';
 
 // The account dashboard at "/": server-rendered pages for the account owner,
 // signed in with a password and a session cookie. Nothing here touches the
@@ -49,6 +51,16 @@ const SECURITY_HEADERS = {
 async function pages(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     done(null, parseForm(body as string));
+  });
+  // Only the import's upload is a file; every route's body limit still applies.
+  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (request, body, done) => {
+    const boundary = multipartBoundary(request.headers['content-type'] ?? '');
+    try {
+      if (boundary === null) throw new PageError(400, 'Bad request', 'The uploaded form could not be read.');
+      done(null, parseMultipart(body as Buffer, boundary));
+    } catch (err) {
+      done(err as Error);
+    }
   });
   app.decorateRequest('owner', null);
   app.decorateRequest('csrfSecret', '');
@@ -100,6 +112,7 @@ async function pages(app: FastifyInstance, deps: AppDeps): Promise<void> {
   await app.register(changeRoutes, deps);
   await app.register(editMonitorRoutes, deps);
   await app.register(settingsRoutes, deps);
+  await app.register(monitorTransferRoutes, deps);
 }
 
 export const dashboard: FastifyPluginAsync<AppDeps> = async (app, deps) => {

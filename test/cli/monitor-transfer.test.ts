@@ -59,9 +59,25 @@ async function monitorsOf(token: string) {
   const res = await t.app.inject({ method: 'GET', url: '/api/v1/monitors?limit=100', headers: bearer(token) });
   assert.equal(res.statusCode, 200, res.body);
   return (
-    res.json().data as { url: string; name: string | null; labels: string[]; targets: unknown; interval_minutes: number; status: string }[]
+    res.json().data as {
+      url: string;
+      name: string | null;
+      labels: string[];
+      targets: unknown;
+      interval_minutes: number;
+      schedule: unknown;
+      status: string;
+    }[]
   )
-    .map(({ url, name, labels, targets, interval_minutes, status }) => ({ url, name, labels, targets, interval_minutes, status }))
+    .map(({ url, name, labels, targets, interval_minutes, schedule, status }) => ({
+      url,
+      name,
+      labels,
+      targets,
+      interval_minutes,
+      schedule,
+      status,
+    }))
     .sort((a, b) => a.url.localeCompare(b.url));
 }
 
@@ -148,7 +164,74 @@ test('a changedetection.io backup archive is imported with its tags as labels an
       labels: ['moved'],
       targets: [{ id: 'css-1', label: 'css-1', kind: 'text', selection: { scope: 'selector', selector: '#title' }, rule: 'changed' }],
       interval_minutes: 90,
+      schedule: null,
       status: 'active',
     },
   ]);
+});
+
+test('schedules travel: a cron schedule and a days/hours one with jitter come back as they were exported', async () => {
+  const from = await createAccountWithToken(t.app);
+  const to = await createAccountWithToken(t.app);
+  await monitorOn(from.token, page(), { schedule: { timezone: 'Europe/Berlin', cron: '0 9,17 * * 1-5', jitter_seconds: 60 } });
+  await monitorOn(from.token, page(), {
+    schedule: { timezone: 'America/New_York', days: ['mon', 'wed', 'fri'], hours: { from: 22, to: 6 } },
+  });
+  const file = join(dir, 'schedules.json');
+  assert.equal((await cli(() => exportCommand(file, { base, token: from.token }))).code, 0);
+  const imported = await cli(() => importCommand(file, { base, token: to.token }));
+  assert.equal(imported.code, 0, imported.stdout);
+  const schedules = (await monitorsOf(to.token)).map((m) => m.schedule);
+  assert.deepEqual(
+    schedules.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    [
+      { timezone: 'America/New_York', days: ['mon', 'wed', 'fri'], hours: { from: 22, to: 6 } },
+      { timezone: 'Europe/Berlin', cron: '0 9,17 * * 1-5', jitter_seconds: 60 },
+    ],
+  );
+  assert.deepEqual(await monitorsOf(to.token), await monitorsOf(from.token));
+});
+
+test('a monitor loaded through a proxy this install lacks is not imported, with the reason the API gives; the others are', async () => {
+  const from = await createAccountWithToken(t.app);
+  const to = await createAccountWithToken(t.app);
+  const direct = page();
+  const proxied = page();
+  await monitorOn(from.token, direct);
+  await monitorOn(from.token, proxied);
+  const file = join(dir, 'proxied.json');
+  assert.equal((await cli(() => exportCommand(file, { base, token: from.token }))).code, 0);
+  // As an install with an "office" proxy would have written it.
+  const document = JSON.parse(readFileSync(file, 'utf8'));
+  document.monitors.find((m: { url: string }) => m.url === proxied).proxy = 'office';
+  writeFileSync(file, JSON.stringify(document));
+  const res = await cli(() => importCommand(file, { base, token: to.token }));
+  assert.equal(res.code, 1, res.stdout);
+  assert.match(res.stdout, /created 1, existing 0, not created 1/);
+  assert.match(
+    res.stdout,
+    new RegExp(`not created: ${proxied}: preview refused: 422 proxy_unknown: no proxy named office; .*\\(proxy: no proxy named office\\)`),
+  );
+  assert.deepEqual(
+    (await monitorsOf(to.token)).map((m) => m.url),
+    [direct],
+  );
+});
+
+test('a file exported before schedules, steps and proxies were carried imports as before: none of them', async () => {
+  const account = await createAccountWithToken(t.app);
+  const url = page();
+  const file = join(dir, 'first-version.json');
+  const monitor = { url, name: 'Old', labels: [], load_mode: 'html', interval_minutes: 45, targets: [TITLE], status: 'active' };
+  writeFileSync(
+    file,
+    JSON.stringify({ format: 'pagewatch-monitors', version: 1, exported_at: '2026-11-01T00:00:00Z', monitors: [monitor] }),
+  );
+  const res = await cli(() => importCommand(file, { base, token: account.token }));
+  assert.equal(res.code, 0, res.stdout);
+  const created = await monitorsOf(account.token);
+  assert.deepEqual(
+    created.map((m) => [m.url, m.interval_minutes, m.schedule]),
+    [[url, 45, null]],
+  );
 });

@@ -48,6 +48,7 @@ test('a changedetection.io backup maps URL, title, tags to labels, interval, CSS
     name: 'Espresso machine',
     labels: ['shop', 'competitor'],
     interval_minutes: 210,
+    schedule: null,
     load_mode: 'html',
     targets: [
       { id: 'css-1', kind: 'text', selection: { scope: 'selector', selector: '#price' }, rule: 'changed' },
@@ -156,4 +157,69 @@ test('more watches than one import takes are listed as skipped', () => {
   const plan = readImportSource(Buffer.from(JSON.stringify({ watching })), { ...IMPORT_LIMITS, maxMonitors: 2 });
   assert.equal(plan.drafts.length, 2);
   assert.deepEqual(plan.skipped, [{ source: 'watch w2', reason: 'more than 2 watches in one import' }]);
+});
+
+function scheduledWatch(limit: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  const watches = { watching: { 'w-1': { url: 'https://shop.example.com/', time_schedule_limit: { enabled: true, ...limit }, ...extra } } };
+  return readImportSource(Buffer.from(JSON.stringify(watches))).drafts[0]!;
+}
+const day = (start_time: string, hours: number | string, enabled = true) => ({ enabled, start_time, duration: { hours, minutes: '00' } });
+const WEEK = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'];
+const weekdays = (window: object) => Object.fromEntries(WEEK.map((d) => [d, window]));
+
+test("a changedetection.io scheduler with the same whole hours on its days becomes the monitor's days and hours, in its time zone", () => {
+  const draft = scheduledWatch({ timezone: 'America/New_York', ...weekdays(day('09:00', '8')), saturday: day('09:00', 8, false) });
+  assert.deepEqual(draft.schedule, { timezone: 'America/New_York', days: ['mon', 'tue', 'wed', 'thu', 'fri'], hours: { from: 9, to: 17 } });
+  assert.deepEqual(draft.not_carried, []);
+});
+
+test("a scheduler window past midnight wraps, a whole-day window leaves the hours out, and no time zone means the installation's", () => {
+  const night = scheduledWatch({ ...weekdays(day('22:00', 8)) });
+  assert.deepEqual(night.schedule, { timezone: 'UTC', days: ['mon', 'tue', 'wed', 'thu', 'fri'], hours: { from: 22, to: 6 } });
+  const watches = {
+    watching: { 'w-1': { url: 'https://shop.example.com/', time_schedule_limit: { enabled: true, sunday: day('00:00', 24) } } },
+    settings: { application: { timezone: 'Europe/Berlin' } },
+  };
+  assert.deepEqual(readImportSource(Buffer.from(JSON.stringify(watches))).drafts[0]!.schedule, {
+    timezone: 'Europe/Berlin',
+    days: ['sun'],
+  });
+});
+
+test("a watch that uses the installation's defaults takes the installation's scheduler", () => {
+  const watches = {
+    watching: { 'w-1': { url: 'https://shop.example.com/', time_between_check_use_default: true } },
+    settings: { requests: { time_schedule_limit: { enabled: true, timezone: 'Asia/Tokyo', saturday: day('10:00', 2) } } },
+  };
+  assert.deepEqual(readImportSource(Buffer.from(JSON.stringify(watches))).drafts[0]!.schedule, {
+    timezone: 'Asia/Tokyo',
+    days: ['sat'],
+    hours: { from: 10, to: 12 },
+  });
+});
+
+test('a scheduler pagewatch cannot express is listed as not carried over, and the monitor checks around the clock', () => {
+  const cases: [Record<string, unknown>, Record<string, unknown>, RegExp][] = [
+    [{ monday: day('09:00', 8), tuesday: day('10:00', 8) }, {}, /different hours/],
+    [{ monday: day('09:30', 8) }, {}, /do not start and end on the hour/],
+    [{ monday: day('09:00', 8, false) }, {}, /no day is enabled/],
+    [{ timezone: 'Mars/Olympus', monday: day('09:00', 8) }, {}, /Mars\/Olympus is not an IANA time zone/],
+    [
+      { monday: day('09:00', 8) },
+      { time_between_check: { days: 1 } },
+      /8 active hours a day are shorter than its interval of 1440 minutes/,
+    ],
+  ];
+  for (const [limit, extra, reason] of cases) {
+    const draft = scheduledWatch(limit, extra);
+    assert.equal(draft.schedule, null);
+    assert.match(draft.not_carried.join('\n'), reason);
+    assert.match(draft.not_carried.join('\n'), /the monitor checks around the clock/);
+  }
+});
+
+test('a disabled scheduler is no schedule and nothing left out', () => {
+  const draft = scheduledWatch({ enabled: false, monday: day('09:00', 8) });
+  assert.equal(draft.schedule, null);
+  assert.deepEqual(draft.not_carried, []);
 });

@@ -71,6 +71,23 @@ export class DashboardClient {
       }),
     );
   }
+
+  /** Posts a form with a file as a browser does (multipart/form-data, encoded by the platform's FormData), with the last page's `_csrf`. */
+  async upload(url: string, file: { field: string; filename: string; content: Buffer | string }): Promise<LightMyRequestResponse> {
+    const form = new FormData();
+    form.append('_csrf', this.csrf);
+    form.append(file.field, new Blob([typeof file.content === 'string' ? file.content : new Uint8Array(file.content)]), file.filename);
+    const encoded = new Request('http://dashboard.invalid/', { method: 'POST', body: form });
+    return this.remember(
+      await this.app.inject({
+        method: 'POST',
+        url,
+        remoteAddress: this.remoteAddress,
+        headers: { ...this.headers, cookie: this.cookieHeader(), 'content-type': encoded.headers.get('content-type')! },
+        payload: Buffer.from(await encoded.arrayBuffer()),
+      }),
+    );
+  }
 }
 
 export async function passwordLink(app: FastifyInstance, accountId: string): Promise<{ url: string; token: string }> {

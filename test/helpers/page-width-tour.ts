@@ -41,6 +41,7 @@ export function pageWidthTour(width: number): void {
       ['changes', `/monitors/${watched.monitorId}/changes`],
       ['change', `/changes/${change!.id}`],
       ['new-monitor', '/monitors/new'],
+      ['import', '/monitors/import'],
       ['api-access', '/api-access'],
       ['revoke', `/api-access/tokens/${token!.id}/revoke`],
       ['usage', '/usage'],

@@ -1,4 +1,5 @@
 import type { Target } from '../targets.ts';
+import { scheduleFromChangedetection } from './changedetection-schedule.ts';
 import {
   cleanLabels,
   isWebUrl,
@@ -14,7 +15,9 @@ import {
 // url-watches.json: {"watching": {<uuid>: watch}, "settings": {"application":
 // {"tags": {<uuid>: {"title"}}}}}. A watch's fields read here: url, title,
 // tags (tag uuids; older versions: "tag", a comma-separated string),
-// time_between_check {weeks, days, hours, minutes, seconds}, include_filters
+// time_between_check {weeks, days, hours, minutes, seconds}, its scheduler
+// time_schedule_limit (or the installation's, settings.requests, with
+// time_between_check_use_default), include_filters
 // (CSS, or XPath when starting with "/" or "xpath:"), fetch_backend
 // ("html_webdriver" renders in a browser), paused; and, to say they are not
 // carried over, browser_steps, notification_urls, subtractive_selectors,
@@ -100,16 +103,26 @@ function unsupported(watch: Json): string[] {
   return notes;
 }
 
-function draftOf(watch: Json, tagTitles: Map<string, string>): MonitorDraft {
+/** What a watch takes from the installation's settings. */
+interface Installation {
+  tagTitles: Map<string, string>;
+  scheduleLimit: unknown;
+  timezone: string;
+}
+
+function draftOf(watch: Json, installation: Installation): MonitorDraft {
   const notCarried: string[] = [];
   const interval = intervalMinutes(watch.time_between_check, notCarried);
+  const limit = watch.time_between_check_use_default === true ? installation.scheduleLimit : watch.time_schedule_limit;
+  const schedule = scheduleFromChangedetection(limit, installation.timezone, interval, notCarried);
   const targets = targetsOf(strings(watch.include_filters), notCarried);
   const title = typeof watch.title === 'string' ? watch.title.trim().slice(0, MAX_NAME) : '';
   return {
     url: (watch.url as string).trim(),
     name: title === '' ? null : title,
-    labels: labelsOf(watch, tagTitles),
+    labels: labelsOf(watch, installation.tagTitles),
     interval_minutes: interval,
+    schedule,
     load_mode: watch.fetch_backend === 'html_webdriver' ? 'browser' : 'html',
     targets,
     status: watch.paused === true ? 'paused' : 'active',
@@ -122,12 +135,16 @@ export function draftsFromChangedetection(document: unknown, maxWatches: number)
   if (!isObject(document) || !isObject(document.watching)) {
     throw new Error('not a changedetection.io url-watches.json: it has no "watching" object');
   }
-  const settings = isObject(document.settings) && isObject(document.settings.application) ? document.settings.application : {};
+  const settings = isObject(document.settings) ? document.settings : {};
+  const application = isObject(settings.application) ? settings.application : {};
+  const requests = isObject(settings.requests) ? settings.requests : {};
   const tagTitles = new Map<string, string>();
-  if (isObject(settings.tags)) {
-    for (const [uuid, tag] of Object.entries(settings.tags))
+  if (isObject(application.tags)) {
+    for (const [uuid, tag] of Object.entries(application.tags))
       if (isObject(tag) && typeof tag.title === 'string') tagTitles.set(uuid, tag.title);
   }
+  const timezone = typeof application.timezone === 'string' && application.timezone.trim() !== '' ? application.timezone.trim() : 'UTC';
+  const installation = { tagTitles, scheduleLimit: requests.time_schedule_limit, timezone };
   const drafts: MonitorDraft[] = [];
   const skipped: SkippedEntry[] = [];
   const seen = new Set<string>();
@@ -141,7 +158,7 @@ export function draftsFromChangedetection(document: unknown, maxWatches: number)
       skipped.push({ source, reason: `more than ${maxWatches} watches in one import` });
     } else {
       seen.add(watch.url.trim());
-      drafts.push(draftOf(watch, tagTitles));
+      drafts.push(draftOf(watch, installation));
     }
   }
   return { drafts, skipped };

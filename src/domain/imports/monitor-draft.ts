@@ -1,3 +1,5 @@
+import type { MonitorSchedule } from '../monitor-schedule.ts';
+import type { Step } from '../steps.ts';
 import type { Target } from '../targets.ts';
 
 // A monitor as an import file describes it, before the API has seen it:
@@ -13,8 +15,14 @@ export interface MonitorDraft {
   load_mode: 'html' | 'browser';
   targets: Target[];
   status: 'active' | 'paused';
+  /** when checks run; absent or null: every interval, around the clock */
+  schedule?: MonitorSchedule | null;
+  /** browser mode: the steps run before the page is read, in the preview as in every check */
+  steps?: Step[];
+  /** the name of an operator proxy the page is loaded through; the importing install must have it */
+  proxy?: string | null;
   /** notification settings of a pagewatch export (channels excepted: they belong to the exporting account) */
-  notifications?: { email_enabled?: boolean; email_mode?: string; webhook_enabled?: boolean; failing_after?: number };
+  notifications?: { email_enabled?: boolean; email_mode?: string | null; webhook_enabled?: boolean; failing_after?: number };
   /** what the source had that this monitor does not, one sentence each */
   not_carried: string[];
 }

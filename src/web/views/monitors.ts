@@ -85,7 +85,7 @@ export function monitorListBody(
   const filtered = filters.search !== null || filters.label !== null || filters.status !== null || Boolean(filters.failing);
   const query = filterQuery(filters);
   return html`<div class="title-row"><h1>Monitors</h1><a class="button" href="/monitors/new">New monitor</a></div>
-<p class="muted">${slots.used} of ${plural(slots.limit, 'monitor')} in use.</p>
+<p class="muted">${slots.used} of ${plural(slots.limit, 'monitor')} in use. ${slots.used > 0 && html`<a href="/monitors/export" download>Export as JSON</a> · `}<a href="/monitors/import">Import monitors</a></p>
 ${(slots.used > 0 || filtered) && filterForm(filters)}
 ${
   monitors.length === 0
