@@ -1,4 +1,4 @@
-import { errors, type Locator, type Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { STEP_LIMITS, type Step, type StepIssueCode } from '../../domain/steps.ts';
 
 // One step on a loaded page. Failures are values with fixed wording: a
@@ -16,6 +16,13 @@ export interface StepContext {
 }
 
 const fail = (code: StepIssueCode, message: string): StepFailure => ({ code, message });
+
+// playwright-core is imported with the first browser (chromium.ts), not at
+// start (~80 MiB resident): a step runs on a page, so it is loaded by then.
+async function timedOut(err: unknown): Promise<boolean> {
+  const { errors } = await import('playwright-core');
+  return err instanceof errors.TimeoutError;
+}
 
 /** Runs one step; null when it did what it says. */
 export async function performStep(step: Step, ctx: StepContext): Promise<StepFailure | null> {
@@ -78,7 +85,7 @@ async function onElement(
     await act(found, Math.max(1, ms - (Date.now() - started)));
     return null;
   } catch (err) {
-    if (err instanceof errors.TimeoutError) {
+    if (await timedOut(err)) {
       return fail('not_actionable', `the element ${selector} is there but could not be used (hidden, disabled or covered)`);
     }
     return unexpected(err);
@@ -90,7 +97,7 @@ async function findOne(page: Page, selector: string, ms: number): Promise<Locato
   try {
     await all.first().waitFor({ state: 'attached', timeout: Math.max(1, ms) });
   } catch (err) {
-    if (err instanceof errors.TimeoutError) return fail('element_missing', `no element matches ${selector}`);
+    if (await timedOut(err)) return fail('element_missing', `no element matches ${selector}`);
     return unexpected(err);
   }
   const count = await all.count();
@@ -104,7 +111,7 @@ async function waitFor(page: Page, step: Step, ms: number): Promise<StepFailure 
     await target.first().waitFor({ state: 'visible', timeout: Math.max(1, ms) });
     return null;
   } catch (err) {
-    if (!(err instanceof errors.TimeoutError)) return unexpected(err);
+    if (!(await timedOut(err))) return unexpected(err);
     const what = step.selector !== undefined ? `an element matching ${step.selector}` : 'the text';
     return fail('timeout', `${what} did not appear within ${ms} ms`);
   }
@@ -127,15 +134,14 @@ async function selectOption(page: Page, step: Step, ms: number): Promise<StepFai
     await found.selectOption(step.value!, { timeout: Math.max(1, ms) });
     return null;
   } catch (err) {
-    if (err instanceof errors.TimeoutError)
-      return fail('not_actionable', `the select ${step.selector} could not be used (hidden or disabled)`);
+    if (await timedOut(err)) return fail('not_actionable', `the select ${step.selector} could not be used (hidden or disabled)`);
     return unexpected(err);
   }
 }
 
 // The page navigated away or closed under the step, or the browser failed:
 // said in fixed words, since the error's own text may quote typed text.
-function unexpected(err: unknown): StepFailure {
-  if (err instanceof errors.TimeoutError) return fail('timeout', "the step did not finish within the load's time budget");
+async function unexpected(err: unknown): Promise<StepFailure> {
+  if (await timedOut(err)) return fail('timeout', "the step did not finish within the load's time budget");
   return fail('failed', 'the step could not be completed (the page changed or closed under it)');
 }
