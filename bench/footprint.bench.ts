@@ -47,7 +47,7 @@ interface Start {
 function listening(child: ChildProcess): Promise<string> {
   return new Promise((resolveUrl, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`not listening within 120 s:\n${output}`)), 120_000);
+    const timer = setTimeout(() => reject(new Error(`not listening within 300 s:\n${output}`)), 300_000);
     const read = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening on (http:\/\/[^\s]+)/.exec(output);
