@@ -263,7 +263,7 @@ the process to the first 200 from \`/readyz\`. Peak: the process's high-water re
 and a light load (150 requests to /healthz, /readyz and /sign-in); at rest: its resident memory ${REST_SETTLE_MS / 1000} s
 after that load. Every thread (PGlite's, the extraction threads) is part of the one process. Seeded monitors are
 due tomorrow, so nothing is checked while measuring. Baseline: a bare Fastify process answering the same routes.
-${BEFORE ? 'Rows "before": the commit before issue #44, measured in the same run. ' : ''}Parameters: BENCH_FOOTPRINT_MONITORS, BENCH_FOOTPRINT_BEFORE.
+${BEFORE ? 'Rows "before": the install named by BENCH_FOOTPRINT_BEFORE, measured in the same run. ' : ''}Parameters: BENCH_FOOTPRINT_MONITORS, BENCH_FOOTPRINT_BEFORE.
 
 ${table(['install', 'store', 'monitors', 'start', 'to /readyz 200', 'peak RSS', 'RSS at rest', 'at rest vs bare Fastify'], body)}
 
