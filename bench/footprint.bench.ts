@@ -47,7 +47,7 @@ interface Start {
 function listening(child: ChildProcess): Promise<string> {
   return new Promise((resolveUrl, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`not listening within 120 s:\n${output}`)), 120_000);
+    const timer = setTimeout(() => reject(new Error(`not listening within 300 s:\n${output}`)), 300_000);
     const read = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening on (http:\/\/[^\s]+)/.exec(output);
@@ -263,7 +263,7 @@ the process to the first 200 from \`/readyz\`. Peak: the process's high-water re
 and a light load (150 requests to /healthz, /readyz and /sign-in); at rest: its resident memory ${REST_SETTLE_MS / 1000} s
 after that load. Every thread (PGlite's, the extraction threads) is part of the one process. Seeded monitors are
 due tomorrow, so nothing is checked while measuring. Baseline: a bare Fastify process answering the same routes.
-${BEFORE ? 'Rows "before": the commit before issue #44, measured in the same run. ' : ''}Parameters: BENCH_FOOTPRINT_MONITORS, BENCH_FOOTPRINT_BEFORE.
+${BEFORE ? 'Rows "before": the install named by BENCH_FOOTPRINT_BEFORE, measured in the same run. ' : ''}Parameters: BENCH_FOOTPRINT_MONITORS, BENCH_FOOTPRINT_BEFORE.
 
 ${table(['install', 'store', 'monitors', 'start', 'to /readyz 200', 'peak RSS', 'RSS at rest', 'at rest vs bare Fastify'], body)}
 

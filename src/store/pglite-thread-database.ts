@@ -6,7 +6,7 @@ import type { DataDirDump, Database, Queryable, StoreProcedure } from './databas
 import { threadBootstrap } from '../thread-entry.ts';
 import { lockEmbeddedDataDir } from './data-dir-lock.ts';
 import { directoryBytes, pgliteMemoryFor, type PgliteMemory } from './pglite-memory.ts';
-import { storeTemplate } from './store-template.ts';
+import { storeTemplate, unpackStoreTemplate } from './store-template.ts';
 import type { ThreadData, ThreadError, ThreadReply, ThreadRequest } from './pglite-thread.ts';
 
 // The embedded store with PGlite in a worker thread (pglite-thread.ts), behind
@@ -29,16 +29,16 @@ let compiled: Promise<Artifacts> | null = null;
 /**
  * PGlite's WebAssembly, compiled once per process and handed to every thread:
  * in-process PGlite caches its compiled module, a fresh thread would compile
- * 9 MB of WebAssembly again on every open.
+ * 9 MB of WebAssembly again on every open. Its file-system bundle is not
+ * handed over: the thread reads it itself, since a copy cloned into the
+ * thread stayed resident (25–60 MiB more at rest, BENCHMARKS.md §9).
  */
 function pgliteArtifacts(): Promise<Artifacts> {
   compiled ??= (async () => {
     const dist = import.meta.resolve('@electric-sql/pglite');
-    const [pglite, initdb, fsBundle] = await Promise.all(
-      ['./pglite.wasm', './initdb.wasm', './pglite.data'].map((name) => readFile(new URL(name, dist))),
-    );
+    const [pglite, initdb] = await Promise.all(['./pglite.wasm', './initdb.wasm'].map((name) => readFile(new URL(name, dist))));
     const [pgliteWasmModule, initdbWasmModule] = await Promise.all([WebAssembly.compile(pglite!), WebAssembly.compile(initdb!)]);
-    return { pgliteWasmModule, initdbWasmModule, fsBundle: new Uint8Array(fsBundle!) };
+    return { pgliteWasmModule, initdbWasmModule };
   })();
   return compiled;
 }
@@ -59,11 +59,23 @@ export async function openPgliteThreadDatabase(
   // created by a thread of its own, which then ends, and is opened afresh.
   if (dataDir !== null && !existsSync(join(dataDir, 'PG_VERSION'))) {
     // A new directory is unpacked from the build's template when there is one (store-template.ts).
-    await (await openThread(dataDir, storeTemplate(), pgliteMemoryFor(0))).close();
+    const template = storeTemplate();
+    if (template) unpackLocked(dataDir, template);
+    else await (await openThread(dataDir, null, pgliteMemoryFor(0))).close();
   }
   // Sized when the store opens: a store that grew gets more at its next start.
   const storeBytes = dataDir !== null ? directoryBytes(dataDir) : (snapshot?.byteLength ?? 0);
   return openThread(dataDir, snapshot, pgliteMemoryFor(storeBytes, options.sharedBuffersMiB ?? null));
+}
+
+/** The template into a new data directory, under the directory's lock (another process may be creating it too). */
+function unpackLocked(dataDir: string, template: Uint8Array): void {
+  const lock = lockEmbeddedDataDir(dataDir)!;
+  try {
+    if (!existsSync(join(dataDir, 'PG_VERSION'))) unpackStoreTemplate(template, dataDir);
+  } finally {
+    lock.release();
+  }
 }
 
 /** Writes a data directory from its tarball (PGlite's dumpDataDir output) into `dataDir`, which holds no store yet. */

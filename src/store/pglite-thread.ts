@@ -42,10 +42,9 @@ export interface ThreadData {
   dataDir: string | null;
   /** the starting data directory, as PGlite's dumpDataDir writes it, of an in-memory store or a new directory; null creates a new one */
   snapshot: Uint8Array<ArrayBuffer> | null;
-  /** PGlite's WebAssembly and file-system bundle, compiled and read once by the main thread */
+  /** PGlite's WebAssembly, compiled once by the main thread (its file-system bundle the thread reads itself) */
   pgliteWasmModule: WebAssembly.Module;
   initdbWasmModule: WebAssembly.Module;
-  fsBundle: Uint8Array<ArrayBuffer>;
   /** PostgreSQL's memory settings (pglite-memory.ts) */
   memory: PgliteMemory;
 }
@@ -88,7 +87,7 @@ async function dumpDataDir(db: PGlite): Promise<DataDirDump> {
 /** The thread's entry point: opens PGlite and answers the main thread until told to close. */
 export async function runPgliteThread(): Promise<void> {
   const port = parentPort as MessagePort;
-  const { dataDir, snapshot, pgliteWasmModule, initdbWasmModule, fsBundle, memory } = workerData as ThreadData;
+  const { dataDir, snapshot, pgliteWasmModule, initdbWasmModule, memory } = workerData as ThreadData;
   let db: PGlite;
   try {
     db = new PGlite({
@@ -96,7 +95,6 @@ export async function runPgliteThread(): Promise<void> {
       loadDataDir: snapshot ? new Blob([snapshot]) : undefined,
       pgliteWasmModule,
       initdbWasmModule,
-      fsBundle: new Blob([fsBundle]),
       startParams: [...PGlite.defaultStartParams, ...pgliteMemoryParams(memory)],
     });
     await db.waitReady;
