@@ -5,20 +5,23 @@ import {
   type DocumentOutline,
   type TargetExtraction,
 } from '../domain/extract/index.ts';
-import { pageText, type PageSource } from '../domain/page-source.ts';
+import { pageText, sourceFormat, type PageSource } from '../domain/page-source.ts';
 import type { Target } from '../domain/targets.ts';
 import { changeDiff, type ChangeDiff } from '../domain/text-diff.ts';
 import { blockedReason } from '../domain/blocked-page.ts';
+import { atomDocument, type AtomFeed } from '../domain/atom-feed.ts';
 
 // The work the extraction threads do, as plain functions of plain data: what
 // a preview lists, what targets read from a document, the diff of a change's
-// texts, and whether a load is an anti-bot wall rather than the page.
+// texts, whether a load is an anti-bot wall rather than the page, and an Atom
+// feed's document (up to 50 diffs of 200 KB each to escape).
 
 export type ExtractionJob =
   | { kind: 'preview'; html: PageSource; finalUrl: string }
   | { kind: 'targets'; html: PageSource; finalUrl: string; targets: Target[] }
   | { kind: 'diff'; before: string | null; after: string | null }
-  | { kind: 'screen'; evidence: ScreenEvidence };
+  | { kind: 'screen'; evidence: ScreenEvidence }
+  | { kind: 'atom'; feed: AtomFeed };
 
 /** What the wall classifier reads of a load: the start of its document (or error page) and the answer's marks. */
 export interface ScreenEvidence {
@@ -38,10 +41,18 @@ export type JobResult<J extends ExtractionJob> = J extends { kind: 'preview' }
     ? ChangeDiff
     : J extends { kind: 'screen' }
       ? string | null
-      : TargetExtraction[];
+      : J extends { kind: 'atom' }
+        ? string
+        : TargetExtraction[];
+
+/** Whether the job reads a PDF, and so needs PDF.js in its thread. */
+export function readsPdf(job: ExtractionJob): boolean {
+  return (job.kind === 'preview' || job.kind === 'targets') && sourceFormat(job.html) === 'pdf';
+}
 
 export async function runJob(job: ExtractionJob): Promise<PreviewOutline | TargetExtraction[] | ChangeDiff | string | null> {
   if (job.kind === 'diff') return changeDiff(job.before, job.after);
+  if (job.kind === 'atom') return atomDocument(job.feed);
   if (job.kind === 'screen') {
     const { head, length, status, cfMitigated } = job.evidence;
     return blockedReason({ head: pageText(head), length, status, cfMitigated });

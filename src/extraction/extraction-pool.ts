@@ -3,6 +3,7 @@ import type { TargetExtraction } from '../domain/extract/index.ts';
 import { FairQueue, type JobTicket, type Lane, type QueueObserver } from '../domain/fair-queue.ts';
 import type { PageSource } from '../domain/page-source.ts';
 import type { Target } from '../domain/targets.ts';
+import type { AtomFeed } from '../domain/atom-feed.ts';
 import type { ChangeDiff } from '../domain/text-diff.ts';
 import { threadBootstrap } from '../thread-entry.ts';
 import type { ExtractionJob, JobResult, PreviewOutline, ScreenEvidence } from './extraction-jobs.ts';
@@ -106,6 +107,19 @@ interface Slot {
 
 // Checks a thread holds at once: the one it runs and the next.
 const JOBS_PER_THREAD = 2;
+/** The longest a thread may take to load PDF.js for its first PDF, before that PDF's own budget starts. */
+const PDF_READER_LOAD_MS = 60_000;
+
+/** What a thread says: it is ready, a job's answer, or that it is loading PDF.js for the job it is on. */
+interface ThreadMessage {
+  ready?: true;
+  id: number;
+  ok?: boolean;
+  result?: unknown;
+  message?: string;
+  loadingPdfReader?: true;
+  loadedPdfReader?: true;
+}
 
 export class ExtractionPool {
   readonly #size: number;
@@ -174,6 +188,11 @@ export class ExtractionPool {
   /** The diff of a change's captured texts (its own size and time budget keeps it well inside the job's). */
   diff(before: string | null, after: string | null, ticket: JobTicket): Promise<ChangeDiff> {
     return this.run({ kind: 'diff', before, after }, ticket);
+  }
+
+  /** An Atom feed's XML document. */
+  atom(feed: AtomFeed, ticket: JobTicket): Promise<string> {
+    return this.run({ kind: 'atom', feed }, ticket);
   }
 
   /** Threads alive now (for tests that no thread outlives close()). */
@@ -282,7 +301,7 @@ export class ExtractionPool {
       ? new Worker(this.#workerUrl)
       : new Worker(threadBootstrap(import.meta.url, 'extraction-worker', 'runExtractionThread'), { eval: true });
     const slot: Slot = { worker, ready: false, sent: [], idleTimer: null };
-    worker.on('message', (message: { ready?: true; id: number; ok: boolean; result?: unknown; message?: string }) => {
+    worker.on('message', (message: ThreadMessage) => {
       if (message.ready) {
         slot.ready = true;
         this.#dispatch();
@@ -291,6 +310,12 @@ export class ExtractionPool {
       }
       const current = slot.sent[0];
       if (!current || current.id !== message.id) return;
+      if (message.loadingPdfReader || message.loadedPdfReader) {
+        // Loading PDF.js is the thread's, not the document's: the PDF's own budget starts once it is loaded.
+        clearTimeout(current.timer ?? undefined);
+        current.timer = setTimeout(() => void this.#expire(slot), message.loadingPdfReader ? PDF_READER_LOAD_MS : this.#budgetMs);
+        return;
+      }
       clearTimeout(current.timer ?? undefined);
       slot.sent.shift();
       if (slot.sent.length > 0) this.#startBudget(slot);

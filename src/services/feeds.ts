@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
-import { atomDocument, type AtomEntry } from '../domain/atom-feed.ts';
+import type { AtomEntry } from '../domain/atom-feed.ts';
 import { isPlanName, type Plans } from '../domain/plans.ts';
 import type { Loaders } from '../fetch/loaders.ts';
 import type { Database } from '../store/database.ts';
@@ -23,6 +23,7 @@ export interface FeedDeps {
   db: Database;
   clock: Clock;
   config: { plans: Plans; publicUrl: string };
+  /** diffs and the document (its escaping of up to 50 diffs) are made in the extraction threads, off the event loop */
   loaders: Pick<Loaders, 'extraction'>;
 }
 
@@ -107,13 +108,16 @@ export async function readFeed(deps: FeedDeps, request: FeedRequest): Promise<Fe
     };
   });
   const narrowing = [...(request.label ? [`label ${request.label}`] : []), ...(request.monitorId ? [`monitor ${request.monitorId}`] : [])];
-  const body = atomDocument({
-    id: feedId,
-    title: [`pagewatch: ${token.name}`, ...narrowing].join(' · '),
-    self: `${deps.config.publicUrl}${request.path}`,
-    updated: rows[0]?.detected_at ?? token.created_at,
-    author: 'pagewatch',
-    entries,
-  });
+  const body = await deps.loaders.extraction.atom(
+    {
+      id: feedId,
+      title: [`pagewatch: ${token.name}`, ...narrowing].join(' · '),
+      self: `${deps.config.publicUrl}${request.path}`,
+      updated: rows[0]?.detected_at ?? token.created_at,
+      author: 'pagewatch',
+      entries,
+    },
+    { account: token.account_id, lane: 'interactive' },
+  );
   return { status: 200, etag, body };
 }

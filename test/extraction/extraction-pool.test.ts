@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { ExtractionPool, ExtractionTimeout, extractWithin } from '../../src/extraction/extraction-pool.ts';
 import type { Target } from '../../src/domain/targets.ts';
 import type { JobTicket } from '../../src/domain/fair-queue.ts';
+import { makePdf } from '../helpers/pdf-documents.ts';
 
 // The extraction threads: results as the domain functions give them, a time
 // budget no job outlives, and no thread left running after close().
@@ -132,6 +133,34 @@ test('a thread that gets a job within each idle time is kept, not replaced', asy
     assert.equal(new Set(ran).size, 1, `one thread ran every job: ${ran.join(', ')}`);
     await new Promise((r) => setTimeout(r, 1000));
     assert.notEqual(await pool.preview('', 'http://x/', CHECK), ran[0], 'after an idle time, a new thread');
+  } finally {
+    await pool.close();
+  }
+});
+
+const PDF_TITLE: Target = { id: 'p', kind: 'text', selection: { scope: 'page' } };
+const pdfSource = () => ({ bytes: makePdf([{ lines: [{ text: 'Timetable 2026' }] }]), charset: null, format: 'pdf' as const });
+
+test('loading PDF.js for a thread’s first PDF does not count against that PDF’s budget', async () => {
+  // Loading PDF.js takes longer than this budget; reading a one-line PDF does not.
+  const pool = new ExtractionPool({ size: 1, budgetMs: 1000 });
+  try {
+    const [result] = await pool.targets(pdfSource(), 'http://x/t.pdf', [PDF_TITLE], CHECK);
+    assert.deepEqual([result?.ok, result?.text], [true, 'Timetable 2026']);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a job sent behind a PDF to the same thread answers after it, each with its own result', async () => {
+  const pool = new ExtractionPool({ size: 1, budgetMs: 5000 });
+  try {
+    const [pdf, page] = await Promise.all([
+      pool.targets(pdfSource(), 'http://x/t.pdf', [PDF_TITLE], CHECK),
+      pool.targets('<html><body><h1 id="t">Kettle</h1></body></html>', 'http://x/', [TITLE], CHECK),
+    ]);
+    assert.equal(pdf[0]?.text, 'Timetable 2026');
+    assert.equal(page[0]?.value, 'Kettle');
   } finally {
     await pool.close();
   }

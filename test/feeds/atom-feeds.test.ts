@@ -213,3 +213,24 @@ test('a feed token is read at most the plan’s reads per hour; then 429 with Re
   t.clock.advance(3600_000);
   assert.equal((await readFeed(feedPath(feed.token))).statusCode, 200);
 });
+
+/** Atom documents made by the extraction threads so far (the work queue's metric). */
+async function atomJobsInThreads(): Promise<number> {
+  const { values } = await t.metrics.workQueueWait.get();
+  return values
+    .filter(
+      (v) => v.metricName === 'pagewatch_work_queue_wait_seconds_count' && v.labels.queue === 'extraction' && v.labels.kind === 'atom',
+    )
+    .reduce((sum, v) => sum + v.value, 0);
+}
+
+test('the feed’s document is made in an extraction thread, off the event loop; a 304 makes none', async () => {
+  const { feed } = await accountWithChanges();
+  const before = await atomJobsInThreads();
+  const first = await readFeed(feedPath(feed.token));
+  assert.equal(first.statusCode, 200);
+  assert.equal(await atomJobsInThreads(), before + 1);
+  const unchanged = await readFeed(feedPath(feed.token), { 'if-none-match': String(first.headers.etag) });
+  assert.equal(unchanged.statusCode, 304);
+  assert.equal(await atomJobsInThreads(), before + 1);
+});

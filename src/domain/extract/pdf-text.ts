@@ -71,12 +71,13 @@ type PdfJs = typeof PdfJsModule;
 let loading: Promise<PdfJs> | null = null;
 
 /**
- * PDF.js, loaded once per thread. Its modules take seconds to load (through tsx): an extraction thread starts loading
- * them when it starts (warmPdfReader), without holding up the HTML and JSON jobs it runs meanwhile, so a PDF rarely
- * waits for them within its budget. PDF.js runs its parser in this thread (as it does in Node) from its worker module,
- * handed over here rather than imported on the first document.
+ * PDF.js, loaded once per thread, on its first PDF: its modules cost seconds and hundreds of MiB through tsx (tens
+ * without), which an install that watches no PDF should not pay in every extraction thread. The thread tells the pool
+ * while it loads them, so the load does not count against that PDF's budget (extraction-worker.ts). PDF.js runs its
+ * parser in this thread (as it does in Node) from its worker module, handed over here rather than imported on the
+ * first document.
  */
-export function warmPdfReader(): Promise<PdfJs> {
+export function loadPdfReader(): Promise<PdfJs> {
   loading ??= Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), import('pdfjs-dist/legacy/build/pdf.worker.mjs')]).then(
     ([pdfjs, worker]) => {
       (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
@@ -86,8 +87,13 @@ export function warmPdfReader(): Promise<PdfJs> {
   return loading;
 }
 
+/** Whether this thread has started loading PDF.js. */
+export function pdfReaderLoading(): boolean {
+  return loading !== null;
+}
+
 export async function readPdf(bytes: Uint8Array): Promise<PdfReading> {
-  const { getDocument } = await warmPdfReader();
+  const { getDocument } = await loadPdfReader();
   // PDF.js takes the buffer over: it gets a copy, so the caller's bytes stay usable.
   const task = getDocument({
     data: new Uint8Array(bytes),
