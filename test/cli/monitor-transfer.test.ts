@@ -155,14 +155,16 @@ test('a changedetection.io backup archive is imported with its tags as labels an
   writeFileSync(archive, buildZip([{ name: 'url-watches.json', content: JSON.stringify(watches) }]));
   const res = await cli(() => importCommand(archive, { base, token: account.token }));
   assert.equal(res.code, 0, res.stdout);
-  assert.match(res.stdout, /not carried over: the XPath filter \/\/h1: XPath is not supported yet/);
   assert.match(res.stdout, /not carried over: 1 notification URL: add the services as channels/);
   assert.deepEqual(await monitorsOf(account.token), [
     {
       url,
       name: 'From changedetection',
       labels: ['moved'],
-      targets: [{ id: 'css-1', label: 'css-1', kind: 'text', selection: { scope: 'selector', selector: '#title' }, rule: 'changed' }],
+      targets: [
+        { id: 'css-1', label: 'css-1', kind: 'text', selection: { scope: 'selector', selector: '#title' }, rule: 'changed' },
+        { id: 'xpath-2', label: 'xpath-2', kind: 'text', selection: { scope: 'xpath', expression: '//h1' }, rule: 'changed' },
+      ],
       interval_minutes: 90,
       schedule: null,
       status: 'active',

@@ -63,18 +63,36 @@ test('a changedetection.io backup maps URL, title, tags to labels, interval, CSS
   assert.deepEqual(legacy.targets, [{ id: 'page', kind: 'text', selection: { scope: 'page' }, rule: 'changed' }]);
 });
 
-test('what cannot be carried over is said for each watch: XPath, browser steps, notification URLs, removed elements, a too long interval', () => {
+test('XPath filters become XPath targets and json: filters JSONPath targets', () => {
+  const [, rival] = readImportSource(archive()).drafts;
+  assert.deepEqual(
+    rival!.targets.map((t) => [t.id, t.selection]),
+    [
+      ['xpath-1', { scope: 'xpath', expression: '//div[@id="news"]' }],
+      ['css-2', { scope: 'selector', selector: 'h1.headline' }],
+    ],
+  );
+  const json = readImportSource(
+    Buffer.from(
+      JSON.stringify({ watching: { j: { url: 'https://api.example/p', include_filters: ['json:$.offers[0].price', 'xpath:(//h2)[1]'] } } }),
+    ),
+  ).drafts[0]!;
+  assert.deepEqual(
+    json.targets.map((t) => t.selection),
+    [
+      { scope: 'json', path: '$.offers[0].price' },
+      { scope: 'xpath', expression: '(//h2)[1]' },
+    ],
+  );
+});
+
+test('what cannot be carried over is said for each watch, with its values: browser steps, notification URLs, removed elements, a too long interval', () => {
   const [, rival, legacy] = readImportSource(archive()).drafts;
   assert.equal(rival!.load_mode, 'browser');
-  assert.deepEqual(
-    rival!.targets.map((t) => t.selection),
-    [{ scope: 'selector', selector: 'h1.headline' }],
-  );
   assert.deepEqual(rival!.not_carried, [
-    'the XPath filter //div[@id="news"]: XPath is not supported yet',
     '1 browser step: not supported',
     '2 notification URLs: add the services as channels (POST /api/v1/channels)',
-    '1 elements removed before comparing: not carried over',
+    'elements removed before comparing (".ads"): not carried over',
   ]);
   assert.deepEqual(legacy!.not_carried, ['its interval of 20160 minutes: the longest is 10080 (one week), taken instead']);
   assert.equal(legacy!.interval_minutes, 10_080);

@@ -189,7 +189,8 @@ test('a changedetection.io backup’s leftovers are listed under “Not carried 
         url,
         title: '<b>From changedetection</b>',
         tags: ['t-1'],
-        include_filters: ['#title', '//h1[@class="<i>x</i>"]'],
+        include_filters: ['#title'],
+        trigger_text: ['<i>x</i>'],
         notification_urls: ['mailto://me@example.com'],
       },
     },
@@ -199,7 +200,7 @@ test('a changedetection.io backup’s leftovers are listed under “Not carried 
   assert.equal(res.statusCode, 200, res.body.slice(0, 2000));
   assert.match(res.body, /From <code>&lt;backup&gt;\.zip<\/code>/);
   assert.match(res.body, /<h3>Not carried over<\/h3>/);
-  assert.match(res.body, /<li>the XPath filter \/\/h1\[@class=&quot;&lt;i&gt;x&lt;\/i&gt;&quot;\]: XPath is not supported yet<\/li>/);
+  assert.match(res.body, /<li>trigger text \(&quot;&lt;i&gt;x&lt;\/i&gt;&quot;\): not carried over<\/li>/);
   assert.match(res.body, /<li>1 notification URL: add the services as channels/);
   assert.doesNotMatch(res.body, /<i>x<\/i>|<backup>/);
   const [monitor] = await monitorsOf(accountId);

@@ -18,7 +18,7 @@ import {
 // time_between_check {weeks, days, hours, minutes, seconds}, its scheduler
 // time_schedule_limit (or the installation's, settings.requests, with
 // time_between_check_use_default), include_filters
-// (CSS, or XPath when starting with "/" or "xpath:"), fetch_backend
+// (CSS; XPath when starting with "/" or "xpath:"; JSONPath after "json:"), fetch_backend
 // ("html_webdriver" renders in a browser), paused; and, to say they are not
 // carried over, browser_steps, notification_urls, subtractive_selectors,
 // ignore_text, trigger_text, extract_text, headers, method and body.
@@ -51,21 +51,22 @@ function isXPath(filter: string): boolean {
   return filter.startsWith('/') || filter.startsWith('(/') || /^xpath1?:/i.test(filter);
 }
 
-function targetsOf(filters: string[], notCarried: string[]): Target[] {
-  const targets: Target[] = [];
-  for (const filter of filters) {
-    if (isXPath(filter)) notCarried.push(`the XPath filter ${filter}: XPath is not supported yet`);
-    else if (/^json:/i.test(filter)) notCarried.push(`the JSON filter ${filter}: JSON documents are not watched`);
-    else {
-      targets.push({
-        id: `css-${targets.length + 1}`,
-        kind: 'text',
-        selection: { scope: 'selector', selector: filter.trim().slice(0, 500) },
-        rule: 'changed',
-      });
-    }
+/** A changedetection.io filter as a pagewatch target: CSS as a selector, XPath as an XPath expression, json: as a JSONPath. */
+function targetOf(filter: string, n: number): Target {
+  const trimmed = filter.trim();
+  if (isXPath(trimmed)) {
+    const expression = trimmed.replace(/^xpath1?:/i, '').slice(0, 500);
+    return { id: `xpath-${n}`, kind: 'text', selection: { scope: 'xpath', expression }, rule: 'changed' };
   }
-  // With no filter it carries, the watch becomes one of the whole page, as changedetection.io watched it.
+  if (/^json:/i.test(trimmed)) {
+    return { id: `json-${n}`, kind: 'text', selection: { scope: 'json', path: trimmed.slice(5).trim().slice(0, 500) }, rule: 'changed' };
+  }
+  return { id: `css-${n}`, kind: 'text', selection: { scope: 'selector', selector: trimmed.slice(0, 500) }, rule: 'changed' };
+}
+
+function targetsOf(filters: string[]): Target[] {
+  const targets = filters.map((filter, i) => targetOf(filter, i + 1));
+  // With no filter, the watch becomes one of the whole page, as changedetection.io watched it.
   return targets.length > 0 ? targets : [WHOLE_PAGE];
 }
 
@@ -93,8 +94,8 @@ function unsupported(watch: Json): string[] {
     ['text_should_not_be_present', 'text that should not be present'],
     ['extract_text', 'extracted text'],
   ] as const) {
-    const n = strings(watch[field]).length;
-    if (n > 0) notes.push(`${n} ${what}: not carried over`);
+    const values = strings(watch[field]);
+    if (values.length > 0) notes.push(`${what} (${values.map((v) => JSON.stringify(v)).join(', ')}): not carried over`);
   }
   if (isObject(watch.headers) && Object.keys(watch.headers).length > 0) notes.push('request headers: pages are loaded without them');
   if (typeof watch.method === 'string' && watch.method.toUpperCase() !== 'GET')
@@ -115,7 +116,7 @@ function draftOf(watch: Json, installation: Installation): MonitorDraft {
   const interval = intervalMinutes(watch.time_between_check, notCarried);
   const limit = watch.time_between_check_use_default === true ? installation.scheduleLimit : watch.time_schedule_limit;
   const schedule = scheduleFromChangedetection(limit, installation.timezone, interval, notCarried);
-  const targets = targetsOf(strings(watch.include_filters), notCarried);
+  const targets = targetsOf(strings(watch.include_filters));
   const title = typeof watch.title === 'string' ? watch.title.trim().slice(0, MAX_NAME) : '';
   return {
     url: (watch.url as string).trim(),
