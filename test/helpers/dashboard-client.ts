@@ -123,6 +123,36 @@ export const PRICE_SECOND_TARGET_FIELDS = {
   t3_rule: 'changed',
 };
 
+/** The target form's first target, the product title, checked hourly with email alerts. */
+export const TITLE_FIELDS = {
+  t1_element: 'sel:#product-title',
+  t1_label: 'Title',
+  t1_kind: 'text',
+  t1_rule: 'changed',
+  interval: '60',
+  email: 'on',
+};
+
+/**
+ * Previews `url` through the new-monitor form, past the plan's preview spacing
+ * (the manual clock moves 40 s: previews are at least 35 s apart); returns the
+ * target form's address (/monitors/new/{preview}).
+ */
+export async function previewThroughForm(
+  client: DashboardClient,
+  clock: { advance(ms: number): void },
+  url: string,
+  loadMode = 'html',
+): Promise<string> {
+  clock.advance(40_000);
+  await client.get('/monitors/new');
+  const res = await client.post('/monitors/new', { url, load_mode: loadMode });
+  if (res.statusCode !== 303) throw new Error(`preview form: ${res.statusCode} ${res.body.slice(0, 300)}`);
+  const location = res.headers.location as string;
+  if (!/^\/monitors\/new\/[0-9a-f-]{36}$/.test(location)) throw new Error(`preview form went to ${location}`);
+  return location;
+}
+
 let ownerCounter = 0;
 
 /** A new account with a dashboard password; returns its id and email. */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
-import { createOwner, signedIn, type DashboardClient } from '../helpers/dashboard-client.ts';
+import { createOwner, previewThroughForm, signedIn, type DashboardClient } from '../helpers/dashboard-client.ts';
 import { makePdf } from '../helpers/pdf-documents.ts';
 
 // The guided flow offers what the API reads beyond CSS selectors: a JSON
@@ -20,11 +20,7 @@ async function previewOf(client: DashboardClient, contentType: string, body: str
     res.writeHead(200, { 'content-type': contentType });
     res.end(body);
   });
-  t.clock.advance(40_000); // previews are at least 35 s apart
-  await client.get('/monitors/new');
-  const res = await client.post('/monitors/new', { url: `${site.url}${path}`, load_mode: 'html' });
-  assert.equal(res.statusCode, 303, res.body.slice(0, 300));
-  return res.headers.location as string;
+  return previewThroughForm(client, t.clock, `${site.url}${path}`);
 }
 
 async function owner(): Promise<DashboardClient> {

@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import { type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
-import { createOwner, PRICE_SECOND_TARGET_FIELDS, signedIn, type DashboardClient } from '../helpers/dashboard-client.ts';
+import {
+  createOwner,
+  previewThroughForm,
+  PRICE_SECOND_TARGET_FIELDS,
+  signedIn,
+  type DashboardClient,
+} from '../helpers/dashboard-client.ts';
 
 let t: TestApp, site: FixtureServer;
 useMonitoringWorld({}, (w) => ({ t, site } = w));
@@ -18,15 +24,7 @@ const TARGETS = {
   email: 'on',
 };
 
-async function preview(client: DashboardClient, path = '/shop/espresso.html'): Promise<string> {
-  t.clock.advance(40_000); // previews are at least 35 s apart
-  await client.get('/monitors/new');
-  const res = await client.post('/monitors/new', { url: `${site.url}${path}`, load_mode: 'html' });
-  assert.equal(res.statusCode, 303, res.body.slice(0, 300));
-  const location = res.headers.location as string;
-  assert.match(location, /^\/monitors\/new\/[0-9a-f-]{36}$/);
-  return location;
-}
+const preview = (client: DashboardClient, path = '/shop/espresso.html') => previewThroughForm(client, t.clock, `${site.url}${path}`);
 
 test("a preview lists the page's elements; evaluate shows the values; create makes the monitor once", async () => {
   const { email } = await createOwner(t.app);

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
 import { insertMonitorRow } from '../helpers/monitor-rows.ts';
-import { createOwner, signedIn, type DashboardClient } from '../helpers/dashboard-client.ts';
+import { createOwner, previewThroughForm, signedIn, TITLE_FIELDS, type DashboardClient } from '../helpers/dashboard-client.ts';
 
 // The dashboard's monitor forms carry the monitor's outbound proxy (issue #41,
 // DESIGN §5 Outbound proxies): a select of the operator's proxies, shown only
@@ -16,22 +16,10 @@ const PROXIES = { PAGEWATCH_PROXIES: 'corp=http://127.0.0.1:9,socks=socks5://127
 let t: TestApp, site: FixtureServer;
 useMonitoringWorld({ env: PROXIES }, (w) => ({ t, site } = w));
 
-const TITLE_FIELDS = {
-  t1_element: 'sel:#product-title',
-  t1_label: 'Title',
-  t1_kind: 'text',
-  t1_rule: 'changed',
-  interval: '60',
-  email: 'on',
-};
 let n = 0;
 
 async function previewForm(client: DashboardClient, app = t): Promise<string> {
-  app.clock.advance(40_000); // previews are at least 35 s apart
-  await client.get('/monitors/new');
-  const res = await client.post('/monitors/new', { url: `${site.url}/shop/espresso.html?proxy-form=${++n}`, load_mode: 'html' });
-  assert.equal(res.statusCode, 303, res.body.slice(0, 300));
-  const location = res.headers.location as string;
+  const location = await previewThroughForm(client, app.clock, `${site.url}/shop/espresso.html?proxy-form=${++n}`);
   await client.get(location);
   return location;
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
-import { createOwner, signedIn, type DashboardClient } from '../helpers/dashboard-client.ts';
+import { createOwner, previewThroughForm, signedIn, TITLE_FIELDS, type DashboardClient } from '../helpers/dashboard-client.ts';
 
 // The dashboard's monitor form carries the schedule (issue #41): days and
 // hours or a cron expression in a time zone, with jitter; the API's
@@ -12,22 +12,10 @@ import { createOwner, signedIn, type DashboardClient } from '../helpers/dashboar
 let t: TestApp, site: FixtureServer;
 useMonitoringWorld({}, (w) => ({ t, site } = w));
 
-const TITLE_FIELDS = {
-  t1_element: 'sel:#product-title',
-  t1_label: 'Title',
-  t1_kind: 'text',
-  t1_rule: 'changed',
-  interval: '60',
-  email: 'on',
-};
 let n = 0;
 
 async function previewForm(client: DashboardClient): Promise<string> {
-  t.clock.advance(40_000); // previews are at least 35 s apart
-  await client.get('/monitors/new');
-  const res = await client.post('/monitors/new', { url: `${site.url}/shop/espresso.html?form=${++n}`, load_mode: 'html' });
-  assert.equal(res.statusCode, 303, res.body.slice(0, 300));
-  const location = res.headers.location as string;
+  const location = await previewThroughForm(client, t.clock, `${site.url}/shop/espresso.html?form=${++n}`);
   await client.get(location);
   return location;
 }

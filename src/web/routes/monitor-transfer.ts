@@ -13,7 +13,7 @@ import { runImport, type ImportPort, type ImportRefusal } from '../../services/m
 import { changeMonitor, createMonitor, listMonitorPage, type CreateMonitorInput, type MonitorView } from '../../services/monitors.ts';
 import { createPreview } from '../../services/previews.ts';
 import type { Principal } from '../../services/tokens.ts';
-import { getUsage } from '../../services/usage.ts';
+import { previewAllowances } from '../preview-allowances.ts';
 import { formRefusal } from '../form-refusal.ts';
 import { SafeHtml } from '../html.ts';
 import { uploadedFile } from '../multipart.ts';
@@ -101,12 +101,7 @@ export const monitorTransferRoutes: FastifyPluginAsync<AppDeps> = async (app, de
   });
 
   async function importForm(request: FastifyRequest, reply: FastifyReply, error?: string, status = 200) {
-    const usage = await getUsage(deps, request.owner!.principal);
-    const allowances = {
-      day: `${usage.previews.day.used} of ${usage.previews.day.limit} used`,
-      month: `${usage.previews.month.used} of ${usage.previews.month.limit} used`,
-      spacingSeconds: request.owner!.principal.plan.preview_spacing_seconds,
-    };
+    const allowances = await previewAllowances(deps, request.owner!.principal);
     const ctx = pageContext(request);
     const body = importFormBody(ctx, allowances, Math.floor(IMPORT_LIMITS.maxArchiveBytes / (1024 * 1024)));
     return sendPage(reply, layout(ctx, 'Import monitors', body, { error, current: '/' }), status);

@@ -17,7 +17,7 @@ import {
   type UpdateMonitorInput,
 } from '../../services/monitors.ts';
 import { createPreview, evaluatePreview, findOwnPreview, type PreviewRow, type TargetResult } from '../../services/previews.ts';
-import { getUsage } from '../../services/usage.ts';
+import { previewAllowances } from '../preview-allowances.ts';
 import type { PreviewElement } from '../../domain/extract/index.ts';
 import type { Target } from '../../domain/targets.ts';
 import { countValue, field, formEntries, labelList } from '../form.ts';
@@ -65,12 +65,7 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
     status = 200,
     outcomes: StepOutcome[] | null = null,
   ) {
-    const usage = await getUsage(deps, request.owner!.principal);
-    const allowances = {
-      day: `${usage.previews.day.used} of ${usage.previews.day.limit} used`,
-      month: `${usage.previews.month.used} of ${usage.previews.month.limit} used`,
-      spacingSeconds: request.owner!.principal.plan.preview_spacing_seconds,
-    };
+    const allowances = await previewAllowances(deps, request.owner!.principal);
     const ctx = pageContext(request);
     return sendPage(reply, layout(ctx, 'New monitor', urlFormBody(ctx, input, allowances, outcomes), { error }), status);
   }

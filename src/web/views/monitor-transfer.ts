@@ -3,15 +3,10 @@ import type { MonitorDraft } from '../../domain/imports/monitor-draft.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { plural } from './format.ts';
 import { csrfField, type PageContext } from './layout.ts';
+import type { PreviewAllowances } from '../preview-allowances.ts';
 
 // The import page (upload form, then a result page written as the import goes)
 // and its lines; every value from the file is escaped by `html`.
-
-export interface PreviewAllowances {
-  day: string;
-  month: string;
-  spacingSeconds: number;
-}
 
 export function importFormBody(ctx: PageContext, allowances: PreviewAllowances, maxMegabytes: number): SafeHtml {
   return html`<h1>Import monitors</h1>

@@ -8,6 +8,7 @@ import { plural, when } from './format.ts';
 import { csrfField, type PageContext } from './layout.ts';
 import { scheduleFields } from './schedule-fields.ts';
 import { proxyField } from './proxy-field.ts';
+import type { PreviewAllowances } from '../preview-allowances.ts';
 import type { Step, StepOutcome } from '../../domain/steps.ts';
 import { formatStepLines, STEP_LINE_HELP } from '../step-lines.ts';
 
@@ -24,7 +25,7 @@ function stepResults(outcomes: readonly StepOutcome[]): SafeHtml {
 export function urlFormBody(
   ctx: PageContext,
   input: { url: string; loadMode: string; steps: string },
-  allowances: { day: string; month: string; spacingSeconds: number },
+  allowances: PreviewAllowances,
   outcomes: readonly StepOutcome[] | null = null,
 ): SafeHtml {
   const spacing = allowances.spacingSeconds > 0 ? `; previews are at least ${plural(allowances.spacingSeconds, 'second')} apart` : '';
