@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { bearer, createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
+import { extractionJobsSent } from '../helpers/extraction-jobs-sent.ts';
 
 // Parsing a large page happens in the extraction threads: while one account's
 // preview of a ~4.8 MB page is parsed, other requests are answered. Decided by
@@ -15,15 +16,7 @@ let t: TestApp, site: FixtureServer;
 // A budget far above the parse time, so a busy machine cannot turn this into an extraction_timeout.
 useMonitoringWorld({ plans: { pro: { preview_spacing_seconds: 0 } }, loaders: { extractionBudgetMs: 120_000 } }, (w) => ({ t, site } = w));
 
-/** Preview jobs handed to an extraction thread so far. */
-async function previewJobsSentToThreads(): Promise<number> {
-  const { values } = await t.metrics.workQueueWait.get();
-  return values
-    .filter(
-      (v) => v.metricName === 'pagewatch_work_queue_wait_seconds_count' && v.labels.queue === 'extraction' && v.labels.kind === 'preview',
-    )
-    .reduce((sum, v) => sum + v.value, 0);
-}
+const previewJobsSentToThreads = () => extractionJobsSent(t, 'preview');
 
 test('/healthz answers while a preview of a large page is parsed in an extraction thread', async () => {
   const big = `<html><body>${Array.from({ length: 85_000 }, (_, i) => `<div><div><div><b class="p">€${i}.99</b></div></div></div>`).join('')}</body></html>`;

@@ -7,6 +7,7 @@ import type { SteppedEngine } from '../../src/engine/scheduler.ts';
 import { bearer, createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
+import { extractionJobsSent } from '../helpers/extraction-jobs-sent.ts';
 import { watchPage } from '../helpers/watched-page.ts';
 
 const READS_PER_HOUR = 12;
@@ -214,15 +215,7 @@ test('a feed token is read at most the plan’s reads per hour; then 429 with Re
   assert.equal((await readFeed(feedPath(feed.token))).statusCode, 200);
 });
 
-/** Atom documents made by the extraction threads so far (the work queue's metric). */
-async function atomJobsInThreads(): Promise<number> {
-  const { values } = await t.metrics.workQueueWait.get();
-  return values
-    .filter(
-      (v) => v.metricName === 'pagewatch_work_queue_wait_seconds_count' && v.labels.queue === 'extraction' && v.labels.kind === 'atom',
-    )
-    .reduce((sum, v) => sum + v.value, 0);
-}
+const atomJobsInThreads = () => extractionJobsSent(t, 'atom');
 
 test('the feed’s document is made in an extraction thread, off the event loop; a 304 makes none', async () => {
   const { feed } = await accountWithChanges();
