@@ -4,11 +4,11 @@ import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import pg from 'pg';
 import { bearer, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
 import { loadPreview, postMonitor, TITLE_TARGET } from '../helpers/monitor-api.ts';
 import { openTestDatabase, testDatabaseUrl } from '../helpers/test-database.ts';
+import { adminQuery } from '../helpers/scratch-databases.ts';
 import { openDatabase } from '../../src/store/open-database.ts';
 import { canMount, mountTinyDisk, type TinyDisk } from '../helpers/tiny-disk.ts';
 import type { Database } from '../../src/store/database.ts';
@@ -36,21 +36,11 @@ function idsOf(name: string): { uid: number; gid: number } {
   return { uid: uid!, gid: gid! };
 }
 
-async function onPostgres(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: testDatabaseUrl! });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
 /** The PostgreSQL store with its monitors table on the tiny disk. */
 async function postgresOnTinyDisk(): Promise<Database> {
   disk = mountTinyDisk(2, idsOf('postgres'));
   tablespace = `pagewatch_full_${randomBytes(4).toString('hex')}`;
-  await onPostgres(`CREATE TABLESPACE ${tablespace} LOCATION '${disk.path}'`);
+  await adminQuery(`CREATE TABLESPACE ${tablespace} LOCATION '${disk.path}'`);
   const db = await openTestDatabase();
   await db.exec(`ALTER TABLE monitors SET TABLESPACE ${tablespace}`);
   return db;
@@ -72,7 +62,7 @@ after(async () => {
   if (!canMount) return;
   await site.close();
   await t.close();
-  if (tablespace) await onPostgres(`DROP TABLESPACE ${tablespace}`);
+  if (tablespace) await adminQuery(`DROP TABLESPACE ${tablespace}`);
   disk.unmount();
 });
 

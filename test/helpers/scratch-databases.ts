@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { testDatabaseUrl } from './test-database.ts';
 
-/** One statement on the test server, outside any database a test uses (CREATE/DROP DATABASE). */
-async function adminQuery(sql: string): Promise<void> {
+/** One statement on the test server, outside any database a test uses (CREATE/DROP DATABASE, TABLESPACE). */
+export async function adminQuery(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: testDatabaseUrl! });
   await client.connect();
   try {
