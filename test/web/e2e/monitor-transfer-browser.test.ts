@@ -94,8 +94,16 @@ for (const width of WIDTHS) {
     await world.shot(page, `${width}-changedetection-result`);
     assert.match(await page.getByRole('status').innerText(), /1 created, 1 skipped as watched already, 0 not created/);
     const leftOut = await page.locator('ul.not-carried').innerText();
-    assert.match(leftOut, /the XPath filter \/\/h1: XPath is not supported yet/);
+    assert.doesNotMatch(leftOut, /XPath/, 'an XPath filter is carried over as an XPath target');
     assert.match(leftOut, /1 browser step: not supported/);
+    const [created] = await world.t.db.query<{ targets: { selection: unknown }[] }>(
+      'SELECT targets FROM monitors WHERE account_id = $1 AND url = $2',
+      [target.accountId, `${world.site.url}/transfer-${width}-new.html`],
+    );
+    assert.deepEqual(
+      created!.targets.map((t) => t.selection),
+      [{ scope: 'xpath', expression: '//h1' }],
+    );
     const { overflows, scrollWidth, culprits } = await overflowsSideways(page);
     assert.equal(overflows, false, `${scrollWidth} px wide: ${culprits.join(', ')}`);
     await page.context().close();
