@@ -1,4 +1,5 @@
 import { AppError } from '../errors.ts';
+import { ExtractionTimeout } from '../extraction/extraction-pool.ts';
 import { JobCancelled, QueueFull } from '../extraction/queue-errors.ts';
 import { BrowserUnavailable, RendererBusy } from '../fetch/loader/load-errors.ts';
 import { storeOutage } from '../store/store-errors.ts';
@@ -14,6 +15,12 @@ export function knownError(err: unknown): AppError | null {
   if (err instanceof RendererBusy) return new AppError('renderer_busy', err.message, { retryAfter: err.retryAfterSeconds });
   if (err instanceof BrowserUnavailable) return new AppError('unavailable', err.message, { retryAfter: err.retryAfterSeconds });
   if (err instanceof QueueFull) return new AppError('busy', err.message, { retryAfter: err.retryAfterSeconds });
+  // Previews and checks answer a timeout as an issue; a read that needs a
+  // diff or a feed computed now (the threads were overloaded) is asked to come back.
+  if (err instanceof ExtractionTimeout)
+    return new AppError('busy', `the extraction threads did not finish this within ${err.budgetMs / 1000} s; try again later`, {
+      retryAfter: Math.max(1, Math.ceil(err.budgetMs / 1000)),
+    });
   // A job dropped because its client left: the answer reaches nobody.
   if (err instanceof JobCancelled) return new AppError('unavailable', err.message);
   const outage = storeOutage(err);

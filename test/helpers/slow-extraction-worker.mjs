@@ -8,6 +8,7 @@ import { parentPort } from 'node:worker_threads';
 const blocker = new Int32Array(new SharedArrayBuffer(4));
 parentPort.postMessage({ ready: true });
 parentPort.on('message', ({ id, job }) => {
-  Atomics.wait(blocker, 0, 0, Number(job.html));
+  // A diff job's "after" text stands for its milliseconds, as a page does for the others.
+  Atomics.wait(blocker, 0, 0, Number(job.kind === 'diff' ? job.after : job.html));
   parentPort.postMessage({ id, ok: true, result: [] });
 });
