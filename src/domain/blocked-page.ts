@@ -10,6 +10,8 @@
 // answered 2xx: such a page must also be a small document with little text,
 // which a wall is and a shop page is not.
 
+import type { PageSource } from './page-source.ts';
+
 export interface BlockEvidence {
   /** the final response's status, null when none arrived */
   status: number | null;
@@ -23,6 +25,13 @@ export interface BlockEvidence {
 
 /** How much of a document the classifier reads: walls are small, so all of one fits. */
 export const SCREENED_CHARS = 256 * 1024;
+
+/** The start of a document the classifier reads, and the whole document's length. */
+export function screenedPart(source: PageSource): { head: PageSource; length: number } {
+  if (typeof source === 'string') return { head: source.slice(0, SCREENED_CHARS), length: source.length };
+  // A copy of the start: posting a view would copy the whole page's buffer to a thread.
+  return { head: { bytes: source.bytes.slice(0, SCREENED_CHARS), charset: source.charset }, length: source.bytes.length };
+}
 
 /** Error statuses whose body is read to tell a wall from an ordinary error. */
 export const WALL_STATUSES: ReadonlySet<number> = new Set([403, 429, 503]);

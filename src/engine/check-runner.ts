@@ -1,6 +1,5 @@
 import type { Clock } from '../clock.ts';
 import { LoadDeferred } from '../fetch/loader/load-errors.ts';
-import { extractWithin } from '../extraction/extraction-pool.ts';
 import type { Database } from '../store/database.ts';
 import { deferLease, lockHeldLease } from '../store/check-leases-store.ts';
 import { refundCheck } from '../store/procedures/check-allowance.ts';
@@ -15,7 +14,7 @@ import type { LoadResult } from '../fetch/loader/types.ts';
 import type { TargetExtraction } from '../domain/extract/index.ts';
 import type { CheckIssue } from '../domain/issues.ts';
 import { changeDiffs } from '../services/change-diffs.ts';
-import { screenLoad } from '../services/blocked-pages.ts';
+import { screenAndRead } from '../services/blocked-pages.ts';
 import { openStepSecrets } from '../services/secrets.ts';
 import { readChangesByIds } from '../store/changes-store.ts';
 
@@ -67,12 +66,7 @@ async function observe(deps: RunnerDeps, item: WorkItem, signal?: AbortSignal): 
     if (signal?.aborted) return 'deferred';
     // The page after a failed step is not the page the user watches: nothing of it is read (a failed check, never a change).
     if (loaded.issues.some((i) => i.code === 'step_failed')) return { load: { ...loaded, html: null }, extractions: null };
-    const load = await screenLoad(deps.loaders.extraction, loaded, { account: item.accountId, lane: 'check' });
-    const extractions =
-      load.html === null
-        ? null
-        : await extractWithin(deps.loaders.extraction, load.html, load.finalUrl, item.targets, { account: item.accountId, lane: 'check' });
-    return { load, extractions };
+    return await screenAndRead(deps.loaders.extraction, loaded, item.targets, { account: item.accountId, lane: 'check' });
   } catch (err) {
     if (err instanceof LoadDeferred || signal?.aborted) return 'deferred';
     // Loaders report page problems as issues and extraction its timeouts, so anything thrown

@@ -8,30 +8,39 @@ import {
 import { pageText, sourceFormat, type PageSource } from '../domain/page-source.ts';
 import type { Target } from '../domain/targets.ts';
 import { changeDiff, type ChangeDiff } from '../domain/text-diff.ts';
-import { blockedReason } from '../domain/blocked-page.ts';
+import { blockedReason, screenedPart } from '../domain/blocked-page.ts';
 import { atomDocument, type AtomFeed } from '../domain/atom-feed.ts';
 
 // The work the extraction threads do, as plain functions of plain data: what
 // a preview lists, what targets read from a document, the diff of a change's
-// texts, whether a load is an anti-bot wall rather than the page, and an Atom
+// texts, whether a load is an anti-bot wall rather than the page (alone, or
+// with a check's reading of its page), and an Atom
 // feed's document (up to 50 diffs of 200 KB each to escape).
 
 export type ExtractionJob =
   | { kind: 'preview'; html: PageSource; finalUrl: string }
   | { kind: 'targets'; html: PageSource; finalUrl: string; targets: Target[] }
   | { kind: 'diff'; before: string | null; after: string | null }
+  | { kind: 'check'; html: PageSource; finalUrl: string; targets: Target[]; marks: ResponseMarks }
   | { kind: 'screen'; evidence: ScreenEvidence }
   | { kind: 'atom'; feed: AtomFeed };
 
+/** The marks of the answer a load got, which the wall classifier reads besides its document. */
+export interface ResponseMarks {
+  status: number | null;
+  cfMitigated: string | null;
+}
+
 /** What the wall classifier reads of a load: the start of its document (or error page) and the answer's marks. */
-export interface ScreenEvidence {
+export interface ScreenEvidence extends ResponseMarks {
   /** the first SCREENED_CHARS of the document, '' when there is none */
   head: PageSource;
   /** the whole document's length */
   length: number;
-  status: number | null;
-  cfMitigated: string | null;
 }
+
+/** A check's page: the reason it is a wall (and nothing read), or its targets read. */
+export type CheckReading = { blocked: string; extractions: null } | { blocked: null; extractions: TargetExtraction[] };
 
 export type PreviewOutline = DocumentOutline;
 
@@ -39,25 +48,34 @@ export type JobResult<J extends ExtractionJob> = J extends { kind: 'preview' }
   ? PreviewOutline
   : J extends { kind: 'diff' }
     ? ChangeDiff
-    : J extends { kind: 'screen' }
-      ? string | null
-      : J extends { kind: 'atom' }
-        ? string
-        : TargetExtraction[];
+    : J extends { kind: 'check' }
+      ? CheckReading
+      : J extends { kind: 'screen' }
+        ? string | null
+        : J extends { kind: 'atom' }
+          ? string
+          : TargetExtraction[];
 
 /** Whether the job reads a PDF, and so needs PDF.js in its thread. */
 export function readsPdf(job: ExtractionJob): boolean {
-  return (job.kind === 'preview' || job.kind === 'targets') && sourceFormat(job.html) === 'pdf';
+  return (job.kind === 'preview' || job.kind === 'targets' || job.kind === 'check') && sourceFormat(job.html) === 'pdf';
 }
 
-export async function runJob(job: ExtractionJob): Promise<PreviewOutline | TargetExtraction[] | ChangeDiff | string | null> {
+function wallReason({ head, length, status, cfMitigated }: ScreenEvidence): string | null {
+  return blockedReason({ head: pageText(head), length, status, cfMitigated });
+}
+
+export async function runJob(job: ExtractionJob): Promise<PreviewOutline | TargetExtraction[] | CheckReading | ChangeDiff | string | null> {
   if (job.kind === 'diff') return changeDiff(job.before, job.after);
   if (job.kind === 'atom') return atomDocument(job.feed);
-  if (job.kind === 'screen') {
-    const { head, length, status, cfMitigated } = job.evidence;
-    return blockedReason({ head: pageText(head), length, status, cfMitigated });
+  if (job.kind === 'screen') return wallReason(job.evidence);
+  if (job.kind === 'check') {
+    // A check's page is screened in the job that reads it: one hand-over to the threads per check, not two.
+    const blocked = wallReason({ ...screenedPart(job.html), ...job.marks });
+    if (blocked !== null) return { blocked, extractions: null };
   }
   const document = await readDocument(job.html, job.finalUrl);
   if (job.kind === 'preview') return outlineDocument(document);
-  return job.targets.map((target) => extractFromDocument(document, target));
+  const extractions = job.targets.map((target) => extractFromDocument(document, target));
+  return job.kind === 'check' ? { blocked: null, extractions } : extractions;
 }

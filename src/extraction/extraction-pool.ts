@@ -6,7 +6,7 @@ import type { Target } from '../domain/targets.ts';
 import type { AtomFeed } from '../domain/atom-feed.ts';
 import type { ChangeDiff } from '../domain/text-diff.ts';
 import { threadBootstrap } from '../thread-entry.ts';
-import type { ExtractionJob, JobResult, PreviewOutline, ScreenEvidence } from './extraction-jobs.ts';
+import type { CheckReading, ExtractionJob, JobResult, PreviewOutline, ResponseMarks, ScreenEvidence } from './extraction-jobs.ts';
 import { JobCancelled, QueueFull } from './queue-errors.ts';
 
 // Page parsing and extraction (and the diffs of changes) run in a few worker threads, so a huge page or
@@ -154,6 +154,11 @@ export class ExtractionPool {
   /** Every target read from the page, in order. */
   targets(html: PageSource, finalUrl: string, targets: Target[], ticket: JobTicket): Promise<TargetExtraction[]> {
     return this.run({ kind: 'targets', html, finalUrl, targets }, ticket);
+  }
+
+  /** A check's page screened for a wall and, unless it is one, its targets read: one job. */
+  check(html: PageSource, finalUrl: string, targets: Target[], marks: ResponseMarks, ticket: JobTicket): Promise<CheckReading> {
+    return this.run({ kind: 'check', html, finalUrl, targets, marks }, ticket);
   }
 
   /** Runs any job kind of extraction-jobs.ts in a thread, in its ticket's turn. */

@@ -8,6 +8,7 @@ import { insertMonitorRow } from '../../helpers/monitor-rows.ts';
 import { shopHtml, INITIAL_SHOP } from '../../helpers/shop-page.ts';
 import { advanceToDue, startTestEngine } from '../../helpers/test-engine.ts';
 import { TITLE } from '../../helpers/watched-page.ts';
+import { extractionJobsSent } from '../../helpers/extraction-jobs-sent.ts';
 import type { SteppedEngine } from '../../../src/engine/scheduler.ts';
 
 // Anti-bot walls on stored monitors (DESIGN §4 Blocked pages): a challenge or
@@ -91,6 +92,21 @@ test('a challenge page served with 200 is the check issue blocked with its reaso
     await w.check({ status: 200, body: shopHtml(INITIAL_SHOP) });
     assert.deepEqual(await w.issues(), []);
     assert.equal(await w.changes(), 0, 'the page as before the wall is no change either: the baseline was kept');
+  } finally {
+    await w.site.close();
+  }
+});
+
+test("a check's page is screened for a wall in the same extraction job that reads its targets: one hand-over to the threads", async () => {
+  const w = await watchedSite();
+  try {
+    const sent = async () => [await extractionJobsSent(t, 'check'), await extractionJobsSent(t, 'screen')];
+    const [checksBefore, screensBefore] = await sent();
+    await w.check({ status: 200, body: shopHtml(INITIAL_SHOP) });
+    assert.deepEqual(await sent(), [checksBefore! + 1, screensBefore]);
+    await w.check({ status: 200, body: wall('cloudflare-challenge.html') });
+    assert.deepEqual(await sent(), [checksBefore! + 2, screensBefore]);
+    assert.equal((await w.issues())[0]?.code, 'blocked');
   } finally {
     await w.site.close();
   }
