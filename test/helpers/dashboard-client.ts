@@ -2,9 +2,30 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { admin } from './test-app.ts';
 
 // A cookie-keeping client of the dashboard for inject() tests, plus an account
-// owner with a password, made the way an operator and an owner would.
+// owner with a password, made the way an operator and an owner would (the
+// cookie and CSRF handling is shared with dashboard-over-http.ts).
 
 export const OWNER_PASSWORD = 'correct horse battery staple';
+
+/** Keeps the cookies of a response's Set-Cookie lines in `jar`, dropping those the server expires. */
+export function keepCookies(jar: Map<string, string>, setCookieLines: string[]): void {
+  for (const line of setCookieLines) {
+    const [pair = ''] = line.split(';');
+    const eq = pair.indexOf('=');
+    const [name, value] = [pair.slice(0, eq), pair.slice(eq + 1)];
+    if (/Max-Age=0/i.test(line)) jar.delete(name);
+    else jar.set(name, value);
+  }
+}
+
+export function cookieHeader(jar: Map<string, string>): string {
+  return [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+}
+
+/** The CSRF token of a page's form, if it has one. */
+export function formToken(body: string): string | undefined {
+  return /name="_csrf" value="([^"]+)"/.exec(body)?.[1];
+}
 
 function setCookies(res: LightMyRequestResponse): string[] {
   const header = res.headers['set-cookie'];
@@ -24,20 +45,13 @@ export class DashboardClient {
   ) {}
 
   private remember(res: LightMyRequestResponse): LightMyRequestResponse {
-    for (const line of setCookies(res)) {
-      const [pair = ''] = line.split(';');
-      const eq = pair.indexOf('=');
-      const [name, value] = [pair.slice(0, eq), pair.slice(eq + 1)];
-      if (/Max-Age=0/i.test(line)) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    const token = /name="_csrf" value="([^"]+)"/.exec(res.body)?.[1];
-    if (token) this.csrf = token;
+    keepCookies(this.cookies, setCookies(res));
+    this.csrf = formToken(res.body) ?? this.csrf;
     return res;
   }
 
   cookieHeader(): string {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    return cookieHeader(this.cookies);
   }
 
   async get(url: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {

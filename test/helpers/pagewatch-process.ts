@@ -103,13 +103,14 @@ async function readMetric(url: string, name: string, labels: Record<string, stri
 }
 
 /**
- * A new account on the pro plan and a day-long token with every scope, made
- * through the operator API at `node` (a process's URL) as an operator would;
- * the token through `tokenNode` when given, another node on the same store.
+ * A new account on the pro plan (or `plan`) and a day-long token with every
+ * scope, made through the operator API at `node` (a process's URL) as an
+ * operator would; the token through `tokenNode` when given, another node on
+ * the same store.
  */
 export async function createAccountVia(
   node: string,
-  options: { email: string; tokenName: string; tokenNode?: string },
+  options: { email: string; tokenName: string; tokenNode?: string; plan?: 'pro' | 'free' },
 ): Promise<{ accountId: string; token: string; tokenId: string }> {
   const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
   const post = async (base: string, path: string, body: unknown) => {
@@ -117,7 +118,7 @@ export async function createAccountVia(
     if (res.status !== 201) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
     return (await res.json()).data;
   };
-  const accountId = (await post(node, '/accounts', { email: options.email, plan: 'pro' })).id as string;
+  const accountId = (await post(node, '/accounts', { email: options.email, plan: options.plan ?? 'pro' })).id as string;
   const created = await post(options.tokenNode ?? node, `/accounts/${accountId}/tokens`, {
     name: options.tokenName,
     scopes: ALL_SCOPES,

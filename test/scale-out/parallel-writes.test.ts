@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { TITLE_TARGET as TITLE } from '../helpers/monitor-api.ts';
 import { ADMIN_TOKEN } from '../helpers/test-app.ts';
-import { baseEnv, createAccountVia, writePlansFile, type PagewatchProcess } from '../helpers/pagewatch-process.ts';
+import { baseEnv, writePlansFile, type PagewatchProcess } from '../helpers/pagewatch-process.ts';
+import { createAccountOver, statusCounts } from '../helpers/parallel-requests.ts';
 import type { SharedSchema } from '../helpers/shared-schema.ts';
 import { SHARED_WORLD_SKIP as SKIP, useSharedWorld } from '../helpers/shared-world.ts';
 
@@ -38,25 +39,7 @@ useSharedWorld({ sites: 1 }, async (w) => {
 
 const node = (i: number) => apis[i % apis.length]!.url;
 
-/** An account made through the first API node, its token through the second; returns the account's API headers. */
-async function createAccount(): Promise<{ accountId: string; headers: Record<string, string> }> {
-  const { accountId, token } = await createAccountVia(node(0), {
-    email: `parallel-${Date.now()}-${Math.random()}@example.com`,
-    tokenName: 'parallel',
-    tokenNode: node(1),
-  });
-  return { accountId, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } };
-}
-
-async function statuses(responses: Response[]): Promise<Record<string, number>> {
-  const counts: Record<string, number> = {};
-  for (const r of responses) {
-    const body = r.status === 204 ? null : await r.json();
-    const key = r.status < 300 ? String(r.status) : `${r.status} ${body?.error?.code}`;
-    counts[key] = (counts[key] ?? 0) + 1;
-  }
-  return counts;
-}
+const createAccount = () => createAccountOver([node(0), node(1)]);
 
 // An account may have 4 extractions waiting or running on each node (past that: 503 busy), so previews go
 // in waves of 4 per node at once.
@@ -108,7 +91,7 @@ test(
         }),
       ),
     );
-    assert.deepEqual(await statuses(responses), { 201: 3, '422 preview_invalid': PARALLEL - 3 });
+    assert.deepEqual(await statusCounts(responses), { 201: 3, '422 preview_invalid': PARALLEL - 3 });
     const rows = await shared.db.query('SELECT 1 FROM monitors WHERE account_id = $1', [accountId]);
     assert.equal(rows.length, 3);
   },
@@ -129,7 +112,7 @@ test(
         }),
       ),
     );
-    assert.deepEqual(await statuses(responses), { 201: 1, '409 monitor_exists': PARALLEL - 1 });
+    assert.deepEqual(await statusCounts(responses), { 201: 1, '409 monitor_exists': PARALLEL - 1 });
   },
 );
 
@@ -154,7 +137,7 @@ test("parallel manual checks of one account's monitors over both API nodes: all 
       }),
     ),
   );
-  assert.deepEqual(await statuses(responses), { 202: PARALLEL });
+  assert.deepEqual(await statusCounts(responses), { 202: PARALLEL });
 });
 
 test('parallel token creations of one account over both nodes stop exactly at five active tokens', { skip: SKIP }, async () => {
@@ -169,7 +152,7 @@ test('parallel token creations of one account over both nodes stop exactly at fi
       }),
     ),
   );
-  const counts = await statuses(responses);
+  const counts = await statusCounts(responses);
   assert.equal(counts['201'], 4, `one token exists already: ${JSON.stringify(counts)}`);
   assert.equal(Object.keys(counts).filter((k) => k.startsWith('5')).length, 0, JSON.stringify(counts));
 });
@@ -183,7 +166,7 @@ function spread(headers: Record<string, string>, path: string, count: number, bo
 
 test('parallel channel creations of one account over both nodes stop exactly at the plan’s ten channels', { skip: SKIP }, async () => {
   const { accountId, headers } = await createAccount();
-  const counts = await statuses(await spread(headers, '/api/v1/channels', 25, (i) => ({ name: `c${i}`, url: `ntfy://topic_${i}` })));
+  const counts = await statusCounts(await spread(headers, '/api/v1/channels', 25, (i) => ({ name: `c${i}`, url: `ntfy://topic_${i}` })));
   assert.deepEqual(counts, { 201: 10, '409 allowance_exhausted': 15 });
   const rows = await shared.db.query<{ n: number }>('SELECT count(*)::int AS n FROM channels WHERE account_id = $1', [accountId]);
   assert.equal(rows[0]!.n, 10);
@@ -194,7 +177,7 @@ test(
   { skip: SKIP },
   async () => {
     const { accountId, headers } = await createAccount();
-    const counts = await statuses(await spread(headers, '/api/v1/feed-tokens', 25, (i) => ({ name: `f${i}` })));
+    const counts = await statusCounts(await spread(headers, '/api/v1/feed-tokens', 25, (i) => ({ name: `f${i}` })));
     assert.deepEqual(counts, { 201: 10, '409 allowance_exhausted': 15 });
     const rows = await shared.db.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM feed_tokens WHERE account_id = $1 AND revoked_at IS NULL',
