@@ -64,16 +64,20 @@ test(
     // worker-a sets the change emails aside, queues each account's digest and is held mid-send.
     smtp.hold();
     const doomed = await group.start('worker', 'worker-a', env);
+    const leasedDigests = async () =>
+      (
+        await shared.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM notification_outbox
+           WHERE account_id = ANY($1) AND event = 'digest.daily' AND status = 'pending' AND lease_token IS NOT NULL`,
+          [accountIds],
+        )
+      )[0]!.n;
+    // Every digest worker-a claimed is in the middle of its send (a claim's round waits for all its sends).
     await waitUntil(
-      'worker-a sending a digest',
-      async () => smtp.held > 0 && (await digestRows(accountIds)).length === RECIPIENTS.length,
+      'worker-a sending every digest it holds',
+      async () => (await digestRows(accountIds)).length === RECIPIENTS.length && smtp.held > 0 && (await leasedDigests()) === smtp.held,
       60_000,
     );
-    const leased = await shared.db.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM notification_outbox WHERE id = ANY($1) AND status = 'pending' AND lease_token IS NOT NULL",
-      [(await digestRows(accountIds)).map((d) => d.id)],
-    );
-    assert.equal(leased[0]!.n, smtp.held, 'worker-a holds every digest it is sending');
     assert.equal(smtp.mails.length, 0);
 
     doomed.child.kill('SIGKILL');
