@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config.ts';
 import { systemClock } from '../clock.ts';
@@ -50,20 +50,43 @@ export async function backupCommand(file: string | undefined, config: Config, en
   if (existsSync(file)) return refuse(`${file} exists: a backup is never written over a file`);
   if (!existsSync(join(config.dataDir, 'PG_VERSION')))
     return refuse(`there is no embedded store in ${config.dataDir} (PAGEWATCH_DATA_DIR)`);
+  const partial = `${file}.partial`;
+  // Only a partial file this run created is removed on failure: another may be another backup's, still being written.
+  let ownsPartial = false;
   try {
     const bytes = await backupBytes(config, env);
     // Checked as restore will check it, before the file is there to be relied on.
     const { header } = await decodeBackup(bytes);
-    writeFileSync(`${file}.partial`, bytes, { flag: 'wx' });
-    renameSync(`${file}.partial`, file);
+    const fd = openNewPartial(partial, file);
+    ownsPartial = true;
+    try {
+      writeFileSync(fd, bytes);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(partial, file);
+    ownsPartial = false;
     console.log(
       `backup written to ${file}: ${bytes.length} bytes, schema ${header.migrations.at(-1) ?? '(none)'}; ` +
         `the store was held still for ${header.held_ms} ms`,
     );
     return 0;
   } catch (err) {
-    rmSync(`${file}.partial`, { force: true });
+    if (ownsPartial) rmSync(partial, { force: true });
     return refuseError(err);
+  }
+}
+
+/** Opens FILE.partial, which must not exist yet: one there is another backup's, running or killed mid-write. */
+function openNewPartial(partial: string, file: string): number {
+  try {
+    return openSync(partial, 'wx');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    throw new CommandRefusal(
+      `${partial} exists: another backup of ${file} is being written, or one was killed while writing it — ` +
+        'if none is running, remove it and back up again',
+    );
   }
 }
 

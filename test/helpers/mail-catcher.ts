@@ -18,6 +18,12 @@ export interface MailCatcher {
   mails: CaughtMail[];
   /** SMTP reply codes to refuse the next recipients with, in order (e.g. 451, 550) */
   refuse(...codes: number[]): void;
+  /** from now on leaves every sender waiting at MAIL FROM, in the middle of its send, until `release` */
+  hold(): void;
+  /** answers the senders still waiting and holds no more */
+  release(): void;
+  /** senders waiting at MAIL FROM right now (one whose connection closed no longer counts) */
+  readonly held: number;
   reset(): void;
   close(): Promise<void>;
 }
@@ -66,12 +72,21 @@ function parseMail(raw: string, from: string, to: string[]): CaughtMail {
 export async function startMailCatcher(): Promise<MailCatcher> {
   const mails: CaughtMail[] = [];
   let refusals: number[] = [];
+  let holding = false;
+  const waiting = new Map<string, () => void>();
   const server = new SMTPServer({
     disabledCommands: ['STARTTLS', 'AUTH'],
     authOptional: true,
     logger: false,
     // no reverse DNS lookup of the client: these tests send nothing beyond loopback
     disableReverseLookup: true,
+    onMailFrom(_address, session, callback) {
+      if (holding) waiting.set(session.id, () => callback());
+      else callback();
+    },
+    onClose(session) {
+      waiting.delete(session.id);
+    },
     onRcptTo(_address, _session, callback) {
       const code = refusals.shift();
       if (code === undefined) return callback();
@@ -99,6 +114,15 @@ export async function startMailCatcher(): Promise<MailCatcher> {
     url: `smtp://127.0.0.1:${port}`,
     mails,
     refuse: (...codes) => refusals.push(...codes),
+    hold: () => void (holding = true),
+    release() {
+      holding = false;
+      for (const answer of waiting.values()) answer();
+      waiting.clear();
+    },
+    get held() {
+      return waiting.size;
+    },
     reset() {
       mails.length = 0;
       refusals = [];

@@ -24,9 +24,12 @@ export interface MonitorInput {
   webhookEnabled?: boolean;
 }
 
+/** Where the rows go and what time they are written at: a test app, or a shared store and a fixed moment. */
+export type RowWriter = Pick<TestApp, 'db'> & { clock: { now(): Date } };
+
 let monitorCounter = 0;
 
-export async function insertNotifyingMonitor(t: TestApp, input: MonitorInput): Promise<string> {
+export async function insertNotifyingMonitor(t: RowWriter, input: MonitorInput): Promise<string> {
   const id = await insertMonitorRow(t.db, {
     accountId: input.accountId,
     url: input.url ?? `https://shop.example/espresso-${++monitorCounter}`,
@@ -57,7 +60,7 @@ export interface ChangeInput {
 type OutboxIds = Record<NotificationChannel, string>;
 
 /** A detected change and its outbox rows, committed together; returns the change id and the outbox ids by channel. */
-export async function insertNotifiedChange(t: TestApp, input: ChangeInput): Promise<{ changeId: string; outbox: OutboxIds }> {
+export async function insertNotifiedChange(t: RowWriter, input: ChangeInput): Promise<{ changeId: string; outbox: OutboxIds }> {
   const changeId = randomUUID();
   const at = t.clock.now();
   const targetId = input.targetId ?? 'price';
