@@ -10,18 +10,25 @@ import type { Target } from '../domain/targets.ts';
 import { changeDiff, type ChangeDiff } from '../domain/text-diff.ts';
 import { blockedReason } from '../domain/blocked-page.ts';
 import { atomDocument, type AtomFeed } from '../domain/atom-feed.ts';
+import { ImportSourceError, readImportSource } from '../domain/imports/import-source.ts';
+import type { ImportPlan } from '../domain/imports/monitor-draft.ts';
 
 // The work the extraction threads do, as plain functions of plain data: what
 // a preview lists, what targets read from a document, the diff of a change's
-// texts, whether a load is an anti-bot wall rather than the page, and an Atom
-// feed's document (up to 50 diffs of 200 KB each to escape).
+// texts, whether a load is an anti-bot wall rather than the page, an Atom
+// feed's document (up to 50 diffs of 200 KB each to escape), and the monitors
+// an uploaded import file describes (an archive to inflate, JSON to parse).
 
 export type ExtractionJob =
   | { kind: 'preview'; html: PageSource; finalUrl: string }
   | { kind: 'targets'; html: PageSource; finalUrl: string; targets: Target[] }
   | { kind: 'diff'; before: string | null; after: string | null }
   | { kind: 'screen'; evidence: ScreenEvidence }
-  | { kind: 'atom'; feed: AtomFeed };
+  | { kind: 'atom'; feed: AtomFeed }
+  | { kind: 'importSource'; file: Uint8Array };
+
+/** An import file read: its plan, or why it is not one (an ImportSourceError's words: a thread's errors lose their class). */
+export type ImportReading = { plan: ImportPlan } | { refusal: string };
 
 /** What the wall classifier reads of a load: the start of its document (or error page) and the answer's marks. */
 export interface ScreenEvidence {
@@ -43,16 +50,19 @@ export type JobResult<J extends ExtractionJob> = J extends { kind: 'preview' }
       ? string | null
       : J extends { kind: 'atom' }
         ? string
-        : TargetExtraction[];
+        : J extends { kind: 'importSource' }
+          ? ImportReading
+          : TargetExtraction[];
 
 /** Whether the job reads a PDF, and so needs PDF.js in its thread. */
 export function readsPdf(job: ExtractionJob): boolean {
   return (job.kind === 'preview' || job.kind === 'targets') && sourceFormat(job.html) === 'pdf';
 }
 
-export async function runJob(job: ExtractionJob): Promise<PreviewOutline | TargetExtraction[] | ChangeDiff | string | null> {
+export async function runJob(job: ExtractionJob): Promise<JobResult<ExtractionJob>> {
   if (job.kind === 'diff') return changeDiff(job.before, job.after);
   if (job.kind === 'atom') return atomDocument(job.feed);
+  if (job.kind === 'importSource') return readImport(job.file);
   if (job.kind === 'screen') {
     const { head, length, status, cfMitigated } = job.evidence;
     return blockedReason({ head: pageText(head), length, status, cfMitigated });
@@ -60,4 +70,14 @@ export async function runJob(job: ExtractionJob): Promise<PreviewOutline | Targe
   const document = await readDocument(job.html, job.finalUrl);
   if (job.kind === 'preview') return outlineDocument(document);
   return job.targets.map((target) => extractFromDocument(document, target));
+}
+
+function readImport(file: Uint8Array): ImportReading {
+  try {
+    // A Buffer arrives in a thread as a plain Uint8Array: the reader wants a Buffer's methods over the same bytes.
+    return { plan: readImportSource(Buffer.from(file.buffer, file.byteOffset, file.byteLength)) };
+  } catch (err) {
+    if (err instanceof ImportSourceError) return { refusal: err.message };
+    throw err;
+  }
 }
