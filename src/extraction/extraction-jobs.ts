@@ -10,12 +10,15 @@ import type { Target } from '../domain/targets.ts';
 import { changeDiff, type ChangeDiff } from '../domain/text-diff.ts';
 import { blockedReason, screenedPart } from '../domain/blocked-page.ts';
 import { atomDocument, type AtomFeed } from '../domain/atom-feed.ts';
+import { ImportSourceError, readImportSource } from '../domain/imports/import-source.ts';
+import type { ImportPlan } from '../domain/imports/monitor-draft.ts';
 
 // The work the extraction threads do, as plain functions of plain data: what
 // a preview lists, what targets read from a document, the diff of a change's
 // texts, whether a load is an anti-bot wall rather than the page (alone, or
-// with a check's reading of its page), and an Atom
-// feed's document (up to 50 diffs of 200 KB each to escape).
+// with a check's reading of its page), an Atom feed's document (up to 50
+// diffs of 200 KB each to escape), and the monitors an uploaded import file
+// describes (an archive to inflate, JSON to parse).
 
 export type ExtractionJob =
   | { kind: 'preview'; html: PageSource; finalUrl: string }
@@ -23,7 +26,11 @@ export type ExtractionJob =
   | { kind: 'diff'; before: string | null; after: string | null }
   | { kind: 'check'; html: PageSource; finalUrl: string; targets: Target[]; marks: ResponseMarks }
   | { kind: 'screen'; evidence: ScreenEvidence }
-  | { kind: 'atom'; feed: AtomFeed };
+  | { kind: 'atom'; feed: AtomFeed }
+  | { kind: 'importSource'; file: Uint8Array };
+
+/** An import file read: its plan, or why it is not one (an ImportSourceError's words: a thread's errors lose their class). */
+export type ImportReading = { plan: ImportPlan } | { refusal: string };
 
 /** The marks of the answer a load got, which the wall classifier reads besides its document. */
 export interface ResponseMarks {
@@ -54,7 +61,9 @@ export type JobResult<J extends ExtractionJob> = J extends { kind: 'preview' }
         ? string | null
         : J extends { kind: 'atom' }
           ? string
-          : TargetExtraction[];
+          : J extends { kind: 'importSource' }
+            ? ImportReading
+            : TargetExtraction[];
 
 /** Whether the job reads a PDF, and so needs PDF.js in its thread. */
 export function readsPdf(job: ExtractionJob): boolean {
@@ -65,9 +74,10 @@ function wallReason({ head, length, status, cfMitigated }: ScreenEvidence): stri
   return blockedReason({ head: pageText(head), length, status, cfMitigated });
 }
 
-export async function runJob(job: ExtractionJob): Promise<PreviewOutline | TargetExtraction[] | CheckReading | ChangeDiff | string | null> {
+export async function runJob(job: ExtractionJob): Promise<JobResult<ExtractionJob>> {
   if (job.kind === 'diff') return changeDiff(job.before, job.after);
   if (job.kind === 'atom') return atomDocument(job.feed);
+  if (job.kind === 'importSource') return readImport(job.file);
   if (job.kind === 'screen') return wallReason(job.evidence);
   if (job.kind === 'check') {
     // A check's page is screened in the job that reads it: one hand-over to the threads per check, not two.
@@ -78,4 +88,14 @@ export async function runJob(job: ExtractionJob): Promise<PreviewOutline | Targe
   if (job.kind === 'preview') return outlineDocument(document);
   const extractions = job.targets.map((target) => extractFromDocument(document, target));
   return job.kind === 'check' ? { blocked: null, extractions } : extractions;
+}
+
+function readImport(file: Uint8Array): ImportReading {
+  try {
+    // A Buffer arrives in a thread as a plain Uint8Array: the reader wants a Buffer's methods over the same bytes.
+    return { plan: readImportSource(Buffer.from(file.buffer, file.byteOffset, file.byteLength)) };
+  } catch (err) {
+    if (err instanceof ImportSourceError) return { refusal: err.message };
+    throw err;
+  }
 }

@@ -7,6 +7,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { TITLE } from '../helpers/watched-page.ts';
 import { buildZip } from '../helpers/zip-builder.ts';
 import { createOwner, signedIn, type DashboardClient } from '../helpers/dashboard-client.ts';
+import { extractionJobsSent } from '../helpers/extraction-jobs-sent.ts';
 
 // The dashboard's Export action and Import page: the JSON `pagewatch export`
 // writes, and the import `pagewatch import` runs, through the dashboard's
@@ -177,6 +178,35 @@ test('a hostile archive is refused with the reason on the form, and nothing is i
   assert.equal(res.statusCode, 422);
   assert.match(res.body, /<p class="error" role="alert">backup\.zip cannot be imported: the archive cannot be read: [^<]+<\/p>/);
   assert.match(res.body, /enctype="multipart\/form-data"/, 'the form is there to try another file');
+  assert.equal((await monitorsOf(accountId)).length, 0);
+});
+
+test('an upload is read in an extraction thread, one job per upload, not on the event loop that serves every request', async () => {
+  const { client, accountId } = await owner();
+  const url = page();
+  const sentBefore = await extractionJobsSent(t, 'importSource');
+  const res = await upload(
+    client,
+    'backup.zip',
+    buildZip([{ name: 'url-watches.json', content: JSON.stringify({ watching: { 'w-1': { url } } }) }]),
+  );
+  assert.equal(res.statusCode, 200, res.body.slice(0, 2000));
+  assert.equal(await extractionJobsSent(t, 'importSource'), sentBefore + 1);
+  assert.deepEqual(
+    (await monitorsOf(accountId)).map((m) => m.url),
+    [url],
+  );
+});
+
+test('a malformed archive read in the extraction thread is refused in the same words as before, and nothing is imported', async () => {
+  const { client, accountId } = await owner();
+  const damaged = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(200, 0x41)]);
+  const res = await upload(client, 'backup.zip', damaged);
+  assert.equal(res.statusCode, 422);
+  assert.match(
+    res.body,
+    /<p class="error" role="alert">backup\.zip cannot be imported: the archive cannot be read: not a ZIP archive \(no end of central directory\)\.<\/p>/,
+  );
   assert.equal((await monitorsOf(accountId)).length, 0);
 });
 

@@ -5,9 +5,10 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../http/app-deps.ts';
 import { CreateMonitorBody } from '../../schemas/monitors.ts';
 import { CreatePreviewBody } from '../../schemas/previews.ts';
-import { IMPORT_LIMITS, ImportSourceError, readImportSource } from '../../domain/imports/import-source.ts';
+import { IMPORT_LIMITS, ImportSourceError } from '../../domain/imports/import-source.ts';
 import type { ImportPlan } from '../../domain/imports/monitor-draft.ts';
 import { monitorExport } from '../../domain/imports/pagewatch-export.ts';
+import { readUploadedImport } from '../../services/import-reading.ts';
 import { knownError } from '../../services/known-errors.ts';
 import { runImport, type ImportPort, type ImportRefusal } from '../../services/monitor-import.ts';
 import { changeMonitor, createMonitor, listMonitorPage, type CreateMonitorInput, type MonitorView } from '../../services/monitors.ts';
@@ -112,17 +113,22 @@ export const monitorTransferRoutes: FastifyPluginAsync<AppDeps> = async (app, de
   app.post('/monitors/import', { bodyLimit: UPLOAD_LIMIT_BYTES }, async (request, reply) => {
     const file = uploadedFile(request, 'file');
     if (!file) return importForm(request, reply, 'Choose a file to import.', 422);
-    let plan: ImportPlan;
-    try {
-      plan = readImportSource(file.content);
-    } catch (err) {
-      if (!(err instanceof ImportSourceError)) throw err;
-      return importForm(request, reply, `${file.filename || 'The file'} cannot be imported: ${err.message}.`, 422);
-    }
     const abandoned = new AbortController();
     reply.raw.on('close', () => {
       if (!reply.raw.writableFinished) abandoned.abort();
     });
+    let plan: ImportPlan;
+    try {
+      plan = await readUploadedImport(deps, request.owner!.principal, file.content, abandoned.signal);
+    } catch (err) {
+      if (err instanceof ImportSourceError)
+        return importForm(request, reply, `${file.filename || 'The file'} cannot be imported: ${err.message}.`, 422);
+      // No room in the extraction threads now: the form again, with when to try again.
+      const refusal = formRefusal(err);
+      if (!refusal) throw err;
+      if (refusal.retryAfter !== undefined) reply.header('retry-after', String(refusal.retryAfter));
+      return importForm(request, reply, refusal.message, refusal.status);
+    }
     const mark = '<!--import-->';
     const [head, tail] = layout(pageContext(request), 'Import monitors', new SafeHtml(mark), { current: '/' }).value.split(mark);
     const out = new PassThrough();
