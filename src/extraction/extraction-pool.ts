@@ -7,7 +7,7 @@ import type { AtomFeed } from '../domain/atom-feed.ts';
 import type { ChangeDiff } from '../domain/text-diff.ts';
 import { threadBootstrap } from '../thread-entry.ts';
 import type { CheckReading, ExtractionJob, JobResult, PreviewOutline, ResponseMarks, ScreenEvidence } from './extraction-jobs.ts';
-import { JobCancelled, QueueFull } from './queue-errors.ts';
+import { ExtractionTimeout, JobCancelled, QueueFull } from './queue-errors.ts';
 
 // Page parsing and extraction (and the diffs of changes) run in a few worker threads, so a huge page or
 // a costly selector never blocks the HTTP event loop, and each job has a time
@@ -38,44 +38,6 @@ export interface ExtractionPoolOptions {
   maxWaiting?: number;
   /** where queue depth and waits are reported */
   observer?: QueueObserver;
-}
-
-/** Every target of a job that ran out of time: an issue each, never a value. */
-export function timedOut(targets: Target[], error: ExtractionTimeout): TargetExtraction[] {
-  return targets.map((target) => ({
-    target_id: target.id,
-    ok: false,
-    value: null,
-    display: null,
-    links: null,
-    issues: [
-      { target_id: target.id, code: 'extraction_timeout', message: `${error.message}; the page is too large or the selection too costly` },
-    ],
-    text: null,
-  }));
-}
-
-/** The targets read by the pool, or an extraction_timeout issue for each when the budget ran out. */
-export async function extractWithin(
-  pool: ExtractionPool,
-  html: PageSource,
-  finalUrl: string,
-  targets: Target[],
-  ticket: JobTicket,
-): Promise<TargetExtraction[]> {
-  try {
-    return await pool.targets(html, finalUrl, targets, ticket);
-  } catch (error) {
-    if (error instanceof ExtractionTimeout) return timedOut(targets, error);
-    throw error;
-  }
-}
-
-export class ExtractionTimeout extends Error {
-  constructor(readonly budgetMs: number) {
-    super(`extracting this page took longer than ${budgetMs / 1000} s`);
-    this.name = 'ExtractionTimeout';
-  }
 }
 
 interface Pending {

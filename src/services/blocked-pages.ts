@@ -2,7 +2,9 @@ import { blockedMessage, screenedPart } from '../domain/blocked-page.ts';
 import type { TargetExtraction } from '../domain/extract/index.ts';
 import type { JobTicket } from '../domain/fair-queue.ts';
 import type { Target } from '../domain/targets.ts';
-import { ExtractionTimeout, timedOut, type ExtractionPool } from '../extraction/extraction-pool.ts';
+import type { ExtractionPool } from '../extraction/extraction-pool.ts';
+import { ExtractionTimeout } from '../extraction/queue-errors.ts';
+import { timedOut } from '../extraction/timed-extraction.ts';
 import { loadIssue, type LoadResult } from '../fetch/loader/types.ts';
 
 // A load as checks and previews read it: an anti-bot wall (DESIGN §4 Blocked

@@ -1,7 +1,7 @@
 import { ImportSourceError } from '../domain/imports/import-source.ts';
 import type { ImportPlan } from '../domain/imports/monitor-draft.ts';
 import type { ImportReading } from '../extraction/extraction-jobs.ts';
-import { ExtractionTimeout } from '../extraction/extraction-pool.ts';
+import { ExtractionTimeout } from '../extraction/queue-errors.ts';
 import type { Loaders } from '../fetch/loaders.ts';
 import type { Principal } from './tokens.ts';
 

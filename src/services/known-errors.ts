@@ -1,6 +1,5 @@
 import { AppError } from '../errors.ts';
-import { ExtractionTimeout } from '../extraction/extraction-pool.ts';
-import { JobCancelled, QueueFull } from '../extraction/queue-errors.ts';
+import { ExtractionTimeout, JobCancelled, QueueFull } from '../extraction/queue-errors.ts';
 import { BrowserUnavailable, RendererBusy } from '../fetch/loader/load-errors.ts';
 import { storeOutage } from '../store/store-errors.ts';
 

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ExtractionPool, ExtractionTimeout, extractWithin } from '../../src/extraction/extraction-pool.ts';
+import { ExtractionPool } from '../../src/extraction/extraction-pool.ts';
+import { ExtractionTimeout } from '../../src/extraction/queue-errors.ts';
+import { extractWithin } from '../../src/extraction/timed-extraction.ts';
 import type { Target } from '../../src/domain/targets.ts';
 import type { JobTicket } from '../../src/domain/fair-queue.ts';
 import { makePdf } from '../helpers/pdf-documents.ts';
