@@ -5,8 +5,13 @@ import { admin, bearer, createAccountWithToken, startTestApp, type TestApp } fro
 import { createOwner, DashboardClient, OWNER_PASSWORD, passwordLink, signedIn } from '../helpers/dashboard-client.ts';
 
 let t: TestApp;
+// The owner of the tests that only need someone to sign in (setting a password
+// hashes it, which is most of this file's time); tests that count failures
+// against an account or change its password make their own.
+let owner: { accountId: string; email: string };
 before(async () => {
   t = await startTestApp();
+  owner = await createOwner(t.app);
 });
 after(() => t.close());
 
@@ -67,7 +72,7 @@ test('a short or mistyped password is refused with a message', async () => {
 });
 
 test('sign-in sets an HttpOnly SameSite=Lax session cookie, stored only as a hash', async () => {
-  const { email } = await createOwner(t.app);
+  const { email } = owner;
   const client = new DashboardClient(t.app);
   await client.get('/sign-in');
   const res = await client.post('/sign-in', { email, password: OWNER_PASSWORD });
@@ -88,7 +93,7 @@ test('sign-in sets an HttpOnly SameSite=Lax session cookie, stored only as a has
 });
 
 test('the session cookie is Secure behind an https proxy and with an https public URL', async () => {
-  const { email } = await createOwner(t.app);
+  const { email } = owner;
   const proxied = new DashboardClient(t.app, { 'x-forwarded-proto': 'https' });
   await proxied.get('/sign-in');
   assert.match(cookieLine(await proxied.post('/sign-in', { email, password: OWNER_PASSWORD }), 'pw_session'), /; Secure/);
@@ -160,7 +165,7 @@ test('twenty failures from one address throttle that address for every account',
 });
 
 test("a POST without the CSRF token, with a wrong one or with another session's is refused", async () => {
-  const { email } = await createOwner(t.app);
+  const { email } = owner;
   const client = await signedIn(t.app, email);
   await client.get('/api-access');
   const other = await signedIn(t.app, email);
@@ -180,7 +185,7 @@ test("a POST without the CSRF token, with a wrong one or with another session's 
 });
 
 test("the sign-in form needs the CSRF token of the visitor's pre-session cookie", async () => {
-  const { email } = await createOwner(t.app);
+  const { email } = owner;
   const client = new DashboardClient(t.app);
   await client.get('/sign-in');
   assert.ok(client.cookies.has('pw_pre'));
@@ -191,7 +196,7 @@ test("the sign-in form needs the CSRF token of the visitor's pre-session cookie"
 });
 
 test('dashboard cookies never authenticate /api/v1, and the API sets no cookies', async () => {
-  const { email } = await createOwner(t.app);
+  const { email } = owner;
   const client = await signedIn(t.app, email);
   const res = await t.app.inject({ method: 'GET', url: '/api/v1/usage', headers: { cookie: client.cookieHeader() } });
   assert.equal(res.statusCode, 401);
@@ -221,7 +226,7 @@ test('signed-out visitors are sent to sign-in; unknown pages are HTML 404s; API 
 });
 
 test('after sign-in the owner lands on the page they asked for, never on another site', async () => {
-  const { email } = await createOwner(t.app);
+  const { email } = owner;
   const cases = [
     ['/usage', '/usage'],
     ['//evil.example', '/'],
@@ -242,7 +247,7 @@ test('after sign-in the owner lands on the page they asked for, never on another
 });
 
 test('a next with a CR, LF, TAB or other non-printable character is dropped for "/", never a 500 or a Location browsers read as another site', async () => {
-  const { email } = await createOwner(t.app);
+  const { email } = owner;
   const nexts = ['/\t/evil.example', '/\r\nSet-Cookie: a=b', '/usage\n', '/a b', '/\u0085x', '/\u00e9', '/\u007f'];
   // One visitor per next, signing in at once (each sign-in hashes the password, the cost of this test).
   await Promise.all(
@@ -258,7 +263,7 @@ test('a next with a CR, LF, TAB or other non-printable character is dropped for 
 });
 
 test('sign-out ends the session on the server; a replayed cookie no longer works', async () => {
-  const { email } = await createOwner(t.app);
+  const { email } = owner;
   const client = await signedIn(t.app, email);
   const cookie = client.cookieHeader();
   await client.get('/');
