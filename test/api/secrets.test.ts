@@ -59,7 +59,10 @@ const LOGIN_STEPS = [
   { action: 'type', selector: '#user', text: 'buyer@example.com' },
   { action: 'type', selector: '#password', secret: 'supplier_password' },
   { action: 'click', selector: '#sign-in' },
-  { action: 'wait_for', selector: '#price', timeout_ms: 3000 },
+  // The page has settled after the click's navigation before this wait starts, so
+  // a signed-in portal shows the price at once: a long wait would only delay
+  // the tests where the sign-in fails.
+  { action: 'wait_for', selector: '#price', timeout_ms: 1000 },
 ];
 
 /** A new account with the supplier password stored and a monitor of the portal behind the login, checked once. */
@@ -107,7 +110,7 @@ test('the secrets API needs the secrets:write scope', async () => {
 });
 
 test('a server without PAGEWATCH_SECRETS_KEY stores no secret: 503 unavailable', async () => {
-  const plain = await startTestApp();
+  const plain = await startTestApp({ sharedDb: t.db });
   try {
     const { token } = await createAccountWithToken(plain.app);
     const res = await plain.app.inject({

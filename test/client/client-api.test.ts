@@ -14,7 +14,7 @@ import { advanceToDue } from '../helpers/test-engine.ts';
 
 let t: TestApp, site: FixtureServer, engine: SteppedEngine;
 useMonitoringWorld(
-  { env: { PAGEWATCH_SECRETS_KEY: 'a'.repeat(64) }, plans: { pro: { preview_spacing_seconds: 0, requests_per_minute: 1000 } } },
+  { env: { PAGEWATCH_SECRETS_KEY: 'a'.repeat(64) }, plans: { pro: { preview_spacing_seconds: 0 } } },
   (w) => ({ t, site, engine } = w),
 );
 let base: string | null = null;
@@ -121,7 +121,7 @@ test('errors are values with status, code, request_id and details', async () => 
 test('429 is retried after its Retry-After, and thrown once the retries are spent', async () => {
   const { pw, slept } = await client();
   const id = await monitorOf(pw);
-  // Use up the minute window (raised to 1,000 here) with requests the client sends itself.
+  // Use up the minute window (the plan's 60; each test has an account of its own) with requests the client sends itself.
   const usage = await pw.usage();
   for (let i = 0; i < usage.api.minute.remaining; i++) await pw.monitors.get(id).catch(() => undefined);
   const monitor = await pw.monitors.get(id);

@@ -30,6 +30,11 @@ export interface TestAppOptions {
   loaders?: LoaderSettings;
   /** the store to use instead of a fresh test database (closed with the app) */
   db?: Database;
+  /**
+   * the store of another test app, used and left open: a second server on the
+   * file's store costs no store of its own (opening one takes seconds)
+   */
+  sharedDb?: Database;
   /** the app's logger instead of a silent one */
   logger?: FastifyBaseLogger;
 }
@@ -45,7 +50,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     }),
     ...(options.plans ? { plans: parsePlans(options.plans) } : {}),
   };
-  const db = options.db ?? (await openTestDatabase());
+  const db = options.sharedDb ?? options.db ?? (await openTestDatabase());
   const clock = new ManualClock();
   const metrics = createMetrics();
   const loaders = createLoaders(config, options.loaders, metrics);
@@ -60,7 +65,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       await app.close();
       await loaders.close();
-      await db.close();
+      if (!options.sharedDb) await db.close();
     },
   };
 }
