@@ -22,18 +22,16 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-// On the embedded store, one store is created and migrated for the whole run;
-// each file's in-memory stores start from its snapshot.
+// One embedded store is created and migrated for the whole run; each file's
+// embedded stores start from its snapshot (test/helpers/migrated-snapshot.ts).
+// Also on PostgreSQL: the embedded store's own tests run there too.
 const env = { ...process.env };
-let snapshotDir = null;
-if (!env.TEST_DATABASE_URL) {
-  snapshotDir = mkdtempSync(join(tmpdir(), 'pw-test-snapshot-'));
-  env.PAGEWATCH_TEST_PGLITE_SNAPSHOT = join(snapshotDir, 'migrated.tar');
-  const made = spawnSync(process.execPath, ['--import', 'tsx', 'test/helpers/pglite-snapshot.ts', env.PAGEWATCH_TEST_PGLITE_SNAPSHOT], {
-    stdio: 'inherit',
-  });
-  if (made.status !== 0) process.exit(made.status ?? 1);
-}
+const snapshotDir = mkdtempSync(join(tmpdir(), 'pw-test-snapshot-'));
+env.PAGEWATCH_TEST_PGLITE_SNAPSHOT = join(snapshotDir, 'migrated.tar');
+const made = spawnSync(process.execPath, ['--import', 'tsx', 'test/helpers/pglite-snapshot.ts', env.PAGEWATCH_TEST_PGLITE_SNAPSHOT], {
+  stdio: 'inherit',
+});
+if (made.status !== 0) process.exit(made.status ?? 1);
 // TAP on stdout as always; after it, on stderr, the failed tests and the slowest files.
 const reporters = [
   '--test-reporter=tap',
@@ -52,5 +50,5 @@ const result = spawnSync(
     env,
   },
 );
-if (snapshotDir) rmSync(snapshotDir, { recursive: true, force: true });
+rmSync(snapshotDir, { recursive: true, force: true });
 process.exit(result.status ?? 1);

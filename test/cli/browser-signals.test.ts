@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
 import { ADMIN_TOKEN } from '../helpers/test-app.ts';
+import { seedDataDir } from '../helpers/migrated-snapshot.ts';
 import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 
 // Ctrl-C in a terminal sends SIGINT to the whole process group, Chromium
@@ -65,7 +66,7 @@ async function browserPreview(base: string): Promise<void> {
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   test(`${signal} to the process group after a browser load drains and releases the data directory`, async () => {
     site ??= await startFixtureServer();
-    const dataDir = dataDirs();
+    const dataDir = seedDataDir(dataDirs());
     const server = serve(dataDir);
     after(() => {
       if (server.child.exitCode === null) process.kill(-server.child.pid!, 'SIGKILL');

@@ -1,23 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import type { Database } from '../../src/store/database.ts';
 import { openDatabase } from '../../src/store/open-database.ts';
+import { migratedSnapshot } from './migrated-snapshot.ts';
 
 // Each test file gets a fresh isolated database: PGlite in memory, or, when
 // TEST_DATABASE_URL is set, a fresh schema on that PostgreSQL server.
 
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL || null;
-
-// scripts/run-tests.js migrates one embedded store per run and names its
-// snapshot here; a file run on its own creates its store afresh.
-const snapshotPath = process.env.PAGEWATCH_TEST_PGLITE_SNAPSHOT || null;
-let snapshot: Uint8Array<ArrayBuffer> | undefined;
-
-function migratedSnapshot(): Uint8Array<ArrayBuffer> | undefined {
-  if (snapshotPath) snapshot ??= new Uint8Array(readFileSync(snapshotPath));
-  return snapshot;
-}
 
 /** `migrate: false` opens the store with no schema at all (migration tests). */
 export async function openTestDatabase(options: { migrate?: boolean } = {}): Promise<Database> {

@@ -1,6 +1,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { baseEnv, createAccountVia, ProcessGroup, type PagewatchProcess } from '../helpers/pagewatch-process.ts';
+import { seedDataDir } from '../helpers/migrated-snapshot.ts';
 import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 
 // On the embedded store `pagewatch serve` counts API requests and read bytes in
@@ -38,7 +39,7 @@ async function usage(node: PagewatchProcess, token: string): Promise<{ requests:
 }
 
 test('request counts and read bytes survive a clean shutdown of serve on the embedded store', async () => {
-  const env = baseEnv({ PAGEWATCH_DATA_DIR: dataDir() });
+  const env = baseEnv({ PAGEWATCH_DATA_DIR: seedDataDir(dataDir()) });
   const first = await group.start('serve', 'serve', env);
   const token = await newAccount(first);
   const bytes = await reads(first, token, 7);
@@ -52,7 +53,7 @@ test('request counts and read bytes survive a clean shutdown of serve on the emb
 });
 
 test('after kill -9 of serve on the embedded store at most the last second of counts is lost', async () => {
-  const env = baseEnv({ PAGEWATCH_DATA_DIR: dataDir() });
+  const env = baseEnv({ PAGEWATCH_DATA_DIR: seedDataDir(dataDir()) });
   const first = await group.start('serve', 'serve', env);
   const token = await newAccount(first);
   const settledBytes = await reads(first, token, 10);

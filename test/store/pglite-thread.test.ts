@@ -11,6 +11,8 @@ import { migrate } from '../../src/store/migrate.ts';
 import { storeProcedures } from '../../src/store/procedures/index.ts';
 import { DEFAULT_PLANS } from '../../src/domain/plans.ts';
 import { insertMonitorRow } from '../helpers/monitor-rows.ts';
+import { migratedSnapshot, seedDataDir } from '../helpers/migrated-snapshot.ts';
+import { signal } from '../helpers/signal.ts';
 import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 
 // The embedded store runs PGlite in a worker thread (whatever TEST_DATABASE_URL
@@ -18,30 +20,25 @@ import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 
 const run = promisify(execFile);
 const freshDir = useTempDataDirs('pw-thread-');
+/** a store with the schema (for the store procedures) and a table of items */
 let db: Database;
-/** a store with the schema, for the store procedures */
-let migrated: Database;
 before(async () => {
-  db = await openPgliteThreadDatabase(null);
+  db = await openPgliteThreadDatabase(null, migratedSnapshot() ?? null);
+  await migrate(db);
   await db.exec('CREATE TABLE items (id integer PRIMARY KEY, name text NOT NULL)');
-  migrated = await openPgliteThreadDatabase(null);
-  await migrate(migrated);
 });
-after(async () => {
-  await db.close();
-  await migrated.close();
-});
+after(() => db.close());
 
 const CLAIM_SETTINGS = { plans: DEFAULT_PLANS, capacity: 1, leaseSeconds: 60, hostConcurrency: 2, tickSeconds: 60 };
 
 /** A Pro account with one monitor due at `dueAt`. */
 async function dueMonitor(dueAt: Date): Promise<{ accountId: string; monitorId: string }> {
   const accountId = randomUUID();
-  await migrated.query("INSERT INTO accounts (id, email, plan, created_at, updated_at) VALUES ($1, $2, 'pro', now(), now())", [
+  await db.query("INSERT INTO accounts (id, email, plan, created_at, updated_at) VALUES ($1, $2, 'pro', now(), now())", [
     accountId,
     `${accountId}@example.test`,
   ]);
-  const monitorId = await insertMonitorRow(migrated, { accountId, url: 'http://127.0.0.1:9/', targets: [], nextCheckAt: dueAt });
+  const monitorId = await insertMonitorRow(db, { accountId, url: 'http://127.0.0.1:9/', targets: [], nextCheckAt: dueAt });
   return { accountId, monitorId };
 }
 
@@ -97,31 +94,29 @@ test('a failed statement inside a transaction rolls the whole transaction back',
 test('a store procedure runs whole in the thread, one transaction, its input and output copied with their types', async () => {
   const dueAt = new Date('2026-03-04T05:00:00Z');
   const { monitorId } = await dueMonitor(dueAt);
-  const claim = await migrated.transact(storeProcedures.claimWork, { settings: CLAIM_SETTINGS, at: new Date('2026-03-04T05:00:30Z') });
+  const claim = await db.transact(storeProcedures.claimWork, { settings: CLAIM_SETTINGS, at: new Date('2026-03-04T05:00:30Z') });
   assert.equal(claim.items.length, 1);
   assert.deepEqual(claim.items[0]!.dueAt, dueAt);
   assert.ok(claim.items[0]!.reservation.period instanceof Date);
-  assert.deepEqual(await migrated.query('SELECT monitor_id FROM check_leases WHERE monitor_id = $1', [monitorId]), [
-    { monitor_id: monitorId },
-  ]);
+  assert.deepEqual(await db.query('SELECT monitor_id FROM check_leases WHERE monitor_id = $1', [monitorId]), [{ monitor_id: monitorId }]);
 });
 
 test('a store procedure that fails leaves nothing and its error keeps its SQLSTATE and constraint', async () => {
   const { accountId } = await dueMonitor(new Date('2026-03-05T05:00:00Z'));
   // The claim reserves the check's allowance, then fails writing its lease.
-  await migrated.exec('ALTER TABLE check_leases ADD CONSTRAINT no_new_leases CHECK (false) NOT VALID');
+  await db.exec('ALTER TABLE check_leases ADD CONSTRAINT no_new_leases CHECK (false) NOT VALID');
   try {
     await assert.rejects(
-      migrated.transact(storeProcedures.claimWork, { settings: CLAIM_SETTINGS, at: new Date('2026-03-05T05:00:30Z') }),
+      db.transact(storeProcedures.claimWork, { settings: CLAIM_SETTINGS, at: new Date('2026-03-05T05:00:30Z') }),
       (err: Error & { code?: string; constraint?: string }) => {
         assert.equal(err.code, '23514');
         assert.equal(err.constraint, 'no_new_leases');
         return true;
       },
     );
-    assert.deepEqual(await migrated.query('SELECT 1 FROM usage_counters WHERE account_id = $1', [accountId]), []);
+    assert.deepEqual(await db.query('SELECT 1 FROM usage_counters WHERE account_id = $1', [accountId]), []);
   } finally {
-    await migrated.exec('ALTER TABLE check_leases DROP CONSTRAINT no_new_leases');
+    await db.exec('ALTER TABLE check_leases DROP CONSTRAINT no_new_leases');
   }
 });
 
@@ -132,21 +127,34 @@ test('a store procedure the thread cannot find is refused with its name', async 
 
 test('notifications reach listeners through the thread, and stop once unsubscribed', async () => {
   const heard: string[] = [];
+  const first = signal();
   const unlisten = await db.listen(
     'thread_news',
-    (payload) => heard.push(payload),
+    (payload) => {
+      heard.push(payload);
+      first.resolve();
+    },
     () => undefined,
   );
   await db.query("SELECT pg_notify('thread_news', 'first')");
-  await new Promise((r) => setTimeout(r, 50));
+  await first.promise;
   await unlisten();
   await db.query("SELECT pg_notify('thread_news', 'second')");
-  await new Promise((r) => setTimeout(r, 50));
+  // The thread answers in order: once a later listener hears 'third', 'second' would have reached the first by then.
+  const third = signal();
+  const unlistenLater = await db.listen(
+    'thread_news',
+    (payload) => payload === 'third' && third.resolve(),
+    () => undefined,
+  );
+  await db.query("SELECT pg_notify('thread_news', 'third')");
+  await third.promise;
+  await unlistenLater();
   assert.deepEqual(heard, ['first']);
 });
 
 test('the data directory is locked by the thread store like the in-process one, and released on close', async () => {
-  const dir = freshDir();
+  const dir = seedDataDir(freshDir());
   const first = await openPgliteThreadDatabase(dir);
   try {
     await assert.rejects(openPgliteThreadDatabase(dir), (err) => err instanceof DataDirLockedError);
