@@ -14,7 +14,8 @@ export const testDatabaseUrl = process.env.TEST_DATABASE_URL || null;
 const snapshotPath = process.env.PAGEWATCH_TEST_PGLITE_SNAPSHOT || null;
 let snapshot: Uint8Array<ArrayBuffer> | undefined;
 
-function migratedSnapshot(): Uint8Array<ArrayBuffer> | undefined {
+/** The run's migrated embedded store (PGlite's dumpDataDir output), when scripts/run-tests.js made one. */
+export function migratedSnapshot(): Uint8Array<ArrayBuffer> | undefined {
   if (snapshotPath) snapshot ??= new Uint8Array(readFileSync(snapshotPath));
   return snapshot;
 }
