@@ -1,14 +1,10 @@
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { DataDirLockedError } from '../store/data-dir-lock.ts';
-import { openDatabase } from '../store/open-database.ts';
 import { MigrationMismatchError, migrate } from '../store/migrate.ts';
-import { serveUntilSignalled } from '../server.ts';
-import { workUntilSignalled } from '../worker.ts';
-import { adminCommand } from './admin-command.ts';
-import { printOpenApi } from './openapi-command.ts';
-import { backupCommand, restoreCommand } from './backup-command.ts';
-import { migrateStoreCommand } from './migrate-store-command.ts';
-import { exportCommand, importCommand } from './monitor-transfer-command.ts';
+
+// Each command imports its modules when it runs: the server's (HTTP, engine,
+// browser, PDF reader) took over half a second to load, which every command
+// paid, `pagewatch admin` and `pagewatch restore` as much as `serve`.
 
 const USAGE = `usage: pagewatch <command>
 
@@ -29,23 +25,29 @@ export async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
   try {
     switch (command) {
-      case 'serve':
-        await serveUntilSignalled(loadConfig(process.env));
+      case 'serve': {
+        const config = loadConfig(process.env);
+        const { serveUntilSignalled } = await import('../server.ts');
+        await serveUntilSignalled(config);
         return 0;
+      }
       case 'api': {
         const config = loadConfig(process.env);
         requirePostgres(config, 'api');
+        const { serveUntilSignalled } = await import('../server.ts');
         await serveUntilSignalled(config, { engine: false });
         return 0;
       }
       case 'worker': {
         const config = loadConfig(process.env);
         requirePostgres(config, 'worker');
+        const { workUntilSignalled } = await import('../worker.ts');
         await workUntilSignalled(config);
         return 0;
       }
       case 'migrate': {
         const config = loadConfig(process.env);
+        const { openDatabase } = await import('../store/open-database.ts');
         const db = await openDatabase({
           databaseUrl: config.databaseUrl,
           dataDir: config.dataDir,
@@ -57,20 +59,28 @@ export async function main(args: string[]): Promise<number> {
         return 0;
       }
       case 'admin':
-        return await adminCommand(rest, process.env);
-      case 'backup':
-        return await backupCommand(rest[0], loadConfig(process.env), process.env);
-      case 'restore':
-        return await restoreCommand(rest[0], loadConfig(process.env));
+        return await (await import('./admin-command.ts')).adminCommand(rest, process.env);
+      case 'backup': {
+        const config = loadConfig(process.env);
+        return await (await import('./backup-command.ts')).backupCommand(rest[0], config, process.env);
+      }
+      case 'restore': {
+        const config = loadConfig(process.env);
+        return await (await import('./backup-command.ts')).restoreCommand(rest[0], config);
+      }
       case 'export':
-        return await exportCommand(rest[0], apiOf(process.env));
+        return await (await import('./monitor-transfer-command.ts')).exportCommand(rest[0], apiOf(process.env));
       case 'import':
-        return await importCommand(rest[0], apiOf(process.env));
-      case 'migrate-store':
-        return await migrateStoreCommand(rest, loadConfig(process.env));
-      case 'openapi':
-        await printOpenApi(loadConfig(process.env));
+        return await (await import('./monitor-transfer-command.ts')).importCommand(rest[0], apiOf(process.env));
+      case 'migrate-store': {
+        const config = loadConfig(process.env);
+        return await (await import('./migrate-store-command.ts')).migrateStoreCommand(rest, config);
+      }
+      case 'openapi': {
+        const config = loadConfig(process.env);
+        await (await import('./openapi-command.ts')).printOpenApi(config);
         return 0;
+      }
       case 'help':
       case '--help':
       case '-h':

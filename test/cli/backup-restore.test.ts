@@ -8,6 +8,7 @@ import { readBackupHeader } from '../../src/store/backup-file.ts';
 import { listMigrations } from '../../src/store/migrate.ts';
 import { baseEnv, ProcessGroup, type PagewatchProcess } from '../helpers/pagewatch-process.ts';
 import { ADMIN_TOKEN } from '../helpers/test-app.ts';
+import { useMigratedDataDirs } from '../helpers/migrated-snapshot.ts';
 import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 
 // `pagewatch backup FILE` / `pagewatch restore FILE` on the embedded store, as
@@ -17,6 +18,7 @@ const BIN = new URL('../../bin/pagewatch-dev.js', import.meta.url).pathname;
 const group = new ProcessGroup();
 after(() => group.killAll());
 const newDataDir = useTempDataDirs('pw-backup-');
+const newStoreDir = useMigratedDataDirs('pw-backup-store-');
 
 function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -46,13 +48,13 @@ async function accountIds(dataDir: string): Promise<Set<string>> {
   }
 }
 
-// Creating a store (initdb) is slow on a busy machine: the file shares one server, stopped by the last test.
+// The file shares one server, on a migrated store, stopped by the last test.
 const START_MS = 180_000;
 let dataDir: string;
 let server: PagewatchProcess;
 let runningBackup: string;
 before(async () => {
-  dataDir = newDataDir();
+  dataDir = newStoreDir();
   server = await group.start('serve', 'server', baseEnv({ PAGEWATCH_DATA_DIR: dataDir }), START_MS);
 });
 
@@ -117,22 +119,26 @@ test('restore refuses a backup from a newer schema before writing anything', asy
 });
 
 test('restore refuses a damaged backup (checksum) and one cut short, before writing anything', async () => {
-  const file = copyOfBackup('damaged.pwbackup');
-  const bytes = readFileSync(file);
+  const bytes = readFileSync(runningBackup);
   const damaged = Buffer.from(bytes);
   damaged[damaged.length - 100] = damaged[damaged.length - 100]! ^ 0xff;
-  for (const [content, reason] of [
+  const spoiled = [
     [damaged, /does not match its checksum/],
     [bytes.subarray(0, bytes.length - 10), /cut short or added to/],
     [Buffer.from('PK\u0003\u0004 not a backup'), /not a pagewatch backup file/],
-  ] as const) {
-    writeFileSync(file, content);
-    const target = newDataDir();
-    const res = await run(['restore', file], baseEnv({ PAGEWATCH_DATA_DIR: target }));
-    assert.equal(res.code, 1);
-    assert.match(res.stderr, reason);
-    assert.equal(existsSync(target), false);
-  }
+  ] as const;
+  // One file and one target per spoiled backup, so the restores can run side by side.
+  await Promise.all(
+    spoiled.map(async ([content, reason], i) => {
+      const file = join(dirname(dataDir), `damaged-${i}.pwbackup`);
+      writeFileSync(file, content);
+      const target = newDataDir();
+      const res = await run(['restore', file], baseEnv({ PAGEWATCH_DATA_DIR: target }));
+      assert.equal(res.code, 1);
+      assert.match(res.stderr, reason);
+      assert.equal(existsSync(target), false);
+    }),
+  );
 });
 
 test('a backup of a running server needs the operator token, and is never written over a file', async () => {

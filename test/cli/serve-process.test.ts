@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { once } from 'node:events';
-import { useTempDataDirs } from '../helpers/temp-dirs.ts';
+import { useMigratedDataDirs } from '../helpers/migrated-snapshot.ts';
 
 // `pagewatch serve` as an operator runs it: a real process on the embedded store.
 
-const serveDir = useTempDataDirs('pw-serve-');
+const serveDir = useMigratedDataDirs('pw-serve-');
 
 const BIN = new URL('../../bin/pagewatch-dev.js', import.meta.url).pathname;
 

@@ -23,3 +23,25 @@ test('pagewatch help prints the usage on stdout and exits 0', () => {
   assert.equal(result.status, 0);
   assert.match(result.stdout, /^usage: pagewatch <command>/);
 });
+
+// A resolve hook, registered before the command loads, that refuses the HTTP server's framework.
+const HTTP_SERVER_REFUSED = `export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  if (resolved.url.includes('/node_modules/fastify/')) throw new Error('the command loaded the HTTP server');
+  return resolved;
+}`;
+const REGISTER_REFUSAL = `import { register } from 'node:module';
+register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HTTP_SERVER_REFUSED)}`)});`;
+
+test('a command that serves nothing (restore) loads no HTTP server', () => {
+  const result = spawnSync(
+    process.execPath,
+    ['--import', `data:text/javascript,${encodeURIComponent(REGISTER_REFUSAL)}`, BIN, 'restore', '/no/such/backup'],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, DATABASE_URL: '' },
+    },
+  );
+  assert.equal(result.stderr, 'pagewatch: /no/such/backup does not exist\n');
+  assert.equal(result.status, 1);
+});

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { unpackStoreTemplate } from '../../src/store/store-template.ts';
+import { useTempDataDirs } from './temp-dirs.ts';
 
 // scripts/run-tests.js creates and migrates one embedded store per run and
 // names its data directory, as PGlite's dumpDataDir writes it, here: test
@@ -25,4 +26,14 @@ export function seedDataDir(dataDir: string): string {
   const start = migratedSnapshot();
   if (start) unpackStoreTemplate(start, dataDir);
   return dataDir;
+}
+
+/**
+ * As useTempDataDirs, but each directory already holds the run's migrated,
+ * empty embedded store (seedDataDir): a process started on it skips creating
+ * and migrating a store, which took most of its start.
+ */
+export function useMigratedDataDirs(prefix: string): () => string {
+  const newDataDir = useTempDataDirs(prefix);
+  return () => seedDataDir(newDataDir());
 }
