@@ -59,10 +59,8 @@ const LOGIN_STEPS = [
   { action: 'type', selector: '#user', text: 'buyer@example.com' },
   { action: 'type', selector: '#password', secret: 'supplier_password' },
   { action: 'click', selector: '#sign-in' },
-  // The page has settled after the click's navigation before this wait starts, so
-  // a signed-in portal shows the price at once: a long wait would only delay
-  // the tests where the sign-in fails.
-  { action: 'wait_for', selector: '#price', timeout_ms: 1000 },
+  // Waited out only where the sign-in fails; long enough for a busy CI machine where it succeeds.
+  { action: 'wait_for', selector: '#price', timeout_ms: 3000 },
 ];
 
 /** A new account with the supplier password stored and a monitor of the portal behind the login, checked once. */
