@@ -168,7 +168,9 @@ const report = (part) => { gc(); console.log(JSON.stringify({ part, rss: process
 report('node');
 ${mode === 'ts' ? `(await import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})).register();` : ''}
 report('loader');
+// serve's modules: the command line loads each command's own on demand.
 await import(${module('cli/main')});
+await import(${module('server')});
 report('modules');
 const { openDatabase } = await import(${module('store/open-database')});
 const db = await openDatabase({ databaseUrl: null, dataDir: ${JSON.stringify(dataDir)} });
