@@ -62,6 +62,11 @@ function send(i: number, method: string, path: string, account: ApiAccount, body
   });
 }
 
+/** PARALLEL monitor creations at once over both nodes, the i-th with bodyOf(i) and its own idempotency key. */
+function createAtOnce(account: ApiAccount, bodyOf: (i: number) => unknown, key: string): Promise<Response[]> {
+  return Promise.all(Array.from({ length: PARALLEL }, (_, i) => send(i, 'POST', '/api/v1/monitors', account, bodyOf(i), `${key}-${i}`)));
+}
+
 /** A preview of `url`, one after the other (browser previews share the machine's one Chromium per node). */
 async function preview(account: ApiAccount, body: { url: string; load_mode: string; steps?: unknown[] }): Promise<string> {
   const res = await send(0, 'POST', '/api/v1/previews', account, body);
@@ -85,17 +90,10 @@ test(
     const urls = STEP_LISTS.map((_, n) => pageUrl(`steps-create=${n}`));
     const previews: string[] = [];
     for (const [n, steps] of STEP_LISTS.entries()) previews.push(await preview(account, { url: urls[n]!, load_mode: 'browser', steps }));
-    const responses = await Promise.all(
-      Array.from({ length: PARALLEL }, (_, i) =>
-        send(
-          i,
-          'POST',
-          '/api/v1/monitors',
-          account,
-          { preview_id: previews[i % 3], targets: [TITLE], steps: STEP_LISTS[i % 3], interval_minutes: 60 },
-          `steps-create-${i}`,
-        ),
-      ),
+    const responses = await createAtOnce(
+      account,
+      (i) => ({ preview_id: previews[i % 3], targets: [TITLE], steps: STEP_LISTS[i % 3], interval_minutes: 60 }),
+      'steps-create',
     );
     const rows = await monitorRows(account.accountId);
     assert.equal(rows.length, MONITORS);
@@ -180,17 +178,10 @@ test(
   async () => {
     const account = await createAccount('free');
     const previewId = await preview(account, { url: pageUrl('proxy-refused'), load_mode: 'html' });
-    const responses = await Promise.all(
-      Array.from({ length: PARALLEL }, (_, i) =>
-        send(
-          i,
-          'POST',
-          '/api/v1/monitors',
-          account,
-          { preview_id: previewId, targets: [TITLE], interval_minutes: 60, proxy: i % 2 ? 'corp' : 'socks' },
-          `proxy-refused-${i}`,
-        ),
-      ),
+    const responses = await createAtOnce(
+      account,
+      (i) => ({ preview_id: previewId, targets: [TITLE], interval_minutes: 60, proxy: i % 2 ? 'corp' : 'socks' }),
+      'proxy-refused',
     );
     assert.deepEqual(await statusCounts(responses), { '422 proxy_not_allowed': PARALLEL });
     assert.equal((await monitorRows(account.accountId)).length, 0);
