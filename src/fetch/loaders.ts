@@ -28,6 +28,8 @@ export interface LoaderSettings {
   browserChecksWaiting?: number;
   /** overall deadline of one load; default 60000 ms */
   timeoutMs?: number;
+  /** longest wait of a browser load for the load event and the page to settle; default 5000 ms */
+  browserSettleMs?: number;
   /** time budget of parsing and extracting one page; default 10000 ms */
   extractionBudgetMs?: number;
   /** interactive extractions one account may have waiting or running; default 4 */
@@ -51,6 +53,7 @@ export function createLoaders(config: Config, settings: LoaderSettings = {}, met
     maxInteractiveWaiting: settings.browserPreviewsWaiting,
     maxChecksWaiting: settings.browserChecksWaiting,
     timeoutMs: settings.timeoutMs,
+    settleMs: settings.browserSettleMs,
     idleStopMs: config.idleStopSeconds * 1000,
     observer: metrics && queueObserver(metrics, 'browser'),
     proxies: config.proxies,

@@ -14,8 +14,12 @@ const STALLED_PAGE =
   '<html><head><title>Stalled</title></head><body><h1 id="product-title">Blue kettle</h1>' +
   '<script async src="/never-answers.js"></script></body></html>';
 
+// A settle cap well short of the 5 s default: every load of the stalled page waits it out in full, and the
+// tiny document has long arrived by then.
+const SETTLE_CAP_MS = 1_500;
+
 let w: MonitoringWorld;
-useMonitoringWorld({}, (world) => {
+useMonitoringWorld({ loaders: { browserSettleMs: SETTLE_CAP_MS } }, (world) => {
   w = world;
   w.site.route('/stalled', (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(STALLED_PAGE));
   w.site.route('/never-answers.js', () => undefined);

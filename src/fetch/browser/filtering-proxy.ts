@@ -126,6 +126,11 @@ export async function startFilteringProxy(options: FilteringProxyOptions): Promi
       answer.pipe(res);
       answer.on('error', () => res.destroy());
     });
+    // A client that leaves before the whole answer came (a page closed mid-load) takes the upstream request with it:
+    // otherwise the site's connection stayed open until a timeout.
+    res.once('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
     req.pipe(upstream);
   }
 

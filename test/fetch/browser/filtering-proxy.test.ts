@@ -5,6 +5,8 @@ import { connect, createServer as createTcpServer, type Server as TcpServer } fr
 import type { AddressInfo } from 'node:net';
 import { parseAuthority, startFilteringProxy, type FilteringProxy, type ProxySession } from '../../../src/fetch/browser/filtering-proxy.ts';
 import { startFixtureServer, type FixtureServer } from '../../helpers/fixture-server.ts';
+import { within } from '../../helpers/deadline.ts';
+import { signal } from '../../helpers/signal.ts';
 
 // The proxy on its own, driven by hand-made proxy requests. Only loopback:
 // 127.0.0.1 is trusted, 127.0.0.2 stands in for a forbidden address.
@@ -172,6 +174,35 @@ describe('filtering proxy', () => {
     assert.equal(answer, 403);
     assert.equal(site.hits.get('/socket'), undefined);
     session.close();
+  });
+
+  it('drops the request to the site when the client leaves before the answer', async () => {
+    // Timeouts far beyond the test's own deadline: only the client's leaving can close the site's request.
+    const patient = await startFilteringProxy({ policy, connectTimeoutMs: 600_000, idleTimeoutMs: 600_000 });
+    const arrived = signal();
+    const dropped = signal();
+    site.route('/never-answers', (req) => {
+      req.socket.once('close', () => dropped.resolve());
+      arrived.resolve();
+    });
+    const session = patient.openSession();
+    try {
+      const client = request({
+        host: '127.0.0.1',
+        port: patient.port,
+        path: `${site.url}/never-answers`,
+        headers: { 'proxy-authorization': basic(session) },
+      });
+      client.on('error', () => undefined);
+      client.end();
+      await arrived.promise;
+      client.destroy();
+      await within('the request to the site closed after the client left', 30_000, dropped.promise);
+      assert.deepEqual(session.events, [], 'a client that left is not an unreachable site');
+    } finally {
+      session.close();
+      await patient.close();
+    }
   });
 
   it('reports an unreachable vetted destination as 502', async () => {

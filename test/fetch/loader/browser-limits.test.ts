@@ -19,6 +19,8 @@ const policy = { allowPorts: [80, 443], trustedCidrs: ['127.0.0.1/32'] };
 // A load budget well above what these pages need on a busy 2-core machine (a 4 s one timed out there in CI);
 // only /hang is meant to reach it.
 const LOAD_TIMEOUT_MS = 10_000;
+// The deadline of the load that is meant to reach it: nothing else is loaded under it.
+const HANG_TIMEOUT_MS = 3_000;
 
 /** live processes below this one whose name mentions chrom (the launched browser and its helpers) */
 function chromiumDescendants(): number[] {
@@ -91,9 +93,10 @@ describe('browser loader limits', () => {
     untrustedPort = (untrusted.address() as AddressInfo).port;
     site = await startFixtureServer({
       // Answers once the test lets it (at most 30 s later, so nothing hangs): a page kept mid-load on demand.
+      // The fallback timer is unref'd: it must not keep the file's process alive once the tests are done.
       '/slow': async (_req, res) => {
         slowArrived.resolve();
-        await Promise.race([slowReleased.promise, sleep(30_000)]);
+        await Promise.race([slowReleased.promise, sleep(30_000, undefined, { ref: false })]);
         res.writeHead(200, { 'content-type': 'text/html' }).end('<p>slow</p>');
       },
       '/hang': (req) => {
@@ -205,11 +208,17 @@ describe('browser loader limits', () => {
   });
 
   it('reports a page that never answers as timeout, and an oversized page as too_large', async () => {
-    const hung = await loader.load({ url: `${site.url}/hang`, mode: 'browser' });
-    assert.deepEqual(
-      hung.issues.map((i) => i.code),
-      ['timeout'],
-    );
+    // Its own loader with a short deadline: the shared one's generous budget would be waited out in full here.
+    const hasty = createBrowserLoader({ policy, timeoutMs: HANG_TIMEOUT_MS });
+    try {
+      const hung = await hasty.load({ url: `${site.url}/hang`, mode: 'browser' });
+      assert.deepEqual(
+        hung.issues.map((i) => i.code),
+        ['timeout'],
+      );
+    } finally {
+      await hasty.close();
+    }
     const huge = await loader.load({ url: `${site.url}/huge`, mode: 'browser' });
     assert.deepEqual(
       huge.issues.map((i) => i.code),
