@@ -16,7 +16,7 @@ const STALLED_PAGE =
 
 // A settle cap well short of the 5 s default: every load of the stalled page waits it out in full, and the
 // tiny document has long arrived by then.
-const SETTLE_CAP_MS = 1_500;
+const SETTLE_CAP_MS = 2_500;
 
 let w: MonitoringWorld;
 useMonitoringWorld({ loaders: { browserSettleMs: SETTLE_CAP_MS } }, (world) => {
