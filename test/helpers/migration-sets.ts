@@ -28,6 +28,16 @@ export async function withEmptyStore(fn: (db: Database) => Promise<void>): Promi
   }
 }
 
+/** Runs fn on a fresh store migrated by this version's migrations (from the run's snapshot where there is one). */
+export async function withCurrentStore(fn: (db: Database) => Promise<void>): Promise<void> {
+  const db = await openTestDatabase();
+  try {
+    await fn(db);
+  } finally {
+    await db.close();
+  }
+}
+
 /** A store migrated by the code before checksums were kept: its schema_migrations has no checksum column. */
 export async function migrateAsOlderCode(db: Database, dir: string): Promise<void> {
   await migrate(db, { dir });

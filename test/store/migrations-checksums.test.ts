@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { listMigrations, migrate, MigrationMismatchError } from '../../src/store/migrate.ts';
-import { migrationSet, withEmptyStore } from '../helpers/migration-sets.ts';
+import { migrationSet, withCurrentStore, withEmptyStore } from '../helpers/migration-sets.ts';
 import { testDatabaseUrl } from '../helpers/test-database.ts';
 import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 
@@ -17,8 +17,8 @@ const dataDirs = useTempDataDirs('pw-migrate-');
 test('a store whose applied migration differs from its file is refused, naming the file, and left unchanged', async () => {
   const edited = migrationSet(1000);
   try {
-    await withEmptyStore(async (db) => {
-      await migrate(db, { dir: edited });
+    // The store holds this version's migrations, as the copy in `edited` does before the edit.
+    await withCurrentStore(async (db) => {
       appendFileSync(join(edited, '005_checks_changes.sql'), '\n-- edited after release\n');
       writeFileSync(join(edited, '099_later.sql'), 'CREATE TABLE later (id integer);');
       await assert.rejects(migrate(db, { dir: edited }), (err: unknown) => {
@@ -38,7 +38,7 @@ test('a store migrated by a newer version, with a migration this version lacks, 
   const newer = migrationSet(1000);
   writeFileSync(join(newer, '999_from_the_future.sql'), 'CREATE TABLE from_the_future (id integer);');
   try {
-    await withEmptyStore(async (db) => {
+    await withCurrentStore(async (db) => {
       await migrate(db, { dir: newer });
       await assert.rejects(migrate(db), /999_from_the_future\.sql.*does not have/);
     });
