@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { DataDirDump, Database, Queryable, StoreProcedure } from './database.ts';
 import { threadBootstrap } from '../thread-entry.ts';
@@ -32,9 +33,16 @@ let compiled: Promise<Artifacts> | null = null;
  * 9 MB of WebAssembly again on every open. Its file-system bundle is not
  * handed over: the thread reads it itself, since a copy cloned into the
  * thread stayed resident (25–60 MiB more at rest, BENCHMARKS.md §9).
+ *
+ * Its functions are compiled, and the hot ones recompiled optimised, on one
+ * background task instead of V8's default of one per platform thread: the
+ * compilers' memory on those threads stayed resident after the work (~50 MiB
+ * more at rest for an empty install, docs/decisions/0058). The flag
+ * is read per compilation job, so setting it here, before the first, is enough.
  */
 function pgliteArtifacts(): Promise<Artifacts> {
   compiled ??= (async () => {
+    setFlagsFromString('--wasm-num-compilation-tasks=1');
     const dist = import.meta.resolve('@electric-sql/pglite');
     const [pglite, initdb] = await Promise.all(['./pglite.wasm', './initdb.wasm'].map((name) => readFile(new URL(name, dist))));
     const [pgliteWasmModule, initdbWasmModule] = await Promise.all([WebAssembly.compile(pglite!), WebAssembly.compile(initdb!)]);
