@@ -52,9 +52,13 @@ export const StepOutcomeSchema = Type.Object({
 
 export const PreviewElementSchema = Type.Object({
   selector: Type.String({
-    description: 'a CSS selector matching exactly this element in the capture; in a JSON document the JSONPath of this value',
+    description:
+      'a CSS selector matching exactly this element in the capture; in a JSON document the JSONPath of this value; ' +
+      'in a PDF the page it is on (page N), for orientation: targets on a PDF read the whole document',
   }),
-  tag: Type.String({ description: "the element's tag; in a JSON document the value's type (string, number, boolean, null, array)" }),
+  tag: Type.String({
+    description: "the element's tag; in a JSON document the value's type (string, number, boolean, null, array); in a PDF page or heading",
+  }),
   text: Type.String({ maxLength: 200 }),
   hints: Type.Array(Type.Union([Type.Literal('price'), Type.Literal('availability'), Type.Literal('links'), Type.Literal('heading')])),
 });

@@ -7,6 +7,7 @@ import { createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
 import { advanceToDue } from '../helpers/test-engine.ts';
+import { makePdf } from '../helpers/pdf-documents.ts';
 
 // @pagewatch/client against a real pagewatch server listening on loopback,
 // on the store the suite runs on. Waiting is done by moving the server's
@@ -85,6 +86,68 @@ test('the same Idempotency-Key replays the first creation instead of making a se
   const again = await pw.monitors.create(body, { idempotencyKey: 'client-create-once-1' });
   assert.equal(again.data.id, first.data.id);
   assert.equal(again.replayed, true);
+});
+
+/** A document the fixture site serves at a fresh path, as that path's URL. */
+function served(contentType: string, body: string | Buffer): string {
+  const path = `/client-document-${++n}`;
+  site.route(path, (_req, res) => {
+    res.writeHead(200, { 'content-type': contentType });
+    res.end(body);
+  });
+  return `${site.url}${path}`;
+}
+
+test('JSON by JSONPath, XPath and PDF through the client: previews of each format, typed targets evaluated and a monitor created', async () => {
+  const { pw } = await client();
+  const api = await pw.previews.create({ url: served('application/json', '{"offers": [{"price": 24.99}]}'), load_mode: 'html' });
+  assert.equal(api.format, 'json');
+  assert.ok(api.elements.some((e) => e.selector === '$.offers[0].price'));
+  const byPath: Target = {
+    id: 'price',
+    kind: 'price',
+    currency: 'EUR',
+    rule: 'dropped',
+    selection: { scope: 'json', path: '$.offers[0].price' },
+  };
+  assert.equal((await pw.previews.evaluate(api.id, [byPath]))[0]?.value, 2499);
+  const created = await pw.monitors.create({ preview_id: api.id, targets: [byPath], interval_minutes: 5 });
+  assert.deepEqual((await pw.monitors.get(created.data.id)).targets[0]?.selection, byPath.selection);
+
+  const page = await pw.previews.create({
+    url: served('text/html', '<table><tr><th>Price</th><td>9,90 €</td></tr></table>'),
+    load_mode: 'html',
+  });
+  const byXPath: Target = { id: 'cell', kind: 'text', selection: { scope: 'xpath', expression: "//th[.='Price']/following-sibling::td" } };
+  assert.equal((await pw.previews.evaluate(page.id, [byXPath]))[0]?.value, '9,90 €');
+
+  const pdf = await pw.previews.create({
+    url: served('application/pdf', makePdf([{ lines: [{ text: 'Fares 12.50 EUR' }] }])),
+    load_mode: 'html',
+  });
+  assert.equal(pdf.format, 'pdf');
+  const whole: Target = { id: 'fare', kind: 'price', currency: 'EUR', selection: { scope: 'page' } };
+  assert.equal((await pw.previews.evaluate(pdf.id, [whole]))[0]?.value, 1250);
+});
+
+test('an invalid JSONPath or XPath is a PagewatchError target_invalid naming selector_invalid on the field', async () => {
+  const { pw } = await client();
+  const api = await pw.previews.create({ url: served('application/json', '{"a": 1}'), load_mode: 'html' });
+  const error = await pw.previews
+    .evaluate(api.id, [
+      { id: 'p', kind: 'text', selection: { scope: 'json', path: '$.a[' } },
+      { id: 'x', kind: 'text', selection: { scope: 'xpath', expression: "document('http://127.0.0.1/')" } },
+    ])
+    .catch((e: unknown) => e);
+  assert.ok(error instanceof PagewatchError);
+  assert.equal(error.code, 'target_invalid');
+  assert.deepEqual(
+    error.details.map((d) => [d.field, d.message.split(':')[0]]),
+    [
+      ['targets[0].selection.path', 'selector_invalid'],
+      ['targets[1].selection.expression', 'selector_invalid'],
+    ],
+  );
 });
 
 test('list iterates every page through next_cursor, with the filters kept', async () => {

@@ -1,9 +1,9 @@
 import { deflateSync } from 'node:zlib';
 
 // Small real PDF files made in the tests: pages of text lines in Helvetica
-// (a size per line, so headings can be told from body text), link
-// annotations, a page with no text (as a scan is), an encrypted one, and a
-// compression bomb. Written by hand after ISO 32000-1 §7 (objects, xref table,
+// (a size per line, so headings can be told from body text), tables (cells
+// drawn row by row between ruled lines), link annotations, a page with no
+// text (as a scan is), an encrypted one, and a compression bomb. Written by hand after ISO 32000-1 §7 (objects, xref table,
 // trailer), so no PDF library's output is tested against itself.
 
 export interface PdfLine {
@@ -14,6 +14,8 @@ export interface PdfLine {
 
 export interface PdfPage {
   lines?: PdfLine[];
+  /** a table below the lines: rows of cells, drawn cell by cell in columns 160 pt apart, with a rule under each row */
+  table?: string[][];
   /** URI link annotations on the page */
   links?: string[];
   /** raw content stream instead of the lines (a drawing, a bomb); Flate-compressed when `deflate` */
@@ -25,12 +27,17 @@ function escapePdfText(text: string): string {
   return text.replace(/[\\()]/g, (c) => `\\${c}`);
 }
 
-function linesStream(lines: readonly PdfLine[]): Buffer {
+function linesStream(lines: readonly PdfLine[], table: readonly string[][]): Buffer {
   let y = 800;
   const ops = lines.map(({ text, size = 11 }) => {
     y -= size * 1.6;
     return `BT /F1 ${size} Tf 50 ${y.toFixed(0)} Td (${escapePdfText(text)}) Tj ET`;
   });
+  for (const row of table) {
+    y -= 20;
+    row.forEach((cell, column) => ops.push(`BT /F1 11 Tf ${50 + column * 160} ${y} Td (${escapePdfText(cell)}) Tj ET`));
+    ops.push(`0.5 w 45 ${y - 5} m ${55 + row.length * 160} ${y - 5} l S`);
+  }
   return Buffer.from(ops.join('\n'), 'latin1');
 }
 
@@ -43,7 +50,7 @@ export function makePdf(pages: PdfPage[], options: { encrypted?: boolean } = {})
   const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
   const kids: number[] = [];
   for (const page of pages) {
-    const raw = page.content ?? linesStream(page.lines ?? []);
+    const raw = page.content ?? linesStream(page.lines ?? [], page.table ?? []);
     const data = page.deflate ? deflateSync(raw) : raw;
     const stream = add(
       Buffer.concat([

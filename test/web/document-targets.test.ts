@@ -89,6 +89,16 @@ test('an XPath expression typed as the own selector is an xpath selection, shown
   assert.match(monitor.body, /<td data-label="Selection">XPath <code>\/\/th\[\.=&#39;Price&#39;\]\/following-sibling::td<\/code><\/td>/);
 });
 
+test('an XPath expression outside the core functions typed as the own selector is shown as selector_invalid', async () => {
+  const client = await owner();
+  const location = await previewOf(client, 'text/html', '<table><tr><th>Price</th><td>24,99 €</td></tr></table>');
+  await client.get(location);
+  const fields = { t1_element: 'page', t1_selector_type: 'xpath', t1_kind: 'text', t1_rule: 'changed', interval: '5' };
+  const refused = await client.post(location, { ...fields, t1_selector: "document('http://127.0.0.1/')//td", action: 'evaluate' });
+  assert.equal(refused.statusCode, 422);
+  assert.match(refused.body, /selector_invalid: document\(\) is not an XPath 1\.0 core function/);
+});
+
 test('a PDF preview is offered as a whole document; a price target on it is created', async () => {
   const client = await owner();
   const location = await previewOf(

@@ -417,7 +417,7 @@ export interface paths {
         put?: never;
         /**
          * Load a cloud text preview of a page
-         * @description Synchronous (allow up to 60 seconds). Returns the element list used to choose stable selectors; never HTML, screenshots or cookies. Idempotency-Key is not supported and a retry may consume another preview credit. Limits: 150 a month, 40 a day, 35 s apart (429 preview_limited). A URL refused by the SSRF guard is 422 and costs no credit; a page that cannot be loaded is 422 validation_failed, an anti-bot wall among them (details: blocked with the reason). proxy: load through one of the operator's proxies. The preview is valid for 15 minutes and only the 3 most recent are kept.
+         * @description Synchronous (allow up to 60 seconds). Returns the element list used to choose stable selectors; never HTML, screenshots or cookies. Idempotency-Key is not supported and a retry may consume another preview credit. Limits: 150 a month, 40 a day, 35 s apart (429 preview_limited). A URL refused by the SSRF guard is 422 and costs no credit; a page that cannot be loaded is 422 validation_failed, an anti-bot wall among them (details: blocked with the reason), and so is a document that cannot be read (details: json_invalid, pdf_unreadable, too_large, extraction_timeout). JSON (application/json, +json) and PDF documents are previewed too (format). proxy: load through one of the operator's proxies. The preview is valid for 15 minutes and only the 3 most recent are kept.
          */
         post: operations["createPreview"];
         delete?: never;
@@ -4140,9 +4140,9 @@ export interface operations {
                             /** Format: date-time */
                             expires_at: string;
                             elements: {
-                                /** @description a CSS selector matching exactly this element in the capture; in a JSON document the JSONPath of this value */
+                                /** @description a CSS selector matching exactly this element in the capture; in a JSON document the JSONPath of this value; in a PDF the page it is on (page N), for orientation: targets on a PDF read the whole document */
                                 selector: string;
-                                /** @description the element's tag; in a JSON document the value's type (string, number, boolean, null, array) */
+                                /** @description the element's tag; in a JSON document the value's type (string, number, boolean, null, array); in a PDF page or heading */
                                 tag: string;
                                 text: string;
                                 hints: ("price" | "availability" | "links" | "heading")[];

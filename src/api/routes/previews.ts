@@ -17,7 +17,9 @@ export const previewRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
           'Synchronous (allow up to 60 seconds). Returns the element list used to choose stable selectors; never HTML, screenshots or cookies. ' +
           'Idempotency-Key is not supported and a retry may consume another preview credit. Limits: 150 a month, 40 a day, 35 s apart (429 preview_limited). ' +
           'A URL refused by the SSRF guard is 422 and costs no credit; a page that cannot be loaded is 422 validation_failed, ' +
-          "an anti-bot wall among them (details: blocked with the reason). proxy: load through one of the operator's proxies. " +
+          'an anti-bot wall among them (details: blocked with the reason), and so is a document that cannot be read (details: json_invalid, ' +
+          'pdf_unreadable, too_large, extraction_timeout). JSON (application/json, +json) and PDF documents are previewed too (format). ' +
+          "proxy: load through one of the operator's proxies. " +
           'The preview is valid for 15 minutes and only the 3 most recent are kept.',
         tags: ['previews'],
         querystring: NoQuery,

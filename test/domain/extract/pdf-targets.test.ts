@@ -34,6 +34,23 @@ test('a price in a PDF is read as on a page, in the target currency', async () =
   assert.deepEqual([price.ok, price.value], [true, 129900]);
 });
 
+const TARIFF: PdfPage[] = [
+  {
+    lines: [{ text: 'Tariff 2026', size: 18 }],
+    table: [
+      ['Product', 'Volume', 'Price'],
+      ['Kettle', '1.7 l', '24,99 EUR'],
+    ],
+  },
+];
+
+test("a table's rows are read as lines with their cells apart, so a price is found in its row", async () => {
+  const document = await pdf(TARIFF);
+  assert.equal(extractFromDocument(document, whole({})).text, 'Tariff 2026\nProduct Volume Price\nKettle 1.7 l 24,99 EUR');
+  const price = extractFromDocument(document, whole({ kind: 'price', currency: 'EUR' }));
+  assert.deepEqual([price.ok, price.value], [true, 2499]);
+});
+
 test("links are the PDF's link annotations", async () => {
   const links = extractFromDocument(await pdf(PRICE_LIST), whole({ kind: 'links' }));
   assert.deepEqual(links.value, ['https://shop.example/duo', 'https://shop.example/terms']);
