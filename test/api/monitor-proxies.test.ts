@@ -102,6 +102,24 @@ test("a stored monitor's checks go through its proxy; PATCH switches it, and nul
   assert.deepEqual([httpProxy.carried.length, socksProxy.carried.length], both, 'directly: no proxy carried it');
 });
 
+test("a stored browser-mode monitor's checks go through its proxy too: Chromium's connections are carried by it", async () => {
+  const { token } = await createAccountWithToken(t.app);
+  const previewId = await loadPreview(t.app, token, PAGE(), 'browser');
+  const created = await postMonitor(t.app, token, { preview_id: previewId, targets: [TITLE_TARGET], interval_minutes: 15, proxy: 'socks' });
+  assert.equal(created.statusCode, 201, created.body);
+  const id = created.json().data.id as string;
+  const shown = (await t.app.inject({ method: 'GET', url: `/api/v1/monitors/${id}`, headers: bearer(token) })).json().data;
+  assert.deepEqual([shown.load_mode, shown.proxy], ['browser', 'socks']);
+  const before = socksProxy.carried.length;
+  assert.deepEqual(await checkNow(id), []);
+  const carried = socksProxy.carried.slice(before);
+  assert.ok(carried.length >= 1, 'the check went through the SOCKS5 proxy');
+  assert.ok(
+    carried.every((c) => c.target === `127.0.0.1:${site.port}` && c.user === CREDENTIALS.user && c.opened),
+    JSON.stringify(carried),
+  );
+});
+
 test('a proxy the operator did not configure is 422 proxy_unknown on preview, create and update, naming the field', async () => {
   const { token } = await createAccountWithToken(t.app);
   const preview = await postPreview(token, { proxy: 'elsewhere' });

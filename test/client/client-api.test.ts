@@ -8,6 +8,7 @@ import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
 import { advanceToDue } from '../helpers/test-engine.ts';
 import { makePdf } from '../helpers/pdf-documents.ts';
+import { serveValidatingPage } from '../helpers/validating-page.ts';
 
 // @pagewatch/client against a real pagewatch server listening on loopback,
 // on the store the suite runs on. Waiting is done by moving the server's
@@ -240,6 +241,31 @@ test('checks.history iterates every check of a monitor, newest first, across pag
   assert.equal(all.length, 12);
   assert.deepEqual(all, [...all].sort().reverse(), 'newest first');
   for (const limit of [1, 5, 11]) assert.deepEqual(await history(limit), all, `pages of ${limit}`);
+});
+
+test('monitors.create sends a schedule and reads it back with next_check_at; a 304 check is not_modified in checks.history', async () => {
+  const { pw } = await client();
+  const page = serveValidatingPage(site);
+  const preview = await pw.previews.create({ url: page.url, load_mode: 'html' });
+  const schedule = { timezone: 'Europe/Berlin', days: ['mon' as const, 'tue' as const], hours: { from: 22, to: 2 }, jitter_seconds: 60 };
+  const shopTitle: Target = { ...TITLE, selection: { scope: 'selector', selector: '#title' } };
+  const created = await pw.monitors.create({ preview_id: preview.id, targets: [shopTitle], interval_minutes: 60, schedule });
+  const monitor = await pw.monitors.get(created.data.id);
+  assert.deepEqual(monitor.schedule, schedule);
+  assert.equal(monitor.proxy, null);
+  assert.ok(monitor.next_check_at !== null && !Number.isNaN(Date.parse(monitor.next_check_at)));
+
+  await t.db.query("UPDATE monitors SET status = 'paused' WHERE id <> $1", [created.data.id]);
+  for (let i = 0; i < 2; i++) {
+    await advanceToDue(t, created.data.id);
+    assert.ok((await engine.runCycle()).claimed.some((item) => item.monitorId === created.data.id));
+  }
+  const outcomes = [];
+  for await (const check of pw.checks.history(created.data.id)) outcomes.push([check.outcome, check.http_status]);
+  assert.deepEqual(outcomes, [
+    ['not_modified', 304],
+    ['ok', 200],
+  ]);
 });
 
 test('feedTokens.create makes a feed token whose feed_url serves Atom; list shows it without the secret; revoke ends its feed', async () => {

@@ -120,7 +120,7 @@ test('resuming outside the active hours waits for the window; inside it, the che
   assert.ok(day.getTime() - at('2026-05-01T11:00:00Z').getTime() < MINUTE);
 });
 
-test('a cron firing more often than the plan minimum, never, or not parsing is a problem of schedule.cron', () => {
+test('a cron firing more often than the plan minimum, never, not parsing, or not of 5 fields is a problem of schedule.cron', () => {
   const now = at('2026-05-01T00:00:00Z');
   const problem = (schedule: MonitorSchedule, interval = 5, minimum = 5) => scheduleProblems(schedule, interval, minimum, now);
   assert.deepEqual(
@@ -132,6 +132,8 @@ test('a cron firing more often than the plan minimum, never, or not parsing is a
   assert.equal(cronShortestGapMinutes('0,3 9 * * 1-5', now), 3);
   assert.deepEqual(problem({ timezone: 'UTC', cron: '0 0 30 2 *' })[0]!.message, 'never fires');
   assert.equal(problem({ timezone: 'UTC', cron: '0 0 * *' })[0]!.field, 'schedule.cron');
+  // Five fields exactly: croner's seconds field (a sixth) is not taken.
+  assert.match(problem({ timezone: 'UTC', cron: '0 0 9 * * 1-5' })[0]!.message, /^not a 5-field cron expression/);
   assert.deepEqual(problem({ timezone: 'UTC', cron: '0 9 * * 1-5' }), []);
 });
 

@@ -377,7 +377,7 @@ export interface paths {
         head?: never;
         /**
          * Update, pause or resume a monitor
-         * @description name, labels, status, proxy and the notification flags change directly. Targets, load method (through the preview) and interval need a fresh preview_id of the same URL and expected_version equal to config_version (stale: 409 version_conflict); success increments config_version. Pausing cancels pending manual checks and keeps the slot and history.
+         * @description name, labels, status, proxy and the notification flags change directly. Targets, steps, load method (through the preview), interval and schedule need a fresh preview_id of the same URL and expected_version equal to config_version (stale: 409 version_conflict); success increments config_version. Pausing cancels pending manual checks and keeps the slot and history.
          */
         patch: operations["updateMonitor"];
         trace?: never;

@@ -118,7 +118,7 @@ export const monitorRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
         operationId: 'updateMonitor',
         summary: 'Update, pause or resume a monitor',
         description:
-          'name, labels, status, proxy and the notification flags change directly. Targets, load method (through the preview) and interval need a fresh ' +
+          'name, labels, status, proxy and the notification flags change directly. Targets, steps, load method (through the preview), interval and schedule need a fresh ' +
           'preview_id of the same URL and expected_version equal to config_version (stale: 409 version_conflict); success increments config_version. ' +
           'Pausing cancels pending manual checks and keeps the slot and history.',
         tags: ['monitors'],

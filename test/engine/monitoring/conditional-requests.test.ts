@@ -13,7 +13,7 @@ import { serveValidatingPage, type ValidatingPage } from '../../helpers/validati
 // the validators of the last full answer are sent with the next scheduled
 // check; a 304 is a successful check with no change, recorded as
 // not_modified, without reading the page; manual checks and the first check
-// after a target change load the page whole; a server that ignores the
+// after a target or rule change load the page whole; a server that ignores the
 // validators is read whole as before. Manual checks may run at once here
 // (plan minimum 0).
 
@@ -161,6 +161,22 @@ test('the first check after a target change loads the page whole; the one after 
   const changed = await patchMonitor(t.app, token, monitorId, {
     preview_id: await loadPreview(t.app, token, page.url),
     targets: [TITLE, PRICE],
+    expected_version: 1,
+  });
+  assert.equal(changed.statusCode, 200, changed.body);
+  page.requests.length = 0;
+  await scheduledCheck(monitorId);
+  await scheduledCheck(monitorId);
+  assert.deepEqual(sentValidators(page), [false, true]);
+});
+
+test("the first check after a change of a target's rule alone loads the page whole; the one after it is conditional again", async () => {
+  const { token, page, monitorId } = await watch();
+  await scheduledCheck(monitorId);
+  await scheduledCheck(monitorId);
+  const changed = await patchMonitor(t.app, token, monitorId, {
+    preview_id: await loadPreview(t.app, token, page.url),
+    targets: [{ ...TITLE, rule: 'appears', phrase: 'Trio' }],
     expected_version: 1,
   });
   assert.equal(changed.statusCode, 200, changed.body);

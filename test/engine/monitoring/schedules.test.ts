@@ -9,7 +9,8 @@ import { useMonitoringWorld } from '../../helpers/monitoring-world.ts';
 // Schedules through stored monitors and the engine, on the engine's manual
 // clock (issue #41): a night window in Berlin that wraps midnight, run across
 // the night Berlin moves its clocks forward; a cron expression in Berlin
-// across the same night; GET /monitors/{id} shows the next due time.
+// across the same night; GET /monitors/{id} shows the next due time; jitter
+// moves each scheduled check by a stable amount after its slot.
 
 let t: TestApp, site: FixtureServer, engine: SteppedEngine;
 useMonitoringWorld({}, (w) => ({ t, site, engine } = w));
@@ -93,4 +94,28 @@ test('a cron expression runs at its local time each day; 02:30, which the DST da
     ['2026-03-28T01:30', '2026-03-29T01:30', '2026-03-30T00:30'],
   );
   assert.equal(await nextCheckShown(token, id), '2026-03-31T00:30:00.000Z');
+});
+
+test('jitter_seconds moves each scheduled check 0 to that many seconds after its slot, and next_check_at shows the moved time', async () => {
+  t.clock.set('2026-04-01T09:30:00Z');
+  const { token } = await createAccountWithToken(t.app);
+  const schedule = { timezone: 'UTC', cron: '0 * * * *', jitter_seconds: 600 };
+  const id = await createMonitorFor(t.app, token, `${site.url}/shop/espresso.html?schedule=jitter`, { interval_minutes: 30, schedule });
+  await runUntil(new Date('2026-04-01T17:30:00Z'), [id]);
+
+  const [, ...scheduled] = await capturesOf(id);
+  assert.deepEqual(
+    scheduled.map((at) => at.toISOString().slice(0, 13)),
+    ['10', '11', '12', '13', '14', '15', '16', '17'].map((hour) => `2026-04-01T${hour}`),
+    'one check an hour, in the hour of its slot',
+  );
+  const delays = scheduled.map((at) => (at.getTime() % (60 * MINUTE)) / 1000);
+  assert.ok(
+    delays.every((s) => s >= 0 && s <= 600),
+    `each check within 600 s of its slot: ${delays.join(', ')}`,
+  );
+  assert.ok(new Set(delays).size > 1, `the slots are moved by different amounts: ${delays.join(', ')}`);
+  const next = new Date(await nextCheckShown(token, id));
+  assert.equal(next.toISOString().slice(0, 13), '2026-04-01T18');
+  assert.ok(next.getTime() % (60 * MINUTE) <= 600_000, `${next.toISOString()} is within the jitter of 18:00`);
 });

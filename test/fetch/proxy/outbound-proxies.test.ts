@@ -15,8 +15,8 @@ import { startHttpConnectProxy, startSocks5Proxy, type RecordingProxy } from '..
 import type { HttpsThroughProxyReport } from './https-through-proxy-child.ts';
 
 // Loads through the operator's outbound proxies (DESIGN §5 Outbound proxies):
-// an HTTP CONNECT and a SOCKS5 proxy on loopback, each with credentials,
-// record what they carried. The SSRF guard judges the target before any
+// an HTTP CONNECT and a SOCKS5 proxy from npm on loopback, each with
+// credentials, record what they carried. The SSRF guard judges the target before any
 // proxy is asked, and the proxy is told the vetted address, never a name.
 
 const NAMES: Record<string, string[]> = {
@@ -176,6 +176,16 @@ describe('html mode, https target', () => {
       ['fetch_failed'],
     );
     assert.match(report.otherName.issues[0]!.message, /ERR_TLS_CERT_ALTNAME_INVALID.*other\.example\.com/);
+  });
+
+  test("an https proxy is spoken to over TLS, its certificate checked against the proxy's name, and carries the tunnel", () => {
+    assert.deepEqual(report.overTls, { status: 200, issues: [] });
+    assert.deepEqual(
+      report.carriedOverTls.map((c) => [c.target, c.user, c.opened]),
+      [[`127.0.0.1:${report.port}`, 'watcher', true]],
+    );
+    assert.match(report.overTlsOtherName.issues[0]?.message ?? '', /proxy tlsother .*unreachable: .*other\.example\.com/);
+    assert.equal(report.carriedOverTls.length, 1, 'a proxy whose certificate does not match is told nothing');
   });
 });
 
