@@ -7,7 +7,7 @@ import { sendError, sendFrameworkError } from './error-handler.ts';
 import { nulError, nulField, validatorCompiler } from './validation.ts';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from './json-depth.ts';
 import { apiGate } from '../api/plugins/api-gate.ts';
-import { ADMIN_PREFIX, API_PREFIX, buildOpenApiDocument } from './openapi.ts';
+import { ADMIN_PREFIX, API_PREFIX, FEEDS_PREFIX, buildOpenApiDocument } from './openapi.ts';
 import { ErrorEnvelopeSchema, NoQuery } from '../schemas/common.ts';
 import { requireQueryDeclaration } from './query-declaration.ts';
 import { usageRoutes } from '../api/routes/usage.ts';
@@ -98,8 +98,9 @@ export async function buildApp(core: CoreDeps, options: BuildAppOptions = {}): P
 
   app.addHook('onRoute', requireQueryDeclaration([API_PREFIX, ADMIN_PREFIX]));
   const apiRoutes: RouteOptions[] = [];
+  // The document describes the feeds too (their readers send no token but the URL's); they take any query.
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith(API_PREFIX) || route.url.startsWith(ADMIN_PREFIX)) apiRoutes.push(route);
+    if ([API_PREFIX, ADMIN_PREFIX, FEEDS_PREFIX].some((prefix) => route.url.startsWith(prefix))) apiRoutes.push(route);
   });
 
   await app.register(

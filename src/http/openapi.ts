@@ -7,6 +7,8 @@ import { WEBHOOK_EVENTS, WEBHOOK_HEADERS, webhookEnvelope } from '../schemas/web
 
 export const API_PREFIX = '/api/v1';
 export const ADMIN_PREFIX = '/admin/v1';
+/** Atom feeds, for readers that send no headers: the feed token in the path is the credential. */
+export const FEEDS_PREFIX = '/feeds/';
 
 // What each status means to a client, before the codes a route can return under it.
 const STATUS_MEANING: Record<number, string> = {
@@ -121,6 +123,39 @@ function operation(route: RouteOptions, operator: boolean) {
   };
 }
 
+/** An Atom feed (DESIGN §8 Feeds): at the server's root, no bearer token, an Atom document or 304, JSON errors. */
+function feedOperation(route: RouteOptions) {
+  const schema = (route.schema ?? {}) as SchemaParts;
+  const { errors = [] } = (route.config ?? {}) as { errors?: ErrorCode[] };
+  return {
+    operationId: schema.operationId,
+    summary: schema.summary,
+    description: schema.description,
+    tags: ['feeds'],
+    servers: [{ url: '/' }],
+    security: [],
+    parameters: [
+      ...parameters(schema.params, 'path'),
+      {
+        name: 'If-None-Match',
+        in: 'header',
+        required: false,
+        description: 'the ETag of a feed read before: 304 while its entries are the same',
+        schema: { type: 'string' },
+      },
+    ],
+    responses: {
+      '200': {
+        description: 'the feed (RFC 4287), newest change first; Cache-Control: private, no-cache',
+        headers: { ETag: { description: 'strong validator of the entries', schema: { type: 'string' } } },
+        content: { 'application/atom+xml': { schema: { type: 'string' } } },
+      },
+      '304': { description: 'not modified: the If-None-Match ETag still names the entries' },
+      ...errorResponses(errors),
+    },
+  };
+}
+
 /** Each webhook event as an OpenAPI 3.1 `webhooks` entry: the POST pagewatch makes, with its signed headers. */
 function webhooks(): Record<string, object> {
   return Object.fromEntries(
@@ -154,12 +189,13 @@ export function buildOpenApiDocument(routes: RouteOptions[], errorSchema: object
   for (const route of routes) {
     // The token-protected API and the operator API are described; openapi.json itself is not an operation of either.
     const operator = route.url.startsWith(ADMIN_PREFIX);
-    if (!operator && !(route.config as { scope?: string } | undefined)?.scope) continue;
+    const feed = route.url.startsWith(FEEDS_PREFIX);
+    if (!operator && !feed && !(route.config as { scope?: string } | undefined)?.scope) continue;
     const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD');
-    const path = (operator ? route.url : route.url.slice(API_PREFIX.length)).replace(/:([A-Za-z_]+)/g, '{$1}') || '/';
+    const path = (operator || feed ? route.url : route.url.slice(API_PREFIX.length)).replace(/:([A-Za-z_]+)/g, '{$1}') || '/';
     for (const method of methods) {
       paths[path] ??= {};
-      paths[path][method.toLowerCase()] = operation(route, operator);
+      paths[path][method.toLowerCase()] = feed ? feedOperation(route) : operation(route, operator);
     }
   }
   const sortedPaths = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b)));
@@ -171,7 +207,8 @@ export function buildOpenApiDocument(routes: RouteOptions[], errorSchema: object
       version: '1.0.0',
       description:
         'Web-page change monitoring. Every endpoint needs `Authorization: Bearer <token>` with the scope shown, on the Pro plan; ' +
-        'the operator API (tag operator, under /admin/v1) needs the operator token instead. ' +
+        'the operator API (tag operator, under /admin/v1) needs the operator token instead, and the Atom feeds (tag feeds, ' +
+        'under /feeds/{token}) need only the feed token in their URL. ' +
         'Unknown body fields (400 unknown_field) and query parameters (400 unknown_parameter) are rejected. ' +
         "Every response carries X-Request-Id; every response to a valid token (errors and the closed API's 503 included) carries the " +
         'X-RateLimit-* and X-Read-Bytes-Day-* headers, which answers identifying no account (401) lack.',

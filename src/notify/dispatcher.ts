@@ -118,11 +118,11 @@ function deliveryIds(claim: ClaimedDelivery, prepared: Extract<Prepared, { kind:
 
 /**
  * Whether a chat message's final failure marks its channel failing: the
- * service said the channel itself is gone or not allowed (no message to it
- * will go through), or it kept failing until the retries ran out.
+ * service refused the channel itself (no message to it will go through), or
+ * the message kept failing until the retries ran out.
  */
 function channelKeepsFailing(result: SendResult, gaveUp: boolean): boolean {
-  return gaveUp || (result.responseStatus !== null && [401, 403, 404, 410].includes(result.responseStatus));
+  return gaveUp || (result.outcome === 'failed' && result.channelRefused === true);
 }
 
 function composeNotice(notice: AccountNotice, publicUrl: string) {

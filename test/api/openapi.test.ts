@@ -76,10 +76,17 @@ const OPERATOR_ENDPOINTS: [string, string][] = [
   ['get', '/admin/v1/backup'],
 ];
 const isOperatorPath = (path: string) => path.startsWith('/admin/v1/');
+// Atom feeds (DESIGN §8 Feeds), outside /api/v1: the feed token in the path is the credential.
+const FEED_ENDPOINTS = [
+  '/feeds/{token}/changes.atom',
+  '/feeds/{token}/labels/{label}/changes.atom',
+  '/feeds/{token}/monitors/{monitor_id}/changes.atom',
+];
+const isFeedPath = (path: string) => path.startsWith('/feeds/');
 
 test('every documented operation is routed, and nothing else is documented', () => {
   const documented = Object.entries(doc.paths)
-    .filter(([path]) => !isOperatorPath(path))
+    .filter(([path]) => !isOperatorPath(path) && !isFeedPath(path))
     .flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m} ${path}`));
   assert.deepEqual(documented.sort(), ENDPOINTS.map(([m, p]) => `${m} ${p}`).sort());
   for (const [method, path] of ENDPOINTS) {
@@ -100,6 +107,39 @@ test('the operator API is documented, whole, with the operator token and tag, an
     assert.deepEqual(op.tags, ['operator'], `${method} ${path}`);
     assert.match(op.operationId, /^operator[A-Z]/, `${method} ${path}`);
     assert.ok(t.app.hasRoute({ method: method.toUpperCase(), url: path.replace(/\{(\w+)\}/g, ':$1') }), `${method} ${path} not routed`);
+  }
+});
+
+test('the Atom feeds are documented at the server’s root, with no bearer token, as Atom with ETag and 304, and routed', () => {
+  assert.deepEqual(Object.keys(doc.paths).filter(isFeedPath).sort(), [...FEED_ENDPOINTS].sort());
+  for (const path of FEED_ENDPOINTS) {
+    const op = doc.paths[path]!.get as unknown as {
+      security: unknown;
+      servers: unknown;
+      tags: string[];
+      parameters: { name: string; in: string }[];
+      responses: Record<string, { description: string; content?: Record<string, unknown>; headers?: Record<string, unknown> }>;
+    };
+    assert.deepEqual(op.security, [], `${path}: the token is in the URL`);
+    assert.deepEqual(op.servers, [{ url: '/' }], `${path}: resolved against the root, not /api/v1`);
+    assert.deepEqual(op.tags, ['feeds']);
+    assert.ok(
+      op.parameters.some((p) => p.name === 'If-None-Match' && p.in === 'header'),
+      path,
+    );
+    assert.deepEqual(Object.keys(op.responses['200']!.content!), ['application/atom+xml']);
+    assert.ok(op.responses['200']!.headers!.ETag, path);
+    assert.ok(op.responses['304'], path);
+    const errors: [string, string][] = [
+      ['403', 'pro_required'],
+      ['404', 'not_found'],
+      ['429', 'rate_limited'],
+      ['503', 'busy'],
+    ];
+    for (const [status, code] of errors) {
+      assert.ok(op.responses[status]!.description.split(': ')[1]!.split(', ').includes(code), `${path} ${status} ${code}`);
+    }
+    assert.ok(t.app.hasRoute({ method: 'GET', url: path.replace(/\{(\w+)\}/g, ':$1') }), `${path} not routed`);
   }
 });
 

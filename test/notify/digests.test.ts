@@ -117,3 +117,23 @@ test("a monitor's own email_mode each keeps one mail per check in a digest accou
   assert.equal(w.smtp.mails.length, 1);
   assert.match(w.smtp.mails[0]!.headers.get('subject') ?? '', /changed on/);
 });
+
+test("a monitor's own email_mode daily gathers its changes into the digest in an account of one mail per check", async () => {
+  const { token, accountId, page } = await digestAccount('daily', '2026-05-05');
+  const each = await admin(w.t.app, 'PATCH', `/accounts/${accountId}`, { email_mode: 'each' });
+  assert.equal(each.statusCode, 200, each.body);
+  const res = await w.t.app.inject({
+    method: 'PATCH',
+    url: `/api/v1/monitors/${page.monitorId}`,
+    headers: { ...bearer(token), 'content-type': 'application/json' },
+    payload: JSON.stringify({ notifications: { email_mode: 'daily' } }),
+  });
+  assert.equal(res.statusCode, 200, res.body);
+  assert.equal(res.json().data.notifications.email_mode, 'daily');
+  await page.check({ title: 'Gathered' });
+  await deliver();
+  assert.equal(w.smtp.mails.length, 0, 'no mail per check');
+  await reach('2026-05-06T06:00:30Z');
+  assert.equal(w.smtp.mails.length, 1);
+  assert.equal(w.smtp.mails[0]!.headers.get('subject'), '[pagewatch] daily digest: 1 change');
+});

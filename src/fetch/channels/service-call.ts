@@ -6,8 +6,8 @@ import type { GuardPolicy, LookupFn } from '../ssrf/guard.ts';
 // One request to a chat or push service, through the SSRF guard like a
 // webhook, and what its answer means. A 2xx went through; 429 and 5xx are
 // retried, honouring the service's Retry-After (Telegram says it in the body's
-// parameters.retry_after); any other 4xx means the channel itself is refused
-// (a revoked token, a deleted webhook, a bad chat id) and no retry would change that.
+// parameters.retry_after); any other 4xx fails the message at once, since no
+// retry would change it (channel-sender.ts says whether the channel itself is refused).
 
 const CHANNEL_TIMEOUT_MS = 15_000;
 
@@ -35,7 +35,7 @@ export interface ServiceRequest {
 export type ChannelSendResult = (
   | { outcome: 'delivered'; responseStatus: number }
   | { outcome: 'retry'; responseStatus: number | null; error: string; retryAfterSeconds?: number }
-  | { outcome: 'failed'; responseStatus: number | null; error: string }
+  | { outcome: 'failed'; responseStatus: number | null; error: string; channelRefused?: boolean }
 ) & { answer: string | null };
 
 /** The URL with its origin replaced when the operator maps the service's host elsewhere. */
@@ -80,7 +80,9 @@ export async function callService(settings: ChannelSettings, request: ServiceReq
   );
   if (!answer.ok) {
     const error = answer.error.message || answer.error.name;
-    if (answer.blocked) return { outcome: 'failed', responseStatus: null, error: `refused by the SSRF guard: ${error}`, answer: null };
+    // The channel's host itself is refused: no message to it will ever be sent.
+    if (answer.blocked)
+      return { outcome: 'failed', responseStatus: null, error: `refused by the SSRF guard: ${error}`, channelRefused: true, answer: null };
     return { outcome: 'retry', responseStatus: null, error, answer: null };
   }
   const { status } = answer;

@@ -1,0 +1,113 @@
+import { after, beforeEach, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { SteppedEngine } from '../../src/engine/scheduler.ts';
+import { bearer, createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
+import type { FixtureServer } from '../helpers/fixture-server.ts';
+import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
+import { PRICE, watchPage } from '../helpers/watched-page.ts';
+import { patchMonitor } from '../helpers/monitor-api.ts';
+import { outboxRow, testDispatcher } from '../helpers/notification-rows.ts';
+import { startServiceReceivers } from '../helpers/service-receivers.ts';
+import { REVOKED_CREDENTIAL_ANSWERS } from '../helpers/service-refusals.ts';
+import { startMailCatcher } from '../helpers/mail-catcher.ts';
+
+// Which final failures mark a channel failing: each service's own answer to
+// revoked credentials (some say it with a 400), an address the SSRF guard
+// refuses; and which do not: a 400 about one message only.
+
+const services = await startServiceReceivers();
+const smtp = await startMailCatcher();
+let t: TestApp, site: FixtureServer, engine: SteppedEngine;
+useMonitoringWorld(
+  { env: { PAGEWATCH_CHANNEL_HOST_OVERRIDES: services.overrides, PAGEWATCH_SMTP_URL: smtp.url } },
+  (w) => ({ t, site, engine } = w),
+);
+after(async () => {
+  await services.close();
+  await smtp.close();
+});
+beforeEach(async () => {
+  services.reset();
+  smtp.reset();
+  if (t) await t.db.query("UPDATE notification_outbox SET status = 'failed' WHERE status = 'pending'");
+});
+
+/** A monitor whose alerts go to one channel made from `url`, with a price drop queued for it, not yet sent. */
+async function queuedChange(url: string) {
+  const account = await createAccountWithToken(t.app);
+  const made = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/channels',
+    headers: { ...bearer(account.token), 'content-type': 'application/json' },
+    payload: JSON.stringify({ name: 'team', url }),
+  });
+  assert.equal(made.statusCode, 201, made.body);
+  const channelId = made.json().data.id as string;
+  const page = await watchPage(t, site, engine, { accountId: account.accountId, targets: [PRICE], emailEnabled: false });
+  assert.equal((await patchMonitor(t.app, account.token, page.monitorId, { notifications: { channels: [channelId] } })).statusCode, 200);
+  await page.check();
+  await page.check({ price: '€24.99' });
+  const [row] = await t.db.query<{ id: string }>("SELECT id FROM notification_outbox WHERE channel = 'chat' AND channel_id = $1", [
+    channelId,
+  ]);
+  const state = async () =>
+    (await t.app.inject({ method: 'GET', url: `/api/v1/channels/${channelId}`, headers: bearer(account.token) })).json().data.state;
+  return { ...account, channelId, outboxId: row!.id, dispatcher: testDispatcher(t), state };
+}
+
+for (const [service, { url, answer }] of Object.entries(REVOKED_CREDENTIAL_ANSWERS)) {
+  test(`${service}: its answer to revoked credentials (${answer.status}) marks the channel failing and emails the owner once`, async () => {
+    const w = await queuedChange(url);
+    services.answer(answer);
+    assert.equal((await w.dispatcher.runOnce())[0]!.outcome, 'failed');
+    assert.match((await outboxRow(t, w.outboxId)).last_error ?? '', new RegExp(`^the service answered ${answer.status}: `));
+    assert.equal(await w.state(), 'failing');
+    await w.dispatcher.runOnce();
+    assert.equal(smtp.mails.length, 1);
+    assert.match(smtp.mails[0]!.headers.get('subject') ?? '', /^\[pagewatch\] channel team is failing$/);
+  });
+}
+
+test('Telegram: a chat that does not exist (400 chat not found) marks the channel failing', async () => {
+  const w = await queuedChange('tgram://123456:AAHtelegramSecret/-100200300');
+  services.answer({
+    status: 400,
+    headers: { 'content-type': 'application/json' },
+    body: '{"ok":false,"error_code":400,"description":"Bad Request: chat not found"}',
+  });
+  assert.equal((await w.dispatcher.runOnce())[0]!.outcome, 'failed');
+  assert.equal(await w.state(), 'failing');
+});
+
+test('a 400 about one message fails that message only: the channel stays active and nobody is emailed', async () => {
+  const w = await queuedChange('slack://T0123ABCD/B0456EFGH/slackSecret123');
+  services.answer({ status: 400, body: 'invalid_blocks' });
+  assert.equal((await w.dispatcher.runOnce())[0]!.outcome, 'failed');
+  assert.equal((await outboxRow(t, w.outboxId)).last_error, 'the service answered 400: invalid_blocks');
+  assert.equal(await w.state(), 'active');
+  await w.dispatcher.runOnce();
+  assert.equal(smtp.mails.length, 0);
+});
+
+test('a self-hosted service at an address the SSRF guard refuses gets no request; the channel is marked failing', async () => {
+  const w = await queuedChange('gotify://10.20.30.40/AppTokenSecret1');
+  assert.equal((await w.dispatcher.runOnce())[0]!.outcome, 'failed');
+  assert.match((await outboxRow(t, w.outboxId)).last_error ?? '', /^refused by the SSRF guard: /);
+  assert.equal(services.received.length, 0);
+  assert.equal(await w.state(), 'failing');
+});
+
+test('a test message to an address the SSRF guard refuses is not sent, and the answer says why', async () => {
+  const w = await queuedChange('ntfy://192.168.1.20:8080/alerts');
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/v1/channels/${w.channelId}/test`,
+    headers: { ...bearer(w.token), 'content-type': 'application/json' },
+    payload: '{}',
+  });
+  assert.equal(res.statusCode, 200, res.body);
+  const data = res.json().data;
+  assert.deepEqual([data.delivered, data.response_status, data.answer], [false, null, null]);
+  assert.match(data.error, /^refused by the SSRF guard: /);
+  assert.equal(services.received.length, 0);
+});
