@@ -103,9 +103,13 @@ export async function restoreCommand(file: string | undefined, config: Config): 
         result.applied.length ? `migrations applied on top: ${result.applied.join(', ')}` : 'schema as in the backup',
         'rows per table:',
         ...rows,
+        result.problems.length === 0
+          ? 'consistency: every foreign key holds, every monitor has its check state'
+          : `consistency: ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'}, the restored store is left for inspection:`,
+        ...result.problems.map((p) => `  ${p}`),
       ].join('\n'),
     );
-    return 0;
+    return result.problems.length === 0 ? 0 : 1;
   } catch (err) {
     return refuseError(err);
   }

@@ -102,10 +102,6 @@ function apiPort(api: Api): ImportPort {
     existingUrls: async () => new Set((await allMonitors(api)).map((m) => m.url)),
     preview: async (body) => created(await call(api, 'POST', '/previews', body)),
     create: async (body) => created(await call(api, 'POST', '/monitors', body)),
-    pause: async (id) => {
-      const answer = await call(api, 'PATCH', `/monitors/${id}`, { status: 'paused' });
-      return answer.status === 200 ? null : refused(answer);
-    },
     wait: (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000)),
   };
 }

@@ -115,6 +115,11 @@ export const CreateMonitorBody = Type.Object(
     schedule: Type.Optional(ScheduleSchema),
     notifications: Type.Optional(NotificationsInputSchema),
     proxy: Type.Optional(ProxyName),
+    status: Type.Optional(
+      Type.Union([Type.Literal('active'), Type.Literal('paused')], {
+        description: 'default active; paused: created with no check due until it is resumed (an import carries a paused monitor whole)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -4,9 +4,10 @@ import type { Step } from '../domain/steps.ts';
 
 // The import of an import file's monitors, one copy for the CLI (over the
 // public API with a token) and the dashboard (the same services in-process):
-// each monitor is previewed, then created from that preview in one request, so
-// it is there whole or not at all; what the account already watches is skipped
-// (idempotent by URL); the plan's preview spacing is waited out.
+// each monitor is previewed, then created from that preview in one request
+// (a paused one paused by it), so it is there whole or not at all; what the
+// account already watches is skipped (idempotent by URL); the plan's preview
+// spacing is waited out.
 
 /** Minutes between checks for an imported monitor whose source left it to a default. */
 export const DEFAULT_INTERVAL_MINUTES = 60;
@@ -45,6 +46,7 @@ export interface ImportCreateBody {
   steps?: Step[];
   proxy?: string;
   notifications?: NonNullable<MonitorDraft['notifications']>;
+  status?: 'paused';
 }
 
 /** How the import reaches an account: the public API, or the services behind it. */
@@ -53,7 +55,6 @@ export interface ImportPort {
   existingUrls(): Promise<Set<string>>;
   preview(body: ImportPreviewBody): Promise<{ id: string } | ImportRefusal>;
   create(body: ImportCreateBody): Promise<{ id: string } | ImportRefusal>;
-  pause(id: string): Promise<ImportRefusal | null>;
   /** resolves after the seconds, or rejects when the import is abandoned */
   wait(seconds: number): Promise<void>;
 }
@@ -101,6 +102,7 @@ export function createBody(draft: MonitorDraft, previewId: string): ImportCreate
     ...(draft.steps?.length ? { steps: draft.steps } : {}),
     ...(draft.proxy ? { proxy: draft.proxy } : {}),
     ...(draft.notifications ? { notifications: draft.notifications } : {}),
+    ...(draft.status === 'paused' ? { status: 'paused' as const } : {}),
   };
 }
 
@@ -116,15 +118,10 @@ async function preview(port: ImportPort, draft: MonitorDraft, report: (line: Imp
   }
 }
 
-/** Creates the draft's monitor from one preview, in one request; a string is why it is not there (or not as the file said). */
+/** Creates the draft's monitor from one preview, in one request; a string is why it is not there. */
 async function create(port: ImportPort, draft: MonitorDraft, previewId: string): Promise<string | null> {
   const answer = await port.create(createBody(draft, previewId));
-  if (isRefusal(answer)) return refusalText(answer);
-  if (draft.status === 'paused') {
-    const paused = await port.pause(answer.id);
-    if (paused) return `created as ${answer.id} but left active, pausing it was refused: ${refusalText(paused)}`;
-  }
-  return null;
+  return isRefusal(answer) ? refusalText(answer) : null;
 }
 
 /** Imports the plan's drafts in order, reporting a line as each is done; an aborted signal leaves the rest not tried. */

@@ -131,7 +131,7 @@ export async function createMonitor(
       url: preview.url,
       load_mode: preview.load_mode,
       proxy,
-      status: 'active',
+      status: input.status ?? 'active',
       name: input.name ?? null,
       labels: input.labels ?? [],
       interval_minutes: input.interval_minutes,

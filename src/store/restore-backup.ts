@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { BackupFileError, decodeBackup } from './backup-file.ts';
+import { consistencyProblems } from './consistency-check.ts';
 import { listMigrations } from './migrate.ts';
 import { openDatabase } from './open-database.ts';
 import { restorePgliteDataDir } from './pglite-thread-database.ts';
@@ -8,13 +9,17 @@ import { tableRowCounts } from './table-inventory.ts';
 
 // `pagewatch restore FILE`: a backup into an empty data directory. The file is
 // checked whole (format, checksum, schema) before anything is written, and a
-// restore that fails after writing leaves the directory empty again.
+// restore that fails after writing leaves the directory empty again. The
+// restored store's consistency is checked and reported, not a reason to
+// remove it: it may be the only copy there is.
 
 export interface RestoreResult {
   /** the migrations this version applied on top of the backup's schema */
   applied: string[];
   /** rows per table in the restored store, read back through the store */
   rows: Record<string, number>;
+  /** what the consistency check found wrong in the restored store; empty: nothing */
+  problems: string[];
 }
 
 function assertEmptyDirectory(dataDir: string): void {
@@ -45,7 +50,11 @@ export async function restoreBackup(dataDir: string, file: Buffer): Promise<Rest
     try {
       const before = new Set(header.migrations);
       const migrations = await db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY version');
-      return { applied: migrations.map((m) => m.name).filter((name) => !before.has(name)), rows: await tableRowCounts(db) };
+      return {
+        applied: migrations.map((m) => m.name).filter((name) => !before.has(name)),
+        rows: await tableRowCounts(db),
+        problems: await consistencyProblems(db),
+      };
     } finally {
       await db.close();
     }

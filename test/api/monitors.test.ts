@@ -62,6 +62,19 @@ test("creating a monitor returns 201 with its id and a Location; the URL and loa
   assert.deepEqual(monitor.last_issues, []);
 });
 
+test('a monitor created with status paused is paused from the request that creates it: no check is due until it is resumed', async () => {
+  const { token } = await createAccountWithToken(t.app);
+  const previewId = await loadPreview(t.app, token, page());
+  const res = await postMonitor(t.app, token, { preview_id: previewId, targets: [TITLE_TARGET], interval_minutes: 5, status: 'paused' });
+  assert.equal(res.statusCode, 201, res.body);
+  const id = res.json().data.id;
+  assert.equal((await get(token, id)).json().data.status, 'paused');
+  const due = () => t.db.query<{ active: boolean }>('SELECT active FROM check_state WHERE monitor_id = $1', [id]);
+  assert.deepEqual(await due(), [{ active: false }]);
+  assert.equal((await patch(token, id, { status: 'active' })).json().data.status, 'active');
+  assert.deepEqual(await due(), [{ active: true }]);
+});
+
 test('a preview that is unknown, expired or of another account is 422 preview_invalid', async () => {
   const { token } = await createAccountWithToken(t.app);
   const other = await createAccountWithToken(t.app);

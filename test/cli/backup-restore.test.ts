@@ -65,7 +65,7 @@ function copyOfBackup(name: string): string {
   return file;
 }
 
-test('a backup taken while the server takes writes holds every write acknowledged before it started, and restores to a store that opens', async () => {
+test('a backup taken while the server takes writes holds every write acknowledged before it started, and restores to a store that passes the consistency check', async () => {
   const acknowledged: string[] = [];
   let writing = true;
   const writer = (async () => {
@@ -87,6 +87,7 @@ test('a backup taken while the server takes writes holds every write acknowledge
   const restored = await run(['restore', file], baseEnv({ PAGEWATCH_DATA_DIR: restoredDir }));
   assert.equal(restored.code, 0, restored.stderr);
   assert.match(restored.stdout, /^ {2}accounts: \d+$/m);
+  assert.match(restored.stdout, /^consistency: every foreign key holds, every monitor has its check state$/m);
   const ids = await accountIds(restoredDir);
   assert.deepEqual(
     beforeBackup.filter((id) => !ids.has(id)),

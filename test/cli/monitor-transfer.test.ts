@@ -12,8 +12,8 @@ import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 import { buildZip } from '../helpers/zip-builder.ts';
 
 // `pagewatch export FILE` / `pagewatch import FILE` against a real listening
-// server with an account's own API token: previews spaced as the plan says
-// (one second here), monitors created as the API creates them.
+// server with an account's own API token: previews spaced and charged as the
+// plan says, monitors created as the API creates them.
 
 let t: TestApp;
 let site: FixtureServer;
@@ -42,9 +42,10 @@ function page(): string {
   return `${site.url}${path}`;
 }
 
-async function cli(run: () => Promise<number>): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs a command with its output captured; onLine sees each line printed as it is printed. */
+async function cli(run: () => Promise<number>, onLine?: (line: string) => void): Promise<{ code: number; stdout: string; stderr: string }> {
   const error = mock.method(console, 'error', () => {});
-  const log = mock.method(console, 'log', () => {});
+  const log = mock.method(console, 'log', (...args: unknown[]) => onLine?.(args.join(' ')));
   try {
     const code = await run();
     const text = (m: typeof error) => m.mock.calls.map((c) => c.arguments.join(' ')).join('\n');
@@ -110,6 +111,56 @@ test('an export imported into another account gives the same monitors: URL, name
   assert.equal(imported.code, 0, imported.stdout);
   assert.match(imported.stdout, /^\[1\/2\] .*: created$/m);
   assert.deepEqual(await monitorsOf(target.token), await monitorsOf(source.token));
+});
+
+test('export, import, export: the second file holds the first one’s monitors, notification switches included', async () => {
+  const from = await createAccountWithToken(t.app);
+  const to = await createAccountWithToken(t.app);
+  await monitorOn(from.token, page(), {
+    name: 'Quiet',
+    labels: ['shop'],
+    notifications: { email_enabled: false, email_mode: 'daily', webhook_enabled: true, failing_after: 5 },
+  });
+  await monitorOn(from.token, page(), { status: 'paused' });
+  const first = join(dir, 'round-1.json');
+  const second = join(dir, 'round-2.json');
+  assert.equal((await cli(() => exportCommand(first, { base, token: from.token }))).code, 0);
+  assert.equal((await cli(() => importCommand(first, { base, token: to.token }))).code, 0);
+  assert.equal((await cli(() => exportCommand(second, { base, token: to.token }))).code, 0);
+  const monitorsIn = (file: string) =>
+    (JSON.parse(readFileSync(file, 'utf8')) as { monitors: { url: string }[] }).monitors.sort((a, b) => a.url.localeCompare(b.url));
+  const exported = monitorsIn(first);
+  assert.equal(exported.length, 2);
+  assert.deepEqual(monitorsIn(second), exported);
+});
+
+test('an import waits out the plan’s preview spacing with a line each, spends a preview credit per monitor, and stops when the day’s previews run out', async () => {
+  const spaced = await startTestApp({ plans: { pro: { preview_spacing_seconds: 1, previews_per_day: 2 } } });
+  await spaced.app.listen({ port: 0, host: '127.0.0.1' });
+  const api = { base: `http://127.0.0.1:${(spaced.app.server.address() as AddressInfo).port}`, token: '' };
+  try {
+    const account = await createAccountWithToken(spaced.app);
+    const urls = [page(), page(), page()];
+    const list = join(dir, 'spaced.txt');
+    writeFileSync(list, `${urls.join('\n')}\n`);
+    // The app's clock is a manual one, standing still: it moves on when the import says it waits, as time would.
+    const res = await cli(
+      () => importCommand(list, { ...api, token: account.token }),
+      (line) => {
+        const waiting = /waiting (\d+) s for the next preview/.exec(line);
+        if (waiting) spaced.clock.advance(Number(waiting[1]) * 1000);
+      },
+    );
+    assert.equal(res.code, 1, res.stdout);
+    assert.match(res.stdout, /^ {2}waiting 1 s for the next preview \(the plan spaces them\)$/m);
+    assert.match(res.stdout, /^\[2\/3\] .*: created$/m);
+    assert.match(res.stdout, /created 2, existing 0, not created 1/);
+    assert.match(res.stdout, new RegExp(`not created: ${urls[2]}: preview refused: 429 preview_limited: at most 2 previews per UTC day`));
+    const usage = await spaced.app.inject({ method: 'GET', url: '/api/v1/usage', headers: bearer(account.token) });
+    assert.equal(usage.json().data.previews.day.used, 2);
+  } finally {
+    await spaced.close();
+  }
 });
 
 test('a second import of the same file creates nothing: a monitor of a URL the account watches already is skipped', async () => {

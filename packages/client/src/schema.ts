@@ -3329,6 +3329,8 @@ export interface operations {
                     };
                     /** @description load through this one of the operator's outbound proxies (unknown: 422 proxy_unknown; a plan without proxies: 422 proxy_not_allowed) */
                     proxy?: string;
+                    /** @description default active; paused: created with no check due until it is resumed (an import carries a paused monitor whole) */
+                    status?: "active" | "paused";
                 };
             };
         };

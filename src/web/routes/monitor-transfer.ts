@@ -11,7 +11,7 @@ import { monitorExport } from '../../domain/imports/pagewatch-export.ts';
 import { readUploadedImport } from '../../services/import-reading.ts';
 import { knownError } from '../../services/known-errors.ts';
 import { runImport, type ImportPort, type ImportRefusal } from '../../services/monitor-import.ts';
-import { changeMonitor, createMonitor, listMonitorPage, type CreateMonitorInput, type MonitorView } from '../../services/monitors.ts';
+import { createMonitor, listMonitorPage, type CreateMonitorInput, type MonitorView } from '../../services/monitors.ts';
 import { createPreview } from '../../services/previews.ts';
 import type { Principal } from '../../services/tokens.ts';
 import { previewAllowances } from '../preview-allowances.ts';
@@ -75,14 +75,6 @@ function servicePort(deps: AppDeps, principal: Principal, signal: AbortSignal): 
       try {
         validateCreateBody(body);
         return (await createMonitor(deps, principal, body as CreateMonitorInput, `import-${randomUUID()}`)).value;
-      } catch (err) {
-        return refused(err);
-      }
-    },
-    pause: async (id) => {
-      try {
-        await changeMonitor(deps, principal, id, { status: 'paused' });
-        return null;
       } catch (err) {
         return refused(err);
       }
