@@ -36,13 +36,24 @@ test('check and uncheck: ticking the terms and clearing the newsletter shows the
 });
 
 test('scroll to the bottom: a list that grows at the end of the page is read grown', async () => {
-  const { monitor } = await watchWithSteps(w, '/lazy', [{ action: 'scroll', to: 'bottom' }], text('#items'));
+  // Scroll events come a frame later, so the steps wait for the new item.
+  const steps = [
+    { action: 'scroll', to: 'bottom' },
+    { action: 'wait_for', text: 'Two', timeout_ms: 3000 },
+  ];
+  const { monitor } = await watchWithSteps(w, '/lazy', steps, text('#items'));
   assert.equal(monitor.observations[0].value, 'One Two');
 });
 
 test('scroll to a selector: the element far down the page is brought into view', async () => {
-  const { monitor } = await watchWithSteps(w, '/lazy', [{ action: 'scroll', selector: '#late' }], text('#late'));
-  assert.equal(monitor.observations[0].value, 'seen');
+  // The page learns it from an IntersectionObserver, a frame later, so the steps wait for it to say so.
+  const steps = [
+    { action: 'scroll', selector: '#late' },
+    { action: 'wait_for', text: 'in view', timeout_ms: 3000 },
+  ];
+  const { monitor } = await watchWithSteps(w, '/lazy', steps, text('#late'));
+  assert.deepEqual(monitor.last_issues, []);
+  assert.equal(monitor.observations[0].value, 'in view');
 });
 
 test('goto a page of the same site: the later steps act there and the monitor reads it', async () => {

@@ -148,7 +148,7 @@ export function routeStepSites(site: FixtureServer, state: StepSiteState): void 
       res,
       page(
         'Lazy',
-        `<ul id="items"><li>One</li></ul><div style="height: 4000px"></div><p id="late">not seen</p><div style="height: 4000px"></div>
+        `<ul id="items"><li>One</li></ul><div style="height: 4000px"></div><p id="late">waiting</p><div style="height: 4000px"></div>
          <script>let grown = false;
          addEventListener('scroll', () => {
            if (grown || scrollY + innerHeight < document.documentElement.scrollHeight - 10) return;
@@ -156,7 +156,7 @@ export function routeStepSites(site: FixtureServer, state: StepSiteState): void 
            const li = document.createElement('li'); li.textContent = 'Two'; document.getElementById('items').append(li);
          });
          new IntersectionObserver((entries) => {
-           if (entries.some((e) => e.isIntersecting)) document.getElementById('late').textContent = 'seen';
+           if (entries.some((e) => e.isIntersecting)) document.getElementById('late').textContent = 'in view';
          }).observe(document.getElementById('late'));</script>`,
       ),
     ),
