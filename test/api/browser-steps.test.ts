@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { useMonitoringWorld, type MonitoringWorld } from '../helpers/monitoring-world.ts';
 import { bearer, createAccountWithToken } from '../helpers/test-app.ts';
 import { patchMonitor, postMonitor } from '../helpers/monitor-api.ts';
-import { advanceToDue } from '../helpers/test-engine.ts';
+import { previewWithSteps, watchWithSteps } from '../helpers/step-monitors.ts';
 import { routeStepSites, type StepSiteState } from '../helpers/step-sites.ts';
 
 // Steps before the capture in browser mode (issue #42): each fixture page
@@ -26,36 +26,8 @@ useMonitoringWorld({}, (world) => {
 
 const PRICE = { id: 'price', kind: 'price', selection: { scope: 'selector', selector: '#price' }, currency: 'EUR', rule: 'changed' };
 
-function preview(token: string, url: string, steps: unknown[], loadMode = 'browser') {
-  return w.t.app.inject({
-    method: 'POST',
-    url: '/api/v1/previews',
-    headers: { ...bearer(token), 'content-type': 'application/json' },
-    payload: { url: `${w.site.url}${url}`, load_mode: loadMode, steps },
-  });
-}
-
-/** A new account's monitor of `url` with `steps`, checked once; its current observation. */
-async function watch(url: string, steps: unknown[], target: object, extra: object = {}) {
-  const { token } = await createAccountWithToken(w.t.app);
-  const previewed = await preview(token, url, steps);
-  assert.equal(previewed.statusCode, 201, previewed.body);
-  const created = await postMonitor(w.t.app, token, {
-    preview_id: previewed.json().data.id,
-    targets: [target],
-    steps,
-    interval_minutes: 15,
-    ...extra,
-  });
-  assert.equal(created.statusCode, 201, created.body);
-  const monitorId = created.json().data.id as string;
-  const check = async () => {
-    await advanceToDue(w.t, monitorId);
-    await w.engine.runCycle();
-    return (await w.t.app.inject({ method: 'GET', url: `/api/v1/monitors/${monitorId}`, headers: bearer(token) })).json().data;
-  };
-  return { token, monitorId, preview: previewed.json().data, monitor: await check(), check };
-}
+const preview = (token: string, url: string, steps: unknown[], loadMode = 'browser') => previewWithSteps(w, token, url, steps, loadMode);
+const watch = (url: string, steps: unknown[], target: object, extra: object = {}) => watchWithSteps(w, url, steps, target, extra);
 
 test('a cookie wall: clicking Accept shows the price, which the stored monitor reads', async () => {
   const { monitor, preview: answer } = await watch('/cookie-wall', [{ action: 'click', selector: '#accept' }], PRICE);

@@ -233,3 +233,45 @@ test('many parallel writes of one account keep the plan: 20 secrets stored, the 
   const deletes = await Promise.all(Array.from({ length: 8 }, () => call(token, 'DELETE', `/secrets/${stored}`)));
   assert.deepEqual(deletes.map((r) => r.statusCode).sort(), [204, ...Array<number>(7).fill(404)]);
 });
+
+test('a page that shows the typed secret keeps [secret] in its place: in the value, the capture and the change diff', async () => {
+  const { token } = await createAccountWithToken(t.app);
+  assert.equal((await call(token, 'PUT', '/secrets/supplier_password', { value: PASSWORD })).statusCode, 201);
+  const steps = [
+    { action: 'type', selector: '#password', secret: 'supplier_password' },
+    { action: 'click', selector: '#show' },
+  ];
+  const preview = await call(token, 'POST', '/previews', { url: `${site.url}/echo`, load_mode: 'browser', steps });
+  assert.equal(preview.statusCode, 201, preview.body);
+  const echo = { id: 'echo', kind: 'text', selection: { scope: 'selector', selector: '#echo' }, rule: 'changed' };
+  const created = await postMonitor(t.app, token, { preview_id: preview.json().data.id, targets: [echo], steps, interval_minutes: 15 });
+  assert.equal(created.statusCode, 201, created.body);
+  const monitorId = created.json().data.id as string;
+  const check = async () => {
+    await advanceToDue(t, monitorId);
+    await engine.runCycle();
+    return (await call(token, 'GET', `/monitors/${monitorId}`)).json().data;
+  };
+  assert.equal((await check()).observations[0].value, 'Price for [secret]: €1.00');
+  state.price = '€2.00';
+  try {
+    assert.equal((await check()).observations[0].value, 'Price for [secret]: €2.00');
+  } finally {
+    state.price = '€1.00';
+  }
+  const [change] = (await call(token, 'GET', `/changes?monitor_id=${monitorId}`)).json().data;
+  const detail = await call(token, 'GET', `/changes/${change.id}`);
+  assert.equal(detail.statusCode, 200, detail.body);
+  assert.match(detail.json().data.diff, /\+Price for \[secret\]: €2\.00/);
+  const [capture] = await t.db.query<{ content: string }>(
+    'SELECT x.content FROM baselines b JOIN texts x ON x.hash = b.text_hash WHERE b.monitor_id = $1',
+    [monitorId],
+  );
+  assert.match(capture?.content ?? '', /Price for \[secret\]: €2\.00/, 'the capture the next diff starts from');
+  const [stored] = await t.db.query<{ diff: string; change: string }>(
+    'SELECT d::text AS diff, c::text AS change FROM change_diffs d JOIN changes c ON c.id = d.change_id WHERE d.change_id = $1',
+    [change.id],
+  );
+  assert.ok(stored, 'the stored diff');
+  for (const text of [stored.diff, stored.change, capture!.content, detail.body]) assert.ok(!text.includes(PASSWORD), text.slice(0, 200));
+});

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
-import { PagewatchClient, PagewatchError, type Target } from '../../packages/client/src/index.ts';
+import { PagewatchClient, PagewatchError, type Step, type Target } from '../../packages/client/src/index.ts';
 import type { SteppedEngine } from '../../src/engine/scheduler.ts';
 import { createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
@@ -9,16 +9,17 @@ import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
 import { advanceToDue } from '../helpers/test-engine.ts';
 import { makePdf } from '../helpers/pdf-documents.ts';
 import { serveValidatingPage } from '../helpers/validating-page.ts';
+import { routeStepSites } from '../helpers/step-sites.ts';
 
 // @pagewatch/client against a real pagewatch server listening on loopback,
 // on the store the suite runs on. Waiting is done by moving the server's
 // clock instead of sleeping, so Retry-After is honoured without delay.
 
 let t: TestApp, site: FixtureServer, engine: SteppedEngine;
-useMonitoringWorld(
-  { env: { PAGEWATCH_SECRETS_KEY: 'a'.repeat(64) }, plans: { pro: { preview_spacing_seconds: 0 } } },
-  (w) => ({ t, site, engine } = w),
-);
+useMonitoringWorld({ env: { PAGEWATCH_SECRETS_KEY: 'a'.repeat(64) }, plans: { pro: { preview_spacing_seconds: 0 } } }, (w) => {
+  ({ t, site, engine } = w);
+  routeStepSites(site, { price: '€19.99', password: 'unused', portalPrice: '€1.00', otherOrigin: '', acceptId: 'accept' });
+});
 let base: string | null = null;
 
 /** The app of the world, listening on loopback (once). */
@@ -311,4 +312,25 @@ test('secrets.put stores a secret by name, list shows names only, delete removes
   );
   await pw.secrets.delete('supplier_password');
   assert.deepEqual(await pw.secrets.list(), []);
+});
+
+test('steps: a browser preview runs them and answers each outcome; evaluate and create carry them', async () => {
+  const { pw } = await client();
+  const steps: Step[] = [{ action: 'click', selector: '#accept' }];
+  const price: Target = {
+    id: 'price',
+    kind: 'price',
+    selection: { scope: 'selector', selector: '#price' },
+    currency: 'EUR',
+    rule: 'changed',
+  };
+  const preview = await pw.previews.create({ url: `${site.url}/cookie-wall`, load_mode: 'browser', steps });
+  assert.deepEqual(
+    preview.steps.map((s) => [s.action, s.ok, s.title]),
+    [['click', true, 'Cookie wall']],
+  );
+  const [result] = await pw.previews.evaluate(preview.id, [price], steps);
+  assert.equal(result?.value, 1999);
+  const created = await pw.monitors.create({ preview_id: preview.id, targets: [price], steps, interval_minutes: 15 });
+  assert.deepEqual((await pw.monitors.get(created.data.id)).steps, steps);
 });

@@ -4,7 +4,8 @@ import { join, normalize, extname } from 'node:path';
 import type { AddressInfo } from 'node:net';
 
 // A local web server for tests: serves test/fixtures/site/ as static files and
-// any extra dynamic routes a test registers. Listens on 127.0.0.1 only.
+// any extra dynamic routes a test registers. Listens on 127.0.0.1 only, or on
+// another loopback address a test names (a second host for off-site tests).
 
 export type FixtureRoute = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
@@ -26,7 +27,11 @@ const TYPES: Record<string, string> = {
   '.js': 'text/javascript',
 };
 
-export async function startFixtureServer(routes: Record<string, FixtureRoute> = {}): Promise<FixtureServer> {
+export async function startFixtureServer(
+  routes: Record<string, FixtureRoute> = {},
+  options: { host?: `127.${string}` } = {},
+): Promise<FixtureServer> {
+  const host = options.host ?? '127.0.0.1';
   const table = new Map(Object.entries(routes));
   const hits = new Map<string, number>();
   const server: Server = createServer((req, res) => void serve(req, res));
@@ -48,10 +53,10 @@ export async function startFixtureServer(routes: Record<string, FixtureRoute> = 
     }
   }
   server.keepAliveTimeout = 1000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host}:${port}`,
     port,
     hits,
     route: (path, handler) => void table.set(path, handler),

@@ -23,6 +23,8 @@ export interface StepSiteState {
   otherOrigin: string;
   /** the id of the cookie wall's button (a site redesign changes it) */
   acceptId: string;
+  /** the Cookie header of each request for /consent, when a test wants them */
+  cookiesSeen?: string[];
 }
 
 export function routeStepSites(site: FixtureServer, state: StepSiteState): void {
@@ -119,6 +121,107 @@ export function routeStepSites(site: FixtureServer, state: StepSiteState): void 
            window.open('/list');
            const answer = confirm('Leave?');
            document.getElementById('after').textContent = answer ? 'confirmed' : 'dismissed';
+         });</script>`,
+      ),
+    ),
+  );
+
+  // Two checkboxes: the price shows once the terms are ticked and the newsletter is cleared.
+  site.route('/options', (_req, res) =>
+    html(
+      res,
+      page(
+        'Options',
+        `<label><input type="checkbox" id="terms"> Terms</label>
+         <label><input type="checkbox" id="newsletter" checked> Newsletter</label><p id="price">Accept the terms</p>
+         <script>const show = () => {
+           const ready = document.getElementById('terms').checked && !document.getElementById('newsletter').checked;
+           document.getElementById('price').textContent = ready ? '€12.00' : 'Accept the terms';
+         };
+         for (const id of ['terms', 'newsletter']) document.getElementById(id).addEventListener('change', show);</script>`,
+      ),
+    ),
+  );
+  // A long page: the list grows once scrolled to the bottom; a note far down says when it came into view.
+  site.route('/lazy', (_req, res) =>
+    html(
+      res,
+      page(
+        'Lazy',
+        `<ul id="items"><li>One</li></ul><div style="height: 4000px"></div><p id="late">waiting</p><div style="height: 4000px"></div>
+         <script>let grown = false;
+         addEventListener('scroll', () => {
+           if (grown || scrollY + innerHeight < document.documentElement.scrollHeight - 10) return;
+           grown = true;
+           const li = document.createElement('li'); li.textContent = 'Two'; document.getElementById('items').append(li);
+         });
+         new IntersectionObserver((entries) => {
+           if (entries.some((e) => e.isIntersecting)) document.getElementById('late').textContent = 'in view';
+         }).observe(document.getElementById('late'));</script>`,
+      ),
+    ),
+  );
+  // A cookie wall that remembers the choice in a cookie: a browser that kept it would find no button.
+  site.route('/consent', (req, res) => {
+    state.cookiesSeen?.push(req.headers.cookie ?? '');
+    const remembered = (req.headers.cookie ?? '').includes('consent=yes');
+    const wall = `<button id="accept">Accept</button><p id="price"></p>
+      <script>document.getElementById('accept').addEventListener('click', () => {
+        document.cookie = 'consent=yes; path=/; max-age=86400';
+        document.getElementById('price').textContent = ${JSON.stringify(state.price)};
+      });</script>`;
+    html(res, page('Consent', remembered ? `<p id="price">${state.price}</p>` : wall));
+  });
+  // A click that makes requests: one to the site, one to the other host (which the SSRF guard may refuse).
+  site.route('/step-fetches', (_req, res) =>
+    html(
+      res,
+      page(
+        'Step fetches',
+        `<p id="after">before</p><button id="go">Go</button>
+         <script>document.getElementById('go').addEventListener('click', async () => {
+           const settle = (p) => p.then(() => 'reached', () => 'refused');
+           const own = await settle(fetch('/list-more'));
+           const other = await settle(fetch(${JSON.stringify(`${state.otherOrigin}/leak`)}, { mode: 'no-cors' }));
+           document.getElementById('after').textContent = 'own ' + own + ', other ' + other;
+         });</script>`,
+      ),
+    ),
+  );
+  // A link on the site whose server redirects to the other host.
+  site.route('/bounce', (_req, res) => void res.writeHead(302, { location: `${state.otherOrigin}/elsewhere` }).end());
+  site.route('/off-site-redirect', (_req, res) =>
+    html(res, page('Off site by redirect', `<h1 id="product-title">Kettle</h1><a id="away" href="/bounce">Elsewhere</a>`)),
+  );
+  // A page that shows what was typed into it next to the price, as careless sites do.
+  site.route('/echo', (_req, res) =>
+    html(
+      res,
+      page(
+        'Echo',
+        `<input id="password" type="password"><button id="show">Show</button><p id="echo"></p>
+         <script>document.getElementById('show').addEventListener('click', () => {
+           const typed = document.getElementById('password').value;
+           document.getElementById('echo').textContent = 'Price for ' + typed + ': ' + ${JSON.stringify(state.price)};
+         });</script>`,
+      ),
+    ),
+  );
+  // A click that starts a download, opens a file chooser and asks for two permissions.
+  site.route('/prompts', (_req, res) =>
+    html(
+      res,
+      page(
+        'Prompts',
+        `<p id="after">before</p><button id="go">Go</button><input id="file" type="file">
+         <a id="download" href="/list-more" download="list.json">Download</a>
+         <script>document.getElementById('go').addEventListener('click', async () => {
+           document.getElementById('download').click();
+           document.getElementById('file').click();
+           const notifications = await Notification.requestPermission();
+           const place = await new Promise((done) =>
+             navigator.geolocation.getCurrentPosition(() => done('granted'), () => done('denied'), { timeout: 2000 }));
+           document.getElementById('after').textContent = 'notifications ' + notifications + ', geolocation ' + place;
          });</script>`,
       ),
     ),

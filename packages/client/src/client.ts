@@ -22,6 +22,7 @@ import type {
   Preview,
   PreviewCreate,
   Receipt,
+  Step,
   Target,
   TargetResult,
   Usage,
@@ -97,12 +98,13 @@ export class PagewatchClient {
     /** Loads a preview (up to 60 s, one credit). Never retried on its own: a retry may cost another credit. */
     create: async (body: PreviewCreate): Promise<Preview> =>
       (await this.http.request<Data<Preview>>({ method: 'POST', path: '/previews', body, retry: false })).body.data,
-    evaluate: async (previewId: string, targets: Target[]): Promise<TargetResult[]> =>
+    /** Reads targets from a preview's page, loading nothing; `steps`, when given, must be those the preview ran. */
+    evaluate: async (previewId: string, targets: Target[], steps?: Step[]): Promise<TargetResult[]> =>
       (
         await this.http.request<Data<{ targets: TargetResult[] }>>({
           method: 'POST',
           path: `/previews/${enc(previewId)}/evaluate`,
-          body: { targets },
+          body: steps === undefined ? { targets } : { targets, steps },
         })
       ).body.data.targets,
   };

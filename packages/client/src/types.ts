@@ -23,6 +23,10 @@ export type MonitorQuery = Partial<Omit<QueryOf<'listMonitors'>, 'cursor'>>;
 export type Target = MonitorCreate['targets'][number];
 export type Preview = ResponseBody<'createPreview', 201>['data'];
 export type PreviewCreate = RequestBody<'createPreview'>;
+/** A browser step (browser mode): run after the page has loaded, before it is read. */
+export type Step = NonNullable<PreviewCreate['steps']>[number];
+/** What one step of a preview did: ok, or its issue, with the page's URL and title after it. */
+export type StepOutcome = Preview['steps'][number];
 export type TargetResult = ResponseBody<'evaluatePreview', 200>['data']['targets'][number];
 export type Change = ResponseBody<'listChanges', 200>['data'][number];
 export type ChangeDetail = ResponseBody<'getChange', 200>['data'];

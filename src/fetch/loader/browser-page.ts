@@ -38,6 +38,9 @@ export interface PageSteps {
 // Reading the page after the steps needs a moment of the deadline.
 const READ_RESERVE_MS = 2_000;
 
+/** What a load answers instead of the page of another site a step was redirected to: nothing of it. */
+const OFF_SITE_PAGE = '<!doctype html><html><head><title></title></head><body></body></html>';
+
 export async function loadPage(
   page: Page,
   url: string,
@@ -157,6 +160,11 @@ async function loadAndRead(
     finalUrl = page.url();
     Object.assign(extra, { steps: stepRun.outcomes });
     if (stepRun.failed) readIssues.push(loadIssue('step_failed', stepFailedMessage(stepRun.failed)));
+    if (stepRun.leftSiteFrom !== null) {
+      // A redirect took the page to another site: that page is never read, not even to show why the step failed.
+      finalUrl = stepRun.leftSiteFrom;
+      return result(readIssues, OFF_SITE_PAGE);
+    }
   }
 
   let html: string;

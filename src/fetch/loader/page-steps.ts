@@ -23,6 +23,12 @@ export interface StepRun {
   outcomes: StepOutcome[];
   /** the outcome of the step that failed, when one did */
   failed: StepOutcome | null;
+  /**
+   * where the page last stood on the monitor's site when a redirect the route
+   * did not see took it to another site (whose page is then not to be read);
+   * null while the page is on the site
+   */
+  leftSiteFrom: string | null;
 }
 
 export async function runSteps(
@@ -46,6 +52,7 @@ export async function runSteps(
   };
   await page.route('**/*', guard);
   const outcomes: StepOutcome[] = [];
+  let onSite = page.url();
   try {
     for (const [index, step] of steps.entries()) {
       const budgetMs = limits.deadline - limits.readReserveMs - Date.now();
@@ -59,15 +66,23 @@ export async function runSteps(
       });
       const landed = page.url();
       // A redirect the route did not see (a server's 3xx) still may not leave the site.
-      if (refused === null && URL.canParse(landed) && /^https?:/.test(landed) && !sameSite(new URL(landed), options.site)) {
-        refused = new URL(landed).hostname;
-      }
+      const left = URL.canParse(landed) && /^https?:/.test(landed) && !sameSite(new URL(landed), options.site);
+      if (refused === null && left) refused = new URL(landed).hostname;
       const issue = refused !== null ? navigationRefused(refused, options.site) : failure;
-      const outcome: StepOutcome = { index, action: step.action, ok: issue === null, issue, url: landed, title: await titleOf(page) };
+      // The other site's page is not noted either: its title is none of the user's business.
+      const outcome: StepOutcome = {
+        index,
+        action: step.action,
+        ok: issue === null,
+        issue,
+        url: landed,
+        title: left ? null : await titleOf(page),
+      };
       outcomes.push(outcome);
-      if (issue !== null) return { outcomes, failed: outcome };
+      if (issue !== null) return { outcomes, failed: outcome, leftSiteFrom: left ? onSite : null };
+      onSite = landed;
     }
-    return { outcomes, failed: null };
+    return { outcomes, failed: null, leftSiteFrom: null };
   } finally {
     await page.unroute('**/*', guard).catch(() => undefined);
   }
