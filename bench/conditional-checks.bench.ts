@@ -8,7 +8,8 @@ import { createAccount, insertMonitors } from './lib/seed.ts';
 import { settleMonitors } from './lib/settled-monitors.ts';
 import type { Database } from '../src/store/database.ts';
 import type { Loaders } from '../src/fetch/loaders.ts';
-import { openBenchStore, postgresAvailable, STORE_LABELS, type StoreKind } from './lib/stores.ts';
+import { meterServerCpu, type ServerCpu } from './lib/server-cpu.ts';
+import { openBenchStore, postgresAvailable, STORE_LABELS, type BenchStore, type StoreKind } from './lib/stores.ts';
 
 // Issue #41: what a conditional request saves. A store of html monitors of
 // ~100 KB product pages, half of them on a server that sends an ETag and
@@ -19,8 +20,9 @@ import { openBenchStore, postgresAvailable, STORE_LABELS, type StoreKind } from 
 // baselines, texts, and the stored validators of the pages that send them),
 // so every measured check is an unchanged page. A sample of each half then
 // falls due at once and the production engine checks it: checks/s and CPU per
-// check of the benchmark process (engine, loaders, extraction threads, and on
-// PGlite the store's thread), the two halves in turns.
+// check, the two halves in turns. CPU is the benchmark process's (engine,
+// loaders, extraction threads, and on PGlite the store's thread) plus, on
+// PostgreSQL, the server backends' that serve its connections.
 //
 //   BENCH_CONDITIONAL_MONITORS     monitors stored, half of each server (default 2000; the issue's 100000)
 //   BENCH_CONDITIONAL_DUE          checks of a measured pass, a sample of one half (default 1000)
@@ -43,7 +45,9 @@ type Kind = 'full' | 'not_modified';
 
 interface Pass {
   checksPerSecond: number;
-  cpuMsPerCheck: number;
+  processCpuMsPerCheck: number;
+  /** null on an embedded store, whose work is in the process */
+  serverCpu: (ServerCpu & { msPerCheck: number }) | null;
   outcomes: Record<string, number>;
 }
 
@@ -85,7 +89,8 @@ async function seed(db: Database): Promise<Record<Kind, string[]>> {
 }
 
 /** Makes `sample` due now and measures one pass of the engine over it. */
-async function pass(db: Database, loaders: Loaders, sample: string[]): Promise<Pass> {
+async function pass(bench: BenchStore, loaders: Loaders, sample: string[]): Promise<Pass> {
+  const { db } = bench;
   // Never checked before, as settled: the claim's rule for monitors found overdue after a check does not apply to a pass that takes minutes.
   await db.query('UPDATE check_state SET next_check_at = $2, last_checked_at = NULL WHERE monitor_id = ANY($1::uuid[])', [
     sample,
@@ -93,6 +98,7 @@ async function pass(db: Database, loaders: Loaders, sample: string[]): Promise<P
   ]);
   const since = new Date();
   const engine = benchEngine(db, loaders, CONCURRENCY, TICK_SECONDS);
+  const serverMeter = bench.serverPids ? await meterServerCpu(bench.serverPids) : null;
   const cpuBefore = cpuMs();
   const started = performance.now();
   engine.start();
@@ -100,6 +106,7 @@ async function pass(db: Database, loaders: Loaders, sample: string[]): Promise<P
   const done = await engine.recorded();
   const seconds = (performance.now() - started) / 1000;
   const cpu = cpuMs() - cpuBefore;
+  const serverCpu = await serverMeter?.stop();
   await engine.stop();
   const rows = await db.query<{ outcome: string; n: number }>(
     'SELECT outcome, count(*)::int AS n FROM check_runs WHERE checked_at >= $1 GROUP BY outcome',
@@ -107,7 +114,8 @@ async function pass(db: Database, loaders: Loaders, sample: string[]): Promise<P
   );
   return {
     checksPerSecond: done / seconds,
-    cpuMsPerCheck: cpu / Math.max(1, done),
+    processCpuMsPerCheck: cpu / Math.max(1, done),
+    serverCpu: serverCpu ? { ...serverCpu, msPerCheck: serverCpu.ms / Math.max(1, done) } : null,
     outcomes: Object.fromEntries(rows.map((r) => [r.outcome, r.n])),
   };
 }
@@ -125,7 +133,7 @@ async function measure(store: StoreKind): Promise<Record<Kind, Pass[]>> {
     const passes: Record<Kind, Pass[]> = { full: [], not_modified: [] };
     // In turns, so that both see the same moments of the shared machine; the median round counts.
     for (let round = 0; round < ROUNDS; round++) {
-      for (const kind of ['full', 'not_modified'] as const) passes[kind].push(await pass(bench.db, loaders, sampleOf(ids[kind], round)));
+      for (const kind of ['full', 'not_modified'] as const) passes[kind].push(await pass(bench, loaders, sampleOf(ids[kind], round)));
     }
     return passes;
   } finally {
@@ -141,25 +149,27 @@ try {
   const rows: Cell[][] = [];
   for (const store of stores) {
     const passes = await measure(store);
-    const full = passes.full;
-    const fullCpu = median(full.map((p) => p.cpuMsPerCheck));
-    const fullRate = median(full.map((p) => p.checksPerSecond));
+    const totalCpu = (p: Pass) => p.processCpuMsPerCheck + (p.serverCpu?.msPerCheck ?? 0);
+    const fullCpu = median(passes.full.map(totalCpu));
+    const fullRate = median(passes.full.map((p) => p.checksPerSecond));
     for (const kind of ['full', 'not_modified'] as const) {
-      const cpu = median(passes[kind].map((p) => p.cpuMsPerCheck));
+      const cpu = median(passes[kind].map(totalCpu));
       const rate = median(passes[kind].map((p) => p.checksPerSecond));
+      const perRound = (describe: (p: Pass) => string) => passes[kind].map(describe).join(' / ');
       rows.push([
         `${STORE_LABELS[store]}: ${kind === 'full' ? 'server without validators, 200 (baseline)' : 'server answers 304'}`,
         fmt(rate),
         `${fmt(rate / fullRate, 2)}×`,
+        fmt(median(passes[kind].map((p) => p.processCpuMsPerCheck)), 2),
+        store === 'postgres' ? fmt(median(passes[kind].map((p) => p.serverCpu!.msPerCheck)), 2) : '—',
         fmt(cpu, 2),
         `${fmt(cpu / fullCpu, 2)}×`,
-        passes[kind]
-          .map((p) =>
-            Object.entries(p.outcomes)
-              .map(([outcome, n]) => `${n} ${outcome}`)
-              .join(', '),
-          )
-          .join(' / '),
+        store === 'postgres' ? perRound((p) => `${p.serverCpu!.processes} (${p.serverCpu!.ended})`) : '—',
+        perRound((p) =>
+          Object.entries(p.outcomes)
+            .map(([outcome, n]) => `${n} ${outcome}`)
+            .join(', '),
+        ),
       ]);
     }
   }
@@ -174,13 +184,30 @@ ${server.bases.length} loopback ports. Every monitor is stored as its first capt
 (bench/lib/settled-monitors.ts: baselines and texts decided by the product's extraction, and the stored ETag of the pages that
 send one), untimed. A pass makes ${DUE} monitors of one half due at once and the production engine checks them, ${CONCURRENCY} at
 once, with production's ${TICK_SECONDS} s cycle (it claims again whenever a slot frees): checks/s over the time from the
-engine's start until all are recorded, and CPU per check of the benchmark process (engine, loaders, extraction threads; on
-PGlite also the store's thread). The sampled monitors look never checked, so the claim's rule for monitors found overdue after
-a check does not move any of a pass that takes minutes. Both halves take turns for ${ROUNDS} round(s) per store, each round
-on a fresh sample; the median round is shown. The PostgreSQL server's own CPU is not counted (its backends are other
-processes, shared with other sessions on this machine).
+engine's start until all are recorded, and CPU per check: the benchmark process's (engine, loaders, extraction threads; on
+PGlite also the store's thread) and, on PostgreSQL, the server's: the backends serving the benchmark's own connections
+(told apart from other sessions' by their application_name in pg_stat_activity), their utime + stime from /proc sampled
+every second, a backend there at the start counted from then, one that appears later from zero. A backend that ends during
+a pass (the pool closes a connection idle for 10 s) loses its CPU after its last sample; the table gives, per round, the
+backends seen and (in brackets) those that ended. The server's shared processes (WAL writer, checkpointer, autovacuum) are
+not counted: other sessions use them too. The CPU ratio is on the sum of process and server. The sampled monitors look
+never checked, so the claim's rule for monitors found overdue after a check does not move any of a pass that takes minutes. Both halves take turns for ${ROUNDS} round(s) per store, each round
+on a fresh sample; each column shows the median of the rounds.
 
-${table(['what', 'checks/s', 'ratio to baseline', 'CPU ms per check', 'CPU ratio to baseline', 'outcomes, per round'], rows)}
+${table(
+  [
+    'what',
+    'checks/s',
+    'ratio to baseline',
+    'process CPU ms per check',
+    'server CPU ms per check',
+    'CPU ms per check (sum)',
+    'CPU ratio to baseline (sum)',
+    'server backends (ended), per round',
+    'outcomes, per round',
+  ],
+  rows,
+)}
 
 Re-run: \`node bin/run-ts.js bench/conditional-checks.bench.ts\` (BENCH_CONDITIONAL_MONITORS, BENCH_CONDITIONAL_DUE,
 BENCH_CONDITIONAL_CONCURRENCY, BENCH_CONDITIONAL_ROUNDS, BENCH_CONDITIONAL_LIMIT_S).`,

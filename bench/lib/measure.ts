@@ -67,16 +67,19 @@ export function treeRssBytes(rootPid: number): number {
   return total;
 }
 
-/** CPU time (user + system) of another process, in ms, from /proc (Linux). */
-export function processCpuMs(pid: number): number {
+/** CPU time (user + system) of another process, in ms, or null once it has ended (Linux /proc). */
+export function liveProcessCpuMs(pid: number): number | null {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
-    return 0;
+    return null;
   }
 }
+
+/** CPU time (user + system) of another process, in ms; 0 once it has ended. */
+export const processCpuMs = (pid: number): number => liveProcessCpuMs(pid) ?? 0;
 
 /** Busy and total CPU time of the whole machine so far, in clock ticks, from /proc/stat (Linux). */
 export function machineCpuTicks(): { busy: number; total: number } {

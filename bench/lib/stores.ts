@@ -23,6 +23,8 @@ export interface BenchStore {
   db: Database;
   /** for child processes (DATABASE_URL) on PostgreSQL: the server URL with the schema as search_path */
   databaseUrl: string | null;
+  /** on PostgreSQL: the pids of the server backends serving this store's own connections; null for an embedded store */
+  serverPids: (() => Promise<number[]>) | null;
   /** tables and indexes of the store, in bytes */
   sizeBytes(): Promise<number>;
   close(): Promise<void>;
@@ -81,6 +83,7 @@ export async function openBenchStore(kind: StoreKind): Promise<BenchStore> {
       label: STORE_LABELS[kind],
       db,
       databaseUrl: null,
+      serverPids: null,
       sizeBytes: () => sizeOf(db),
       async close() {
         await db.close();
@@ -90,7 +93,11 @@ export async function openBenchStore(kind: StoreKind): Promise<BenchStore> {
   }
   const schema = `bench_${randomBytes(6).toString('hex')}`;
   await onPostgres(`CREATE SCHEMA ${schema}`);
-  const db = await openDatabase({ databaseUrl: POSTGRES_URL, dataDir: null, schema });
+  // Its connections named after the schema, so their backends can be told from other sessions' in pg_stat_activity.
+  const applicationName = `pagewatch-${schema}`;
+  const named = new URL(POSTGRES_URL);
+  named.searchParams.set('application_name', applicationName);
+  const db = await openDatabase({ databaseUrl: named.toString(), dataDir: null, schema });
   const url = new URL(POSTGRES_URL);
   url.searchParams.set('options', `-c search_path=${schema}`);
   return {
@@ -98,6 +105,10 @@ export async function openBenchStore(kind: StoreKind): Promise<BenchStore> {
     label: STORE_LABELS[kind],
     db,
     databaseUrl: url.toString(),
+    async serverPids() {
+      const rows = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [applicationName]);
+      return rows.map((r) => r.pid);
+    },
     sizeBytes: () => sizeOf(db),
     async close() {
       await db.close();
