@@ -37,6 +37,7 @@ async function previewOf(t: TestApp, accountId: string, html: string): Promise<s
     elements: [],
     steps: [],
     step_failed: false,
+    step_outcomes: [],
     created_at: now,
     expires_at: new Date(now.getTime() + 3_600_000),
   });

@@ -21,7 +21,7 @@ import { refundPreviewCredit, spendPreviewCredit } from './preview-credits.ts';
 import { screenLoad } from './blocked-pages.ts';
 import { chooseProxy } from './proxy-choice.ts';
 import type { Principal } from './tokens.ts';
-import { sameSteps, type Step, type StepOutcome } from '../domain/steps.ts';
+import { sameSteps, type Step } from '../domain/steps.ts';
 import { assertStepsConfigured } from './step-config.ts';
 import { assertSecretsExist, openStepSecrets } from './secrets.ts';
 
@@ -42,7 +42,7 @@ export type PreviewView = Static<typeof PreviewSchema>;
 
 export type TargetResult = Omit<TargetExtraction, 'text'>;
 
-function view(row: PreviewRow, issues: CheckIssue[], steps: StepOutcome[]): PreviewView {
+function view(row: PreviewRow, issues: CheckIssue[]): PreviewView {
   return {
     id: row.id,
     url: row.url,
@@ -54,7 +54,7 @@ function view(row: PreviewRow, issues: CheckIssue[], steps: StepOutcome[]): Prev
     expires_at: row.expires_at.toISOString(),
     elements: row.elements as PreviewElement[],
     issues,
-    steps,
+    steps: row.step_outcomes,
   };
 }
 
@@ -142,6 +142,7 @@ export async function createPreview(
     elements: outline.elements,
     steps,
     step_failed: result.issues.some((i) => i.code === 'step_failed'),
+    step_outcomes: result.steps ?? [],
     created_at: now,
     expires_at: new Date(now.getTime() + PREVIEW_VALID_MINUTES * 60_000),
   };
@@ -152,7 +153,7 @@ export async function createPreview(
     await insertPreview(tx, row);
     await discardOlderPreviews(tx, principal.accountId, PREVIEWS_KEPT);
   });
-  return view(row, warnings, result.steps ?? []);
+  return view(row, warnings);
 }
 
 /** How many targets, and per-kind rules of each (unique ids, rule fits kind, required fields): 422 target_invalid. */

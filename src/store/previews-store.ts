@@ -1,6 +1,6 @@
 import type { DocumentFormat, PageSource } from '../domain/page-source.ts';
 import type { Queryable } from './database.ts';
-import type { Step } from '../domain/steps.ts';
+import type { Step, StepOutcome } from '../domain/steps.ts';
 
 export interface PreviewRow {
   id: string;
@@ -19,14 +19,16 @@ export interface PreviewRow {
   steps: Step[];
   /** whether one of them failed: such a preview makes no monitor */
   step_failed: boolean;
+  /** what each step did, in order, up to a failed one */
+  step_outcomes: StepOutcome[];
   created_at: Date;
   expires_at: Date;
 }
 
 export async function insertPreview(db: Queryable, row: PreviewRow): Promise<void> {
   await db.query(
-    `INSERT INTO previews (id, account_id, url, final_url, load_mode, title, html, format, body, elements, created_at, expires_at, steps, step_failed)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+    `INSERT INTO previews (id, account_id, url, final_url, load_mode, title, html, format, body, elements, created_at, expires_at, steps, step_failed, step_outcomes)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
     [
       row.id,
       row.account_id,
@@ -42,6 +44,7 @@ export async function insertPreview(db: Queryable, row: PreviewRow): Promise<voi
       row.expires_at,
       JSON.stringify(row.steps),
       row.step_failed,
+      JSON.stringify(row.step_outcomes),
     ],
   );
 }

@@ -47,6 +47,7 @@ async function previewOf(accountId: string, ms: number): Promise<string> {
     elements: [],
     steps: [],
     step_failed: false,
+    step_outcomes: [],
     created_at: now,
     expires_at: new Date(now.getTime() + 15 * 60_000),
   });

@@ -8,8 +8,10 @@ import { routeStepSites } from '../helpers/step-sites.ts';
 import { formatStepLines, parseStepLines } from '../../src/web/step-lines.ts';
 
 // The dashboard's step editor (issue #42): steps are lines of the new-monitor
-// form, tried on a fresh preview, each step's result shown when one fails; the
-// monitor is made with the steps its preview ran. Real Chromium.
+// form, tried on a fresh preview; each step's result (ok or the issue, and the
+// page's URL and title after it) is shown on the form when one fails and on the
+// preview page when all succeed; the monitor is made with the steps its
+// preview ran. Real Chromium.
 
 let t: TestApp, site: FixtureServer;
 useMonitoringWorld({}, (w) => {
@@ -41,7 +43,15 @@ test('every kind of step line reads back as it was written', () => {
   ]);
 });
 
-test("steps typed in the form are tried on a fresh preview; a failing one shows each step's result", async () => {
+/** The row of the step-results table for one step: its number, action, result, and the page's URL and title after it. */
+function stepRow(n: number, action: string, result: string, url: string, title: string): RegExp {
+  const esc = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(
+    `<tr><td>${n}</td><td><code>${action}</code></td><td>${result}</td><td class="url">${esc(url)}</td><td>${esc(title)}</td></tr>`,
+  );
+}
+
+test('a failing step brings the form back with the issue in words, after the results of the steps before it', async () => {
   const { email } = await createOwner(t.app);
   const client = await signedIn(t.app, email);
   await client.get('/monitors/new');
@@ -52,11 +62,35 @@ test("steps typed in the form are tried on a fresh preview; a failing one shows 
   });
   assert.equal(failed.statusCode, 422, failed.body.slice(0, 500));
   assert.match(failed.body, /Step 2 \(click\) failed/);
-  assert.match(failed.body, /<li><code>wait<\/code> — <strong>ok<\/strong>/);
-  assert.match(failed.body, /<li><code>click<\/code> — <strong>failed<\/strong>: no element matches #agree/);
+  assert.match(failed.body, stepRow(1, 'wait', '<strong>ok</strong>', `${site.url}/cookie-wall`, 'Cookie wall'));
+  assert.match(
+    failed.body,
+    stepRow(2, 'click', '<strong>failed</strong>: no element matches #agree', `${site.url}/cookie-wall`, 'Cookie wall'),
+  );
   assert.match(failed.body, /wait 10\nclick #agree<\/textarea>/, 'the lines are kept for fixing');
+});
 
-  t.clock.advance(40_000);
+test("when every step succeeds, the preview page shows each step's ok with the page's URL and title after it", async () => {
+  const { email } = await createOwner(t.app);
+  const client = await signedIn(t.app, email);
+  await client.get('/monitors/new');
+  const ok = await client.post('/monitors/new', {
+    url: `${site.url}/cookie-wall`,
+    load_mode: 'browser',
+    steps: `click #accept\ngoto ${site.url}/sizes`,
+  });
+  assert.equal(ok.statusCode, 303, ok.body.slice(0, 500));
+  const page = await client.get(ok.headers.location as string);
+  assert.equal(page.statusCode, 200);
+  assert.match(page.body, stepRow(1, 'click', '<strong>ok</strong>', `${site.url}/cookie-wall`, 'Cookie wall'));
+  assert.match(page.body, stepRow(2, 'goto', '<strong>ok</strong>', `${site.url}/sizes`, 'Sizes'));
+  assert.doesNotMatch(page.body, /<strong>failed<\/strong>/);
+});
+
+test('the monitor is made with the steps its preview ran, reading the page as it stood after them', async () => {
+  const { email } = await createOwner(t.app);
+  const client = await signedIn(t.app, email);
+  await client.get('/monitors/new');
   const ok = await client.post('/monitors/new', { url: `${site.url}/cookie-wall`, load_mode: 'browser', steps: 'click #accept' });
   assert.equal(ok.statusCode, 303, ok.body.slice(0, 500));
   const location = ok.headers.location as string;

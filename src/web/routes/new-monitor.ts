@@ -129,6 +129,7 @@ export const newMonitorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) =
         expires_at: preview.expires_at.toISOString(),
         elements: preview.elements as PreviewElement[],
         steps: preview.steps,
+        step_outcomes: preview.step_outcomes,
       },
       input,
       // A fresh key per rendered form: submitting the same form twice creates one monitor.

@@ -11,16 +11,9 @@ import { proxyField } from './proxy-field.ts';
 import type { PreviewAllowances } from '../preview-allowances.ts';
 import type { Step, StepOutcome } from '../../domain/steps.ts';
 import { formatStepLines, STEP_LINE_HELP } from '../step-lines.ts';
+import { stepResultsTable } from './step-results.ts';
 
 // The new-monitor pages: the URL form, then the preview with the target form.
-
-/** Each step tried, with its result and where the page was after it. */
-function stepResults(outcomes: readonly StepOutcome[]): SafeHtml {
-  return html`<ol class="step-results">${outcomes.map(
-    (o) =>
-      html`<li><code>${o.action}</code> — ${o.ok ? html`<strong>ok</strong>` : html`<strong>failed</strong>: ${o.issue?.message ?? ''}`} <span class="muted">(then at ${o.url}${o.title === null ? '' : ` · ${o.title}`})</span></li>`,
-  )}</ol>`;
-}
 
 export function urlFormBody(
   ctx: PageContext,
@@ -42,7 +35,7 @@ ${csrfField(ctx)}
 <label for="steps">Steps before reading the page (browser mode)</label>
 <textarea id="steps" name="steps" rows="4" aria-describedby="steps-help">${input.steps}</textarea>
 <span class="help" id="steps-help">One step per line, run in order; add a line to add a step, move a line to reorder. For example: ${STEP_LINE_HELP.join(' · ')}. Secrets come from <code>/api/v1/secrets</code>.</span>
-${outcomes && html`<p>Steps tried on a fresh preview:</p>${stepResults(outcomes)}`}
+${outcomes && html`<p>Steps tried on a fresh preview:</p>${stepResultsTable(outcomes)}`}
 <p class="help">A preview uses one preview credit (today: ${allowances.day}; this month: ${allowances.month})${spacing}. Loading can take up to a minute.</p>
 <button type="submit">Load preview</button>
 </form>`;
@@ -171,6 +164,8 @@ export interface PreviewPage {
     elements: PreviewElement[];
     /** the steps the page was loaded with */
     steps: Step[];
+    /** what each of them did */
+    step_outcomes: StepOutcome[];
   };
   input: MonitorInput;
   idempotencyKey: string;
@@ -233,6 +228,7 @@ ${preview.steps.length > 0 && html`<dt>Steps run before reading</dt><dd><pre>${f
 ${preview.format !== 'html' && html`<dt>Document</dt><dd>${preview.format === 'json' ? 'JSON' : preview.format.toUpperCase()}</dd>`}
 <dt>Preview valid until</dt><dd>${when(preview.expires_at)}</dd>
 </dl>
+${preview.step_outcomes.length > 0 && stepResultsTable(preview.step_outcomes)}
 ${page.results && resultRows(page.results, page.targets)}
 <form method="post" action="/monitors/new/${preview.id}" class="stack targets-form">
 ${csrfField(ctx)}<input type="hidden" name="idempotency_key" value="${page.idempotencyKey}">
