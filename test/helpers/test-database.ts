@@ -15,6 +15,8 @@ import { migratedSnapshot } from './migrated-snapshot.ts';
 
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL || null;
 const populatedSnapshotPath = process.env.PAGEWATCH_TEST_POPULATED_SNAPSHOT || null;
+/** Whether this run's PostgreSQL test stores are moved, populated stores (PAGEWATCH_TEST_MOVED_STORE). */
+export const testStoreIsMoved = testDatabaseUrl !== null && populatedSnapshotPath !== null;
 
 /** The moved store's schema: the populated embedded store copied in, as migrate-store copies it. */
 async function moveInto(target: Database): Promise<void> {
@@ -38,7 +40,7 @@ export async function openTestDatabase(options: { migrate?: boolean } = {}): Pro
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
-  const move = populatedSnapshotPath !== null && options.migrate !== false;
+  const move = testStoreIsMoved && options.migrate !== false;
   const db = await openDatabase({ databaseUrl: testDatabaseUrl, dataDir: null, schema, migrate: move ? false : options.migrate });
   if (move) await moveInto(db);
   return {
