@@ -37,6 +37,9 @@ function preview(token: string, url: string, steps: unknown[], loadMode = 'brows
 
 /** A new account's monitor of `url` with `steps`, checked once; its current observation. */
 async function watch(url: string, steps: unknown[], target: object, extra: object = {}) {
+  // As watchPage does: the store's other monitors (earlier tests', a moved
+  // store's) would fall due with this one and take the cycle's claims.
+  await w.t.db.query("UPDATE monitors SET status = 'paused'");
   const { token } = await createAccountWithToken(w.t.app);
   const previewed = await preview(token, url, steps);
   assert.equal(previewed.statusCode, 201, previewed.body);
