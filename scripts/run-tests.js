@@ -32,6 +32,22 @@ const made = spawnSync(process.execPath, ['--import', 'tsx', 'test/helpers/pglit
   stdio: 'inherit',
 });
 if (made.status !== 0) process.exit(made.status ?? 1);
+// PAGEWATCH_TEST_MOVED_STORE (with TEST_DATABASE_URL): every test schema is
+// filled by moving one populated embedded store into it, made here once
+// (test/helpers/populated-snapshot.ts, test-database.ts; issue #43).
+if (env.PAGEWATCH_TEST_MOVED_STORE) {
+  if (!env.TEST_DATABASE_URL) {
+    console.error('PAGEWATCH_TEST_MOVED_STORE moves a store into PostgreSQL: set TEST_DATABASE_URL too');
+    process.exit(1);
+  }
+  env.PAGEWATCH_TEST_POPULATED_SNAPSHOT = join(snapshotDir, 'populated.tar');
+  const populated = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'test/helpers/populated-snapshot.ts', env.PAGEWATCH_TEST_POPULATED_SNAPSHOT],
+    { stdio: 'inherit', env },
+  );
+  if (populated.status !== 0) process.exit(populated.status ?? 1);
+}
 // TAP on stdout as always; after it, on stderr, the failed tests and the slowest files.
 const reporters = [
   '--test-reporter=tap',

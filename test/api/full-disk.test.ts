@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { bearer, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
 import { loadPreview, postMonitor, TITLE_TARGET } from '../helpers/monitor-api.ts';
-import { openTestDatabase, testDatabaseUrl } from '../helpers/test-database.ts';
+import { openTestDatabase, testDatabaseUrl, testStoreIsMoved } from '../helpers/test-database.ts';
 import { adminQuery } from '../helpers/scratch-databases.ts';
 import { openDatabase } from '../../src/store/open-database.ts';
 import { canMount, mountTinyDisk, type TinyDisk } from '../helpers/tiny-disk.ts';
@@ -52,14 +52,21 @@ async function embeddedOnTinyDisk(): Promise<Database> {
   return openDatabase({ databaseUrl: null, dataDir: join(disk.path, 'data') });
 }
 
+// On a moved store (PAGEWATCH_TEST_MOVED_STORE) the monitors table already
+// holds the moved monitor's page, with room for another row: the write needs
+// no new page, so the full disk is never asked and there is nothing to test.
+const SKIP = !canMount
+  ? 'needs root to mount a small tmpfs'
+  : testStoreIsMoved && 'the moved monitors table has room in its page: no write reaches the disk';
+
 before(async () => {
-  if (!canMount) return;
+  if (SKIP) return;
   const db = testDatabaseUrl ? await postgresOnTinyDisk() : await embeddedOnTinyDisk();
   t = await startTestApp({ db, logger: createLogger('warn', logSink) });
   site = await startFixtureServer();
 });
 after(async () => {
-  if (!canMount) return;
+  if (SKIP) return;
   await site.close();
   await t.close();
   if (tablespace) await adminQuery(`DROP TABLESPACE ${tablespace}`);
@@ -68,7 +75,7 @@ after(async () => {
 
 test(
   'a write that finds the disk full is 503 storage_unavailable with Retry-After and a warning in the log, and nothing of it is kept',
-  { skip: !canMount && 'needs root to mount a small tmpfs' },
+  { skip: SKIP },
   async () => {
     const { token } = await createAccountWithToken(t.app);
     const previewId = await loadPreview(t.app, token, `${site.url}/shop/espresso.html`);

@@ -19,6 +19,9 @@ export function previewWithSteps(w: MonitoringWorld, token: string, path: string
 
 /** A new account's monitor of `path` with `steps`, checked once: its preview, its state after the check, and `check` for more. */
 export async function watchWithSteps(w: MonitoringWorld, path: string, steps: unknown[], target: object, extra: object = {}) {
+  // As watchPage does: the store's other monitors (earlier tests', a moved
+  // store's) would fall due with this one and take the cycle's claims.
+  await w.t.db.query("UPDATE monitors SET status = 'paused'");
   const { token } = await createAccountWithToken(w.t.app);
   const previewed = await previewWithSteps(w, token, path, steps);
   assert.equal(previewed.statusCode, 201, previewed.body);

@@ -1,13 +1,33 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import type { Database } from '../../src/store/database.ts';
+import { copyStore } from '../../src/store/copy-store.ts';
 import { openDatabase } from '../../src/store/open-database.ts';
 import { migratedSnapshot } from './migrated-snapshot.ts';
 
 // Each test file gets a fresh isolated database: PGlite in memory, or, when
 // TEST_DATABASE_URL is set, a fresh schema on that PostgreSQL server.
+// With PAGEWATCH_TEST_MOVED_STORE set, scripts/run-tests.js also makes a
+// populated embedded store (populated-snapshot.ts) and names it here: each
+// fresh schema is then filled by `pagewatch migrate-store`'s own copy of that
+// store instead of by the migrations alone (issue #43).
 
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL || null;
+const populatedSnapshotPath = process.env.PAGEWATCH_TEST_POPULATED_SNAPSHOT || null;
+/** Whether this run's PostgreSQL test stores are moved, populated stores (PAGEWATCH_TEST_MOVED_STORE). */
+export const testStoreIsMoved = testDatabaseUrl !== null && populatedSnapshotPath !== null;
+
+/** The moved store's schema: the populated embedded store copied in, as migrate-store copies it. */
+async function moveInto(target: Database): Promise<void> {
+  const snapshot = new Uint8Array(readFileSync(populatedSnapshotPath!));
+  const source = await openDatabase({ databaseUrl: null, dataDir: null, snapshot });
+  try {
+    await copyStore(source, target);
+  } finally {
+    await source.close();
+  }
+}
 
 /** `migrate: false` opens the store with no schema at all (migration tests). */
 export async function openTestDatabase(options: { migrate?: boolean } = {}): Promise<Database> {
@@ -20,7 +40,9 @@ export async function openTestDatabase(options: { migrate?: boolean } = {}): Pro
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
-  const db = await openDatabase({ databaseUrl: testDatabaseUrl, dataDir: null, schema, migrate: options.migrate });
+  const move = testStoreIsMoved && options.migrate !== false;
+  const db = await openDatabase({ databaseUrl: testDatabaseUrl, dataDir: null, schema, migrate: move ? false : options.migrate });
+  if (move) await moveInto(db);
   return {
     ...db,
     async close() {

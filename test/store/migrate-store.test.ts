@@ -6,13 +6,13 @@ import { migrateStoreCommand } from '../../src/cli/migrate-store-command.ts';
 import type { Database } from '../../src/store/database.ts';
 import { openDatabase } from '../../src/store/open-database.ts';
 import { tableFingerprints } from '../../src/store/table-inventory.ts';
-import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
-import { bearer, createAccountWithToken, startTestApp } from '../helpers/test-app.ts';
-import { startTestEngine } from '../helpers/test-engine.ts';
+import { startFixtureServer } from '../helpers/fixture-server.ts';
+import { populateStore } from '../helpers/populated-store.ts';
+import { bearer, startTestApp } from '../helpers/test-app.ts';
 import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 import { testDatabaseUrl } from '../helpers/test-database.ts';
 import { useScratchDatabases } from '../helpers/scratch-databases.ts';
-import { TITLE, watchPage } from '../helpers/watched-page.ts';
+import { TITLE } from '../helpers/watched-page.ts';
 import { loadPreview, postMonitor } from '../helpers/monitor-api.ts';
 import { serveShop } from '../helpers/shop-page.ts';
 
@@ -44,22 +44,12 @@ async function migrateStore(to: string): Promise<{ code: number; stdout: string;
 before(async () => {
   if (SKIP) return;
   dataDir = newDataDir();
-  const t = await startTestApp({ db: await openDatabase({ databaseUrl: null, dataDir }) });
-  const site: FixtureServer = await startFixtureServer();
-  const engine = startTestEngine(t);
+  const db = await openDatabase({ databaseUrl: null, dataDir });
   try {
-    const account = await createAccountWithToken(t.app);
-    token = account.token;
-    const page = await watchPage(t, site, engine, { accountId: account.accountId, emailEnabled: true, webhookEnabled: true });
-    monitorId = page.monitorId;
-    await page.check();
-    await page.check({ title: 'Espresso Trio' });
-    await page.check({ title: 'Espresso Quartet' });
-    expected = await tableFingerprints(t.db);
+    ({ token, monitorId } = await populateStore(db));
+    expected = await tableFingerprints(db);
   } finally {
-    await engine.stop();
-    await t.close();
-    await site.close();
+    await db.close();
   }
 });
 
