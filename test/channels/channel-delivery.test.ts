@@ -4,11 +4,12 @@ import type { SteppedEngine } from '../../src/engine/scheduler.ts';
 import { bearer, createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
-import { PRICE, watchPage } from '../helpers/watched-page.ts';
+import { watchPage } from '../helpers/watched-page.ts';
 import { patchMonitor } from '../helpers/monitor-api.ts';
-import { outboxRow, testDispatcher } from '../helpers/notification-rows.ts';
+import { outboxRow } from '../helpers/notification-rows.ts';
 import { startServiceReceivers, type ServiceRequest } from '../helpers/service-receivers.ts';
 import { startMailCatcher } from '../helpers/mail-catcher.ts';
+import { monitorWithChannel as monitorWithChannelOf, queuedChannelChange } from '../helpers/channel-monitors.ts';
 
 // Monitors' changes, monitor.failing and monitor.recovered reach the chosen
 // channels through the outbox, each in its service's format, at the local
@@ -32,24 +33,8 @@ beforeEach(async () => {
   if (t) await t.db.query("UPDATE notification_outbox SET status = 'failed' WHERE status = 'pending'");
 });
 
-/** A monitor of a shop page whose alerts go to one channel made from `url`, through the API. */
-async function monitorWithChannel(url: string) {
-  const account = await createAccountWithToken(t.app);
-  const made = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/channels',
-    headers: { ...bearer(account.token), 'content-type': 'application/json' },
-    payload: JSON.stringify({ name: 'team', url }),
-  });
-  assert.equal(made.statusCode, 201, made.body);
-  const channelId = made.json().data.id as string;
-  const page = await watchPage(t, site, engine, { accountId: account.accountId, targets: [PRICE], emailEnabled: false });
-  const patched = await patchMonitor(t.app, account.token, page.monitorId, { notifications: { channels: [channelId] } });
-  assert.equal(patched.statusCode, 200, patched.body);
-  assert.deepEqual(patched.json().data.notifications.channels, [channelId]);
-  await page.check();
-  return { ...account, channelId, page, dispatcher: testDispatcher(t) };
-}
+const monitorWithChannel = (url: string) => monitorWithChannelOf(t, site, engine, url);
+const queuedChange = (url: string) => queuedChannelChange(t, site, engine, url);
 
 /** A price drop, three failed checks and a good one again: the change, monitor.failing and monitor.recovered, each sent. */
 async function changeFailRecover(w: Awaited<ReturnType<typeof monitorWithChannel>>): Promise<ServiceRequest[]> {
@@ -315,16 +300,6 @@ test('Matrix: an alias the homeserver does not know fails the message with its M
   const channel = await t.app.inject({ method: 'GET', url: `/api/v1/channels/${w.channelId}`, headers: bearer(w.token) });
   assert.equal(channel.json().data.state, 'failing');
 });
-
-/** A monitor with a channel and a price drop queued for it, not yet sent; the outbox row's id. */
-async function queuedChange(url: string) {
-  const w = await monitorWithChannel(url);
-  await w.page.check({ price: '€24.99' });
-  const [row] = await t.db.query<{ id: string }>("SELECT id FROM notification_outbox WHERE channel = 'chat' AND channel_id = $1", [
-    w.channelId,
-  ]);
-  return { ...w, outboxId: row!.id };
-}
 
 test('a 429 with Retry-After is retried no sooner than the service asked', async () => {
   const w = await queuedChange('slack://T0123ABCD/B0456EFGH/slackSecret123');

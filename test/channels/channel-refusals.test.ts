@@ -1,15 +1,14 @@
 import { after, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SteppedEngine } from '../../src/engine/scheduler.ts';
-import { bearer, createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
+import { bearer, type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
-import { PRICE, watchPage } from '../helpers/watched-page.ts';
-import { patchMonitor } from '../helpers/monitor-api.ts';
-import { outboxRow, testDispatcher } from '../helpers/notification-rows.ts';
+import { outboxRow } from '../helpers/notification-rows.ts';
 import { startServiceReceivers } from '../helpers/service-receivers.ts';
 import { REVOKED_CREDENTIAL_ANSWERS } from '../helpers/service-refusals.ts';
 import { startMailCatcher } from '../helpers/mail-catcher.ts';
+import { queuedChannelChange } from '../helpers/channel-monitors.ts';
 
 // Which final failures mark a channel failing: each service's own answer to
 // revoked credentials (some say it with a 400), an address the SSRF guard
@@ -34,25 +33,10 @@ beforeEach(async () => {
 
 /** A monitor whose alerts go to one channel made from `url`, with a price drop queued for it, not yet sent. */
 async function queuedChange(url: string) {
-  const account = await createAccountWithToken(t.app);
-  const made = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/channels',
-    headers: { ...bearer(account.token), 'content-type': 'application/json' },
-    payload: JSON.stringify({ name: 'team', url }),
-  });
-  assert.equal(made.statusCode, 201, made.body);
-  const channelId = made.json().data.id as string;
-  const page = await watchPage(t, site, engine, { accountId: account.accountId, targets: [PRICE], emailEnabled: false });
-  assert.equal((await patchMonitor(t.app, account.token, page.monitorId, { notifications: { channels: [channelId] } })).statusCode, 200);
-  await page.check();
-  await page.check({ price: '€24.99' });
-  const [row] = await t.db.query<{ id: string }>("SELECT id FROM notification_outbox WHERE channel = 'chat' AND channel_id = $1", [
-    channelId,
-  ]);
+  const w = await queuedChannelChange(t, site, engine, url);
   const state = async () =>
-    (await t.app.inject({ method: 'GET', url: `/api/v1/channels/${channelId}`, headers: bearer(account.token) })).json().data.state;
-  return { ...account, channelId, outboxId: row!.id, dispatcher: testDispatcher(t), state };
+    (await t.app.inject({ method: 'GET', url: `/api/v1/channels/${w.channelId}`, headers: bearer(w.token) })).json().data.state;
+  return { ...w, state };
 }
 
 for (const [service, { url, answer }] of Object.entries(REVOKED_CREDENTIAL_ANSWERS)) {
