@@ -29,7 +29,15 @@ before(async () => {
 });
 after(() => db.close());
 
-/** The store, counting the statements sent through it. */
+/**
+ * The embedded store's write-behind of request counts: a transaction of rate
+ * windows and usage counters on its own one-second timer, part of no request
+ * (on a busy machine it can fall inside one).
+ */
+const writesCountsBehind = (sqls: string[]) =>
+  sqls.length > 0 && sqls.every((sql) => /INSERT INTO (rate_windows|usage_counters)\b/.test(sql));
+
+/** The store, counting the statements sent through it (a transaction is one), the write-behind of counts left out. */
 function counting(): Database {
   return {
     ...db,
@@ -38,7 +46,13 @@ function counting(): Database {
       if (sql.includes('key_position')) monitorReads++;
       return db.query(sql, params);
     },
-    transaction: (fn) => (statements++, db.transaction(fn)),
+    transaction: (fn) =>
+      db.transaction(async (tx) => {
+        const sqls: string[] = [];
+        const result = await fn({ query: (sql, params) => (sqls.push(sql), tx.query(sql, params)), exec: (sql) => tx.exec(sql) });
+        if (!writesCountsBehind(sqls)) statements++;
+        return result;
+      }),
   };
 }
 
