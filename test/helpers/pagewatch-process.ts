@@ -54,8 +54,12 @@ export function baseEnv(extra: Record<string, string>): Record<string, string> {
 export class ProcessGroup {
   private readonly all: PagewatchProcess[] = [];
 
-  /** Starts `pagewatch <command>` and waits (at most `ms`) until it listens. */
-  async start(command: Command, name: string, env: Record<string, string>, ms = 30_000): Promise<PagewatchProcess> {
+  /**
+   * Starts `pagewatch <command>` and waits (at most `ms`) until it listens. The bound is generous: an embedded
+   * store's first start took over 60 s on a machine loaded by other suites; how fast a start is belongs to
+   * bench/footprint.bench.ts, not here.
+   */
+  async start(command: Command, name: string, env: Record<string, string>, ms = 180_000): Promise<PagewatchProcess> {
     const child = spawn(process.execPath, [BIN, command], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
