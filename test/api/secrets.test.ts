@@ -63,6 +63,15 @@ const LOGIN_STEPS = [
   { action: 'wait_for', selector: '#price', timeout_ms: 3000 },
 ];
 
+/** Brings the monitor due, runs one engine cycle and returns the monitor as the API shows it. */
+function checker(token: string, monitorId: string) {
+  return async () => {
+    await advanceToDue(t, monitorId);
+    await engine.runCycle();
+    return (await call(token, 'GET', `/monitors/${monitorId}`)).json().data;
+  };
+}
+
 /** A new account with the supplier password stored and a monitor of the portal behind the login, checked once. */
 async function portalMonitor() {
   const { token } = await createAccountWithToken(t.app);
@@ -78,11 +87,7 @@ async function portalMonitor() {
   });
   assert.equal(created.statusCode, 201, created.body);
   const monitorId = created.json().data.id as string;
-  const check = async () => {
-    await advanceToDue(t, monitorId);
-    await engine.runCycle();
-    return (await call(token, 'GET', `/monitors/${monitorId}`)).json().data;
-  };
+  const check = checker(token, monitorId);
   return { token, monitorId, preview: preview.json().data, first: await check(), check };
 }
 
@@ -247,11 +252,7 @@ test('a page that shows the typed secret keeps [secret] in its place: in the val
   const created = await postMonitor(t.app, token, { preview_id: preview.json().data.id, targets: [echo], steps, interval_minutes: 15 });
   assert.equal(created.statusCode, 201, created.body);
   const monitorId = created.json().data.id as string;
-  const check = async () => {
-    await advanceToDue(t, monitorId);
-    await engine.runCycle();
-    return (await call(token, 'GET', `/monitors/${monitorId}`)).json().data;
-  };
+  const check = checker(token, monitorId);
   assert.equal((await check()).observations[0].value, 'Price for [secret]: €1.00');
   state.price = '€2.00';
   try {

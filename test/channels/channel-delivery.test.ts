@@ -1,37 +1,21 @@
-import { after, beforeEach, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SteppedEngine } from '../../src/engine/scheduler.ts';
 import { bearer, createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
-import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
 import { watchPage } from '../helpers/watched-page.ts';
 import { patchMonitor } from '../helpers/monitor-api.ts';
 import { outboxRow } from '../helpers/notification-rows.ts';
-import { startServiceReceivers, type ServiceRequest } from '../helpers/service-receivers.ts';
-import { startMailCatcher } from '../helpers/mail-catcher.ts';
-import { monitorWithChannel as monitorWithChannelOf, queuedChannelChange } from '../helpers/channel-monitors.ts';
+import type { ServiceRequest } from '../helpers/service-receivers.ts';
+import { monitorWithChannel as monitorWithChannelOf, queuedChannelChange, useChannelWorld } from '../helpers/channel-monitors.ts';
 
 // Monitors' changes, monitor.failing and monitor.recovered reach the chosen
 // channels through the outbox, each in its service's format, at the local
 // stand-ins PAGEWATCH_CHANNEL_HOST_OVERRIDES points the services' hosts at.
 
-const services = await startServiceReceivers();
-const smtp = await startMailCatcher();
 const PUBLIC_URL = 'https://watch.example.org';
 let t: TestApp, site: FixtureServer, engine: SteppedEngine;
-useMonitoringWorld(
-  { env: { PAGEWATCH_CHANNEL_HOST_OVERRIDES: services.overrides, PAGEWATCH_PUBLIC_URL: PUBLIC_URL, PAGEWATCH_SMTP_URL: smtp.url } },
-  (w) => ({ t, site, engine } = w),
-);
-after(async () => {
-  await services.close();
-  await smtp.close();
-});
-beforeEach(async () => {
-  services.reset();
-  smtp.reset();
-  if (t) await t.db.query("UPDATE notification_outbox SET status = 'failed' WHERE status = 'pending'");
-});
+const { services, smtp } = await useChannelWorld({ PAGEWATCH_PUBLIC_URL: PUBLIC_URL }, (w) => ({ t, site, engine } = w));
 
 const monitorWithChannel = (url: string) => monitorWithChannelOf(t, site, engine, url);
 const queuedChange = (url: string) => queuedChannelChange(t, site, engine, url);

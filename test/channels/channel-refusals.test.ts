@@ -1,35 +1,18 @@
-import { after, beforeEach, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SteppedEngine } from '../../src/engine/scheduler.ts';
 import { bearer, type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
-import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
 import { outboxRow } from '../helpers/notification-rows.ts';
-import { startServiceReceivers } from '../helpers/service-receivers.ts';
 import { REVOKED_CREDENTIAL_ANSWERS } from '../helpers/service-refusals.ts';
-import { startMailCatcher } from '../helpers/mail-catcher.ts';
-import { queuedChannelChange } from '../helpers/channel-monitors.ts';
+import { queuedChannelChange, useChannelWorld } from '../helpers/channel-monitors.ts';
 
 // Which final failures mark a channel failing: each service's own answer to
 // revoked credentials (some say it with a 400), an address the SSRF guard
 // refuses; and which do not: a 400 about one message only.
 
-const services = await startServiceReceivers();
-const smtp = await startMailCatcher();
 let t: TestApp, site: FixtureServer, engine: SteppedEngine;
-useMonitoringWorld(
-  { env: { PAGEWATCH_CHANNEL_HOST_OVERRIDES: services.overrides, PAGEWATCH_SMTP_URL: smtp.url } },
-  (w) => ({ t, site, engine } = w),
-);
-after(async () => {
-  await services.close();
-  await smtp.close();
-});
-beforeEach(async () => {
-  services.reset();
-  smtp.reset();
-  if (t) await t.db.query("UPDATE notification_outbox SET status = 'failed' WHERE status = 'pending'");
-});
+const { services, smtp } = await useChannelWorld({}, (w) => ({ t, site, engine } = w));
 
 /** A monitor whose alerts go to one channel made from `url`, with a price drop queued for it, not yet sent. */
 async function queuedChange(url: string) {

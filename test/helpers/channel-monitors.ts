@@ -1,3 +1,4 @@
+import { after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SteppedEngine } from '../../src/engine/scheduler.ts';
 import { bearer, createAccountWithToken, type TestApp } from './test-app.ts';
@@ -5,9 +6,39 @@ import type { FixtureServer } from './fixture-server.ts';
 import { PRICE, watchPage } from './watched-page.ts';
 import { patchMonitor } from './monitor-api.ts';
 import { testDispatcher } from './notification-rows.ts';
+import { useMonitoringWorld, type MonitoringWorld } from './monitoring-world.ts';
+import { startServiceReceivers, type ServiceReceivers } from './service-receivers.ts';
+import { startMailCatcher, type MailCatcher } from './mail-catcher.ts';
 
 // A customer's chat channel (issue #39) over the API: a channel made from a
 // pasted URL, chosen by a monitor of the fixture shop page.
+
+/**
+ * A monitoring world whose channels' services and mail go to local stand-ins (`env` adds settings). Before each test
+ * the stand-ins forget what they received and alerts an earlier test left pending are set aside.
+ */
+export async function useChannelWorld(
+  env: Record<string, string>,
+  use: (world: MonitoringWorld) => void,
+): Promise<{ services: ServiceReceivers; smtp: MailCatcher }> {
+  const services = await startServiceReceivers();
+  const smtp = await startMailCatcher();
+  let t: TestApp | undefined;
+  useMonitoringWorld({ env: { PAGEWATCH_CHANNEL_HOST_OVERRIDES: services.overrides, PAGEWATCH_SMTP_URL: smtp.url, ...env } }, (w) => {
+    t = w.t;
+    use(w);
+  });
+  after(async () => {
+    await services.close();
+    await smtp.close();
+  });
+  beforeEach(async () => {
+    services.reset();
+    smtp.reset();
+    if (t) await t.db.query("UPDATE notification_outbox SET status = 'failed' WHERE status = 'pending'");
+  });
+  return { services, smtp };
+}
 
 /** A new account's monitor of the shop page whose alerts go to one channel made from `url`, checked once. */
 export async function monitorWithChannel(t: TestApp, site: FixtureServer, engine: SteppedEngine, url: string) {
