@@ -18,6 +18,8 @@ export interface ParsedPage {
   readonly baseUrl: string;
   /** the elements whole-page targets look up (page-elements.ts) */
   readonly elements: PageElements;
+  /** the facts found once per page (per-page.ts) */
+  readonly found: Map<string, unknown>;
 }
 
 /** htmlparser2's DOM handler (what parseDocument uses), noting each element as it opens. */
@@ -53,7 +55,7 @@ export function parsePage(html: string, finalUrl: string): ParsedPage {
   const document = handler.root;
   // capDepth lifts only elements nested deeper than its limit
   if (handler.deepest > MAX_ELEMENT_DEPTH) capDepth(document);
-  return { document, finalUrl, baseUrl: resolveBase(handler.baseHref, finalUrl), elements: handler.elements };
+  return { document, finalUrl, baseUrl: resolveBase(handler.baseHref, finalUrl), elements: handler.elements, found: new Map() };
 }
 
 function insideSvg(el: Element): boolean {
