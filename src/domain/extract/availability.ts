@@ -21,13 +21,21 @@ import { visibleText } from './visible-text.ts';
 const CONTROLS = new Set(['a', 'button']);
 
 /** Whether a control holds labels worded both ways, its text read by `textOf`. */
-const switchedLabels =
-  (textOf: (el: Element) => string) =>
-  (el: Element): boolean => {
+function switchedLabels(textOf: (el: Element) => string): (el: Element) => boolean {
+  // a page repeats its controls' words ("Add to cart" on every product tile): each text is judged once
+  const judged = new Map<string, boolean>();
+  return (el) => {
     if (!CONTROLS.has(el.name)) return false;
-    const wording = stockWording(textOf(el));
-    return wording.out > 0 && wording.in > 0;
+    const text = textOf(el);
+    let switched = judged.get(text);
+    if (switched === undefined) {
+      const wording = stockWording(text);
+      switched = wording.out > 0 && wording.in > 0;
+      judged.set(text, switched);
+    }
+    return switched;
   };
+}
 
 function wordingOf(nodes: readonly AnyNode[]) {
   return stockWording(visibleText(nodes, { skip: switchedLabels((el) => visibleText([el])) }));

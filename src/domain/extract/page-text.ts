@@ -25,11 +25,17 @@ interface PageWalk {
   elements: Element[];
   starts: number[];
   ends: number[];
+  /** where the last element looked up was found, and how many places lookups have scanned in all */
+  cursor: number;
+  scanned: number;
   index: Map<Element, number> | null;
 }
 
+/** Scanning the elements read this many times over costs more than a map of them. */
+const SCANS_BEFORE_MAP = 16;
+
 function walkPage(page: ParsedPage): PageWalk {
-  const walk: PageWalk = { layer: new TextLayer(''), elements: [], starts: [], ends: [], index: null };
+  const walk: PageWalk = { layer: new TextLayer(''), elements: [], starts: [], ends: [], cursor: 0, scanned: 0, index: null };
   const onElement = (el: Element, start: number, end: number) => {
     walk.elements.push(el);
     walk.starts.push(start);
@@ -39,9 +45,26 @@ function walkPage(page: ParsedPage): PageWalk {
   return walk;
 }
 
+/**
+ * The element's place among those read. Lookups come mostly in the order the
+ * walk read the elements (a page's controls, its table rows, the title and
+ * then its ancestors), so each scans on from the last one found (back from
+ * it if need be); only a page whose lookups keep scanning far gets a map.
+ */
 function indexOf(walk: PageWalk, el: Element): number | undefined {
-  walk.index ??= new Map(walk.elements.map((e, i) => [e, i]));
-  return walk.index.get(el);
+  if (walk.index) return walk.index.get(el);
+  const { elements, cursor } = walk;
+  let at = elements.indexOf(el, cursor);
+  if (at >= 0) {
+    walk.scanned += at - cursor + 1;
+  } else {
+    at = cursor > 0 ? elements.lastIndexOf(el, cursor - 1) : -1;
+    walk.scanned += elements.length - (at >= 0 ? at : 0);
+  }
+  if (walk.scanned > SCANS_BEFORE_MAP * elements.length) walk.index = new Map(elements.map((e, i) => [e, i]));
+  if (at < 0) return undefined;
+  walk.cursor = at;
+  return at;
 }
 
 /** The stretches of the raw text the options leave out, outermost only, in text order. */

@@ -1,10 +1,14 @@
-import { parseDocument } from 'htmlparser2';
+import { Parser } from 'htmlparser2';
 import { findOne, textContent } from 'domutils';
-import type { Document, Element } from 'domhandler';
+import { DomHandler, type Document, type Element } from 'domhandler';
 import { normaliseText } from '../observed-value.ts';
-import { capDepth } from './cap-depth.ts';
+import { capDepth, MAX_ELEMENT_DEPTH } from './cap-depth.ts';
+import { PageElements } from './page-elements.ts';
 
 // A loaded page, parsed once and shared by every target and the preview.
+// What whole-page lookups need of every element (how deep elements nest, the
+// first <base href>, the elements looked up by name) is noted as the parser
+// makes the elements: on pages of 400 KB each of those was a walk of its own.
 
 export interface ParsedPage {
   readonly document: Document;
@@ -12,10 +16,31 @@ export interface ParsedPage {
   readonly finalUrl: string;
   /** what relative links resolve against: <base href> if valid, else finalUrl */
   readonly baseUrl: string;
+  /** the elements whole-page targets look up (page-elements.ts) */
+  readonly elements: PageElements;
+  /** the facts found once per page (per-page.ts) */
+  readonly found: Map<string, unknown>;
 }
 
-function resolveBase(document: Document, finalUrl: string): string {
-  const href = findOne((el) => el.name === 'base' && el.attribs.href !== undefined, document.children)?.attribs.href;
+/** htmlparser2's DOM handler (what parseDocument uses), noting each element as it opens. */
+class PageHandler extends DomHandler {
+  /** the most elements open at once: how deep the deepest element nests */
+  deepest = 0;
+  /** the first <base> with an href, as domutils' findOne finds it */
+  baseHref: string | undefined;
+  readonly elements = new PageElements();
+
+  override onopentag(name: string, attribs: Record<string, string>): void {
+    super.onopentag(name, attribs);
+    // the open elements, below the document itself
+    const open = this.tagStack.length - 1;
+    if (open > this.deepest) this.deepest = open;
+    if (this.baseHref === undefined && name === 'base') this.baseHref = attribs.href;
+    this.elements.note(this.tagStack[open] as Element);
+  }
+}
+
+function resolveBase(href: string | undefined, finalUrl: string): string {
   if (href === undefined) return finalUrl;
   try {
     return new URL(href.trim(), finalUrl).href;
@@ -25,9 +50,12 @@ function resolveBase(document: Document, finalUrl: string): string {
 }
 
 export function parsePage(html: string, finalUrl: string): ParsedPage {
-  const document = parseDocument(html);
-  capDepth(document);
-  return { document, finalUrl, baseUrl: resolveBase(document, finalUrl) };
+  const handler = new PageHandler();
+  new Parser(handler).end(html);
+  const document = handler.root;
+  // capDepth lifts only elements nested deeper than its limit
+  if (handler.deepest > MAX_ELEMENT_DEPTH) capDepth(document);
+  return { document, finalUrl, baseUrl: resolveBase(handler.baseHref, finalUrl), elements: handler.elements, found: new Map() };
 }
 
 function insideSvg(el: Element): boolean {

@@ -108,9 +108,10 @@ function collect(node: AnyNode, out: RawText, options: VisibleTextOptions): void
     push(out, '\n');
   } else {
     const separator = BLOCKS.has(name) ? '\n' : SPACED.has(name) ? ' ' : '';
-    push(out, separator);
+    // most elements are inline: nothing to push around them
+    if (separator !== '') push(out, separator);
     for (const child of node.children) collect(child, out, options);
-    push(out, separator);
+    if (separator !== '') push(out, separator);
   }
   out.onElement?.(node, start, out.length);
 }
