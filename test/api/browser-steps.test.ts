@@ -43,6 +43,30 @@ test('a cookie wall: clicking Accept shows the price, which the stored monitor r
   assert.deepEqual(monitor.steps, [{ action: 'click', selector: '#accept' }]);
 });
 
+test('a preview after steps answers the element list and the step results only: no screenshot, cookie or page HTML', async () => {
+  const { token } = await createAccountWithToken(w.t.app);
+  const res = await preview(token, '/consent', [{ action: 'click', selector: '#accept' }]);
+  assert.equal(res.statusCode, 201, res.body);
+  const data = res.json().data;
+  assert.deepEqual(Object.keys(data).sort(), [
+    'created_at',
+    'elements',
+    'expires_at',
+    'final_url',
+    'format',
+    'id',
+    'issues',
+    'load_mode',
+    'steps',
+    'title',
+    'url',
+  ]);
+  assert.ok(data.elements.some((e: { selector: string; text: string }) => e.selector === '#price' && e.text === state.price));
+  // The click set a cookie in the page and the page holds a script: neither comes back, nor any image.
+  assert.ok(!/<html|<script|consent=yes|data:image|screenshot/i.test(res.body), res.body);
+  assert.equal(res.headers['set-cookie'], undefined);
+});
+
 test('a size selector: selecting Large reads the large price', async () => {
   const { monitor } = await watch('/sizes', [{ action: 'select', selector: '#size', value: 'l' }], PRICE);
   assert.equal(monitor.observations[0].value, 2500);
