@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parsePlans, DEFAULT_PLANS, type Plans } from './domain/plans.ts';
 import { guardPolicy } from './domain/network/guard-policy.ts';
+import { YOUNG_GENERATIONS, type YoungGeneration } from './heap-sizing.ts';
 import { parseProxies, type OutboundProxy } from './domain/network/outbound-proxies.ts';
 
 // Configuration is read from the environment once, at start, and passed in.
@@ -60,6 +61,8 @@ export interface Config {
   proxies: OutboundProxy[];
   /** PAGEWATCH_PGLITE_SHARED_BUFFERS_MB, default unset: sized for the embedded store at each start (a quarter of its size, 16–128 MiB) */
   pgliteSharedBuffersMiB: number | null;
+  /** PAGEWATCH_YOUNG_GENERATION, default fixed: V8's young generation is not grown (heap-sizing.ts); growing: V8's own sizing */
+  youngGeneration: YoungGeneration;
   /** PAGEWATCH_IDLE_STOP_SECONDS, default 60: extraction threads and a launched Chromium without work for this long stop (started again on demand) */
   idleStopSeconds: number;
   /** PAGEWATCH_CHANNEL_HOST_OVERRIDES, default none: service host → origin messages to it go to instead (host=http://127.0.0.1:9000,…), for tests */
@@ -86,6 +89,13 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+function youngGeneration(env: Env): YoungGeneration {
+  const value = text(env, 'PAGEWATCH_YOUNG_GENERATION') ?? 'fixed';
+  if (!YOUNG_GENERATIONS.includes(value as YoungGeneration))
+    throw new ConfigError('PAGEWATCH_YOUNG_GENERATION', `must be one of ${YOUNG_GENERATIONS.join(', ')}`);
+  return value as YoungGeneration;
 }
 
 function text(env: Env, name: string): string | null {
@@ -225,6 +235,7 @@ export function loadConfig(env: Env): Config {
     extractWorkers: integer(env, 'PAGEWATCH_EXTRACT_WORKERS', 2, 1, 64),
     pgliteSharedBuffersMiB:
       text(env, 'PAGEWATCH_PGLITE_SHARED_BUFFERS_MB') === null ? null : integer(env, 'PAGEWATCH_PGLITE_SHARED_BUFFERS_MB', 128, 8, 4096),
+    youngGeneration: youngGeneration(env),
     idleStopSeconds: integer(env, 'PAGEWATCH_IDLE_STOP_SECONDS', 60, 1, 86_400),
     channelHostOverrides: hostOverrides(env, 'PAGEWATCH_CHANNEL_HOST_OVERRIDES'),
     proxies: proxies(env),

@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { DataDirLockedError } from '../store/data-dir-lock.ts';
 import { MigrationMismatchError, migrate } from '../store/migrate.ts';
+import { sizeYoungGeneration } from '../heap-sizing.ts';
 
 // Each command imports its modules when it runs: the server's (HTTP, engine,
 // browser, PDF reader) took over half a second to load, which every command
@@ -27,12 +28,14 @@ export async function main(args: string[]): Promise<number> {
     switch (command) {
       case 'serve': {
         const config = loadConfig(process.env);
+        sizeYoungGeneration(config.youngGeneration);
         const { serveUntilSignalled } = await import('../server.ts');
         await serveUntilSignalled(config);
         return 0;
       }
       case 'api': {
         const config = loadConfig(process.env);
+        sizeYoungGeneration(config.youngGeneration);
         requirePostgres(config, 'api');
         const { serveUntilSignalled } = await import('../server.ts');
         await serveUntilSignalled(config, { engine: false });
@@ -40,6 +43,7 @@ export async function main(args: string[]): Promise<number> {
       }
       case 'worker': {
         const config = loadConfig(process.env);
+        sizeYoungGeneration(config.youngGeneration);
         requirePostgres(config, 'worker');
         const { workUntilSignalled } = await import('../worker.ts');
         await workUntilSignalled(config);

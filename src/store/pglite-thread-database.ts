@@ -77,7 +77,7 @@ export async function openPgliteThreadDatabase(
 }
 
 /** The template into a new data directory, under the directory's lock (another process may be creating it too). */
-function unpackLocked(dataDir: string, template: Uint8Array): void {
+function unpackLocked(dataDir: string, template: URL): void {
   const lock = lockEmbeddedDataDir(dataDir)!;
   try {
     if (!existsSync(join(dataDir, 'PG_VERSION'))) unpackStoreTemplate(template, dataDir);

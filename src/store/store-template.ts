@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 // A new embedded store starts from a template: a data directory created and
@@ -13,8 +13,8 @@ import { dirname, join } from 'node:path';
 export const STORE_TEMPLATE = new URL('./empty-store.tar', import.meta.url);
 
 /** The template next to the running code, or null when there is none (running from the sources). */
-export function storeTemplate(): Uint8Array<ArrayBuffer> | null {
-  return existsSync(STORE_TEMPLATE) ? new Uint8Array(readFileSync(STORE_TEMPLATE)) : null;
+export function storeTemplate(): URL | null {
+  return existsSync(STORE_TEMPLATE) ? STORE_TEMPLATE : null;
 }
 
 export interface TarEntry {
@@ -24,7 +24,20 @@ export interface TarEntry {
   content: Uint8Array;
 }
 
+/** An entry's header: its content is `size` bytes from `at` in the archive. */
+interface TarHeader {
+  path: string;
+  kind: 'file' | 'directory';
+  at: number;
+  size: number;
+}
+
+/** `length` bytes of the archive from `at` (fewer at its end). */
+type ReadAt = (at: number, length: number) => Uint8Array;
+
 const BLOCK = 512;
+/** How much of a file's content is read and written at a time when unpacking from a file. */
+const CHUNK = 1 << 20;
 
 function text(bytes: Uint8Array, start: number, length: number): string {
   const field = bytes.subarray(start, start + length);
@@ -32,12 +45,11 @@ function text(bytes: Uint8Array, start: number, length: number): string {
   return new TextDecoder().decode(end === -1 ? field : field.subarray(0, end));
 }
 
-/** The entries of a ustar archive (what PGlite's dumpDataDir writes: files and directories only). */
-export function tarEntries(tar: Uint8Array): TarEntry[] {
-  const entries: TarEntry[] = [];
-  for (let at = 0; at + BLOCK <= tar.length;) {
-    const header = tar.subarray(at, at + BLOCK);
-    if (header.every((byte) => byte === 0)) break;
+/** The headers of a ustar archive (what PGlite's dumpDataDir writes: files and directories only). */
+function* tarHeaders(read: ReadAt): Generator<TarHeader> {
+  for (let at = 0; ;) {
+    const header = read(at, BLOCK);
+    if (header.length < BLOCK || header.every((byte) => byte === 0)) return;
     const name = text(header, 0, 100);
     const prefix = text(header, 345, 155);
     const size = parseInt(text(header, 124, 12).trim() || '0', 8);
@@ -45,28 +57,62 @@ export function tarEntries(tar: Uint8Array): TarEntry[] {
     const path = (prefix ? `${prefix}/${name}` : name).replace(/^\/+/, '').replace(/\/+$/, '');
     if (path.split('/').some((part) => part === '..')) throw new Error(`the store template names a path outside its directory: ${path}`);
     at += BLOCK;
-    if (type === '5') entries.push({ path, kind: 'directory', content: new Uint8Array() });
-    else if (type === '0' || type === '\0') entries.push({ path, kind: 'file', content: tar.subarray(at, at + size) });
+    if (type === '5') yield { path, kind: 'directory', at, size: 0 };
+    else if (type === '0' || type === '\0') yield { path, kind: 'file', at, size };
     else throw new Error(`the store template holds an entry of tar type ${JSON.stringify(type)} (${path})`);
     at += Math.ceil(size / BLOCK) * BLOCK;
   }
-  return entries;
+}
+
+/** The entries of a ustar archive in memory. */
+export function tarEntries(tar: Uint8Array): TarEntry[] {
+  return [...tarHeaders((at, length) => tar.subarray(at, at + length))].map(({ path, kind, at, size }) => ({
+    path,
+    kind,
+    content: tar.subarray(at, at + size),
+  }));
 }
 
 /**
  * Writes the template's files into `dataDir` (which holds no store). PG_VERSION,
  * by which a data directory is recognised, is written last: an unpacking that
- * stops half-way is done again at the next start.
+ * stops half-way is done again at the next start. A template file is read a
+ * chunk at a time: read whole (40 MiB) it stayed resident as garbage after a
+ * first start until a full collection came (docs/decisions/0059-footprint-v8s-young-generation-not-grown.md).
  */
-export function unpackStoreTemplate(template: Uint8Array, dataDir: string): void {
-  const entries = tarEntries(template);
-  const ordered = [...entries.filter((e) => e.path !== 'PG_VERSION'), ...entries.filter((e) => e.path === 'PG_VERSION')];
-  for (const entry of ordered) {
-    const path = join(dataDir, entry.path);
-    if (entry.kind === 'directory') mkdirSync(path, { recursive: true });
-    else {
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, entry.content);
+export function unpackStoreTemplate(template: Uint8Array | URL, dataDir: string): void {
+  if (!(template instanceof URL)) return unpackFrom((at, length) => template.subarray(at, at + length), dataDir);
+  const fd = openSync(template, 'r');
+  try {
+    unpackFrom((at, length) => {
+      const bytes = new Uint8Array(length);
+      return bytes.subarray(0, readSync(fd, bytes, 0, length, at));
+    }, dataDir);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function unpackFrom(read: ReadAt, dataDir: string): void {
+  const headers = [...tarHeaders(read)];
+  const ordered = [...headers.filter((h) => h.path !== 'PG_VERSION'), ...headers.filter((h) => h.path === 'PG_VERSION')];
+  for (const header of ordered) {
+    const path = join(dataDir, header.path);
+    if (header.kind === 'directory') {
+      mkdirSync(path, { recursive: true });
+      continue;
+    }
+    mkdirSync(dirname(path), { recursive: true });
+    const out = openSync(path, 'w');
+    try {
+      for (let done = 0; done < header.size;) {
+        const chunk = read(header.at + done, Math.min(CHUNK, header.size - done));
+        if (chunk.length === 0) throw new Error(`the store template ends inside ${header.path}`);
+        writeSync(out, chunk);
+        done += chunk.length;
+      }
+    } finally {
+      closeSync(out);
     }
   }
 }

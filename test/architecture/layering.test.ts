@@ -7,7 +7,7 @@ import { moduleReferences, sourceFiles, SRC } from './module-references.ts';
 // its own layer's folder or from a lower layer, never from a higher one nor
 // from a sibling on the same level (api and web, engine and notify).
 const LAYERS: string[][] = [
-  ['errors.ts', 'clock.ts', 'signals.ts', 'thread-entry.ts'],
+  ['errors.ts', 'clock.ts', 'signals.ts', 'thread-entry.ts', 'heap-sizing.ts'],
   ['domain'],
   ['config.ts', 'process-metrics.ts', 'schemas'],
   ['store', 'extraction'],

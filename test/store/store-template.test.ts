@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { migrate } from '../../src/store/migrate.ts';
 import { openDatabase } from '../../src/store/open-database.ts';
@@ -34,6 +35,22 @@ test('a data directory unpacked from a dump opens as the store it was, migrated'
   } finally {
     await db.close();
   }
+});
+
+test('a template read from its file a chunk at a time unpacks to the same files as one read whole', async () => {
+  const dump = await dumpOfMigratedStore();
+  const dir = dataDirs();
+  mkdirSync(dir);
+  const file = join(dir, 'template.tar');
+  writeFileSync(file, dump);
+  const fromFile = dataDirs();
+  unpackStoreTemplate(pathToFileURL(file), fromFile);
+  const files = tarEntries(dump).filter((entry) => entry.kind === 'file');
+  assert.ok(
+    files.some((entry) => entry.content.length > 1 << 20),
+    'a file larger than a chunk',
+  );
+  for (const entry of files) assert.deepEqual(readFileSync(join(fromFile, entry.path)), Buffer.from(entry.content), entry.path);
 });
 
 function tarHeader(name: string, type: string): Uint8Array {
