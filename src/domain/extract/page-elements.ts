@@ -1,5 +1,4 @@
 import type { Element } from 'domhandler';
-import type { ParsedPage } from './parse-page.ts';
 
 // The elements whole-page targets look up by name (JSON-LD scripts, meta
 // tags, the title's <h1>) or by microdata property, noted as the parser makes
@@ -27,12 +26,17 @@ export class PageElements {
   }
 }
 
+/** A parsed page (parse-page.ts, which makes these as it parses: named here by shape, not imported back). */
+interface NotedPage {
+  readonly elements: PageElements;
+}
+
 /** The page's elements of one name: script, meta or h1. */
-export function elementsNamed(page: ParsedPage, name: 'script' | 'meta' | 'h1'): readonly Element[] {
+export function elementsNamed(page: NotedPage, name: 'script' | 'meta' | 'h1'): readonly Element[] {
   return page.elements.of(name);
 }
 
 /** The page's elements with an itemprop attribute. */
-export function itempropElements(page: ParsedPage): readonly Element[] {
+export function itempropElements(page: NotedPage): readonly Element[] {
   return page.elements.itemprops;
 }
