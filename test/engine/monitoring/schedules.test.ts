@@ -97,7 +97,10 @@ test('a cron expression runs at its local time each day; 02:30, which the DST da
 });
 
 test('jitter_seconds moves each scheduled check 0 to that many seconds after its slot, and next_check_at shows the moved time', async () => {
-  t.clock.set('2026-04-01T09:30:00Z');
+  // An hour before the first slot: the first capture comes up to a minute after creation, and a slot sooner than
+  // interval_minutes after it waits for the next; created at 09:30, the 10:00 slot was skipped whenever its jitter
+  // was shorter than that minute's delay (1 monitor id in 20).
+  t.clock.set('2026-04-01T09:00:00Z');
   const { token } = await createAccountWithToken(t.app);
   const schedule = { timezone: 'UTC', cron: '0 * * * *', jitter_seconds: 600 };
   const id = await createMonitorFor(t.app, token, `${site.url}/shop/espresso.html?schedule=jitter`, { interval_minutes: 30, schedule });
