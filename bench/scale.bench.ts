@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/config.ts';
+import { sizeYoungGeneration } from '../src/heap-sizing.ts';
 import { nextDueAt, stableOffsetSeconds } from '../src/domain/schedule.ts';
 import type { Loaders } from '../src/fetch/loaders.ts';
 import { rescheduleMonitors } from '../src/store/monitor-checks-store.ts';
@@ -38,6 +39,7 @@ import { openBenchStore, postgresAvailable, STORE_LABELS, type StoreKind } from 
 //   BENCH_SCALE_TAKEOVER_PAGE_MS   how late the take-over run's fixture site answers each page (default: a quarter
 //                                  of the two workers' slots loading at the offered rate, 24 ms at 100,000 monitors)
 //   BENCH_TICK_SECONDS       scheduler cycle (default 1, see bench/lib/engine.ts)
+//   PAGEWATCH_YOUNG_GENERATION  V8's young generation as serve and worker size it (default fixed, heap-sizing.ts)
 
 const MONITORS = Number(process.env.BENCH_SCALE_MONITORS ?? 100_000);
 const MINUTES = Number(process.env.BENCH_SCALE_MINUTES ?? 5);
@@ -53,8 +55,10 @@ const TAKE_OVER_LATE_S = Number(process.env.BENCH_SCALE_TAKEOVER_LATE_S ?? 5);
 const TAKE_OVER_PAGE_MS = Number(
   process.env.BENCH_SCALE_TAKEOVER_PAGE_MS ?? Math.round((0.25 * 2 * CONCURRENCY * 1000) / (MONITORS / (INTERVAL * 60))),
 );
-// The take-over run uses production's lease.
-const LEASE_SECONDS = loadConfig({}).leaseSeconds;
+// The take-over run uses production's lease; the engine's heap is sized as serve and worker size theirs.
+const productionConfig = loadConfig({ PAGEWATCH_YOUNG_GENERATION: process.env.PAGEWATCH_YOUNG_GENERATION });
+const LEASE_SECONDS = productionConfig.leaseSeconds;
+sizeYoungGeneration(productionConfig.youngGeneration);
 const START_DELAY_MS = 5_000;
 // The fixture site moves each page's price this often (bench/lib/pages.ts).
 const CHANGE_SECONDS = 600;
@@ -275,7 +279,8 @@ slot as on a settled service, ${
       SETTLED
         ? 'each captured once before the run at its own slot one interval before its first due slot (one capture written in bulk by bench/lib/simulated-hour.ts: baselines and texts in place, so every check of the run is a settled check)'
         : 'never checked before the run (every check of the first interval is a first capture: baselines and texts written)'
-    }, run for **${MINUTES} real minutes** per store; ${CONCURRENCY} checks at once, scheduler cycle ${TICK_SECONDS} s;
+    }, run for **${MINUTES} real minutes** per store; ${CONCURRENCY} checks at once, scheduler cycle ${TICK_SECONDS} s, V8's young generation
+${productionConfig.youngGeneration === 'fixed' ? 'not grown, as serve and worker run by default' : 'grown by V8 (PAGEWATCH_YOUNG_GENERATION=growing)'};
 small pages (the three watched elements, ~0.3 KB) whose price moves every ${CHANGE_SECONDS / 60} minutes, served by a child process on
 ${server.bases.length} loopback ports. Lateness is the start of each check's load against its due time; a monitor the engine
 reaches more than two cycles late is moved to its next slot (src/store/procedures/claim-work.ts), so an engine slower than the offered
@@ -298,7 +303,7 @@ ${table(['store', 'after seeding', 'after the real run', 'after the simulated ho
 
 Re-run: \`node bin/run-ts.js bench/scale.bench.ts\` (BENCH_SCALE_MONITORS, BENCH_SCALE_MINUTES, BENCH_SCALE_INTERVAL,
 BENCH_SCALE_CONCURRENCY, BENCH_SCALE_STORES, BENCH_SCALE_SETTLED, BENCH_SCALE_SIMULATE, BENCH_SCALE_TAKEOVER,
-BENCH_SCALE_TAKEOVER_WARMUP_S, BENCH_SCALE_TAKEOVER_LATE_S, BENCH_TICK_SECONDS, BENCH_DATABASE_URL).`,
+BENCH_SCALE_TAKEOVER_WARMUP_S, BENCH_SCALE_TAKEOVER_LATE_S, BENCH_TICK_SECONDS, BENCH_DATABASE_URL, PAGEWATCH_YOUNG_GENERATION).`,
   );
 } finally {
   await server.close();
