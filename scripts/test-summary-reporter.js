@@ -52,7 +52,8 @@ export default async function* summary(source) {
       });
     }
   }
-  const where = (file) => (file ? relative(process.cwd(), file) : '(no file)');
+  // A compiled test file is named by its source (scripts/compile-tests.js).
+  const where = (file) => (file ? relative(process.cwd(), file).replace(/^\.test-build-[^/]+\/(.*)\.js$/, '$1.ts') : '(no file)');
   let out = '\n== test summary\n';
   if (failures.length === 0) out += 'no test failed\n';
   else {
