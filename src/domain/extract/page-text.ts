@@ -4,7 +4,7 @@ import { perPage } from './per-page.ts';
 import { TextLayer } from './text-layer.ts';
 import { rawVisibleText, STRUCK, visibleText, type VisibleTextOptions } from './visible-text.ts';
 
-// A page's visible text read in one walk, with where each element's text
+// A page's visible text read once (as the parser noted it, text-capture.ts), with where each element's text
 // starts and ends in it: the stored text, the areas around the title and the
 // controls are slices of it, and a text without some elements (struck-through
 // prices, controls worded both ways) is the walk's raw text less their
@@ -34,8 +34,14 @@ interface PageWalk {
 /** Scanning the elements read this many times over costs more than a map of them. */
 const SCANS_BEFORE_MAP = 16;
 
+/** The page's text as the parser noted it, or walked again when the tree was changed since. */
 function walkPage(page: ParsedPage): PageWalk {
-  const walk: PageWalk = { layer: new TextLayer(''), elements: [], starts: [], ends: [], cursor: 0, scanned: 0, index: null };
+  const lookups = { cursor: 0, scanned: 0, index: null };
+  if (page.parsedText) {
+    const { raw, elements, starts, ends } = page.parsedText;
+    return { layer: new TextLayer(raw), elements, starts, ends, ...lookups };
+  }
+  const walk: PageWalk = { layer: new TextLayer(''), elements: [], starts: [], ends: [], ...lookups };
   const onElement = (el: Element, start: number, end: number) => {
     walk.elements.push(el);
     walk.starts.push(start);
