@@ -17,6 +17,8 @@ export interface PageTextView {
   readonly text: string;
   /** visibleText([el], options) */
   of(el: Element): string;
+  /** where of(el) is in `text`; null when the element's text is read on its own */
+  span(el: Element): { from: number; to: number } | null;
 }
 
 interface PageWalk {
@@ -116,16 +118,25 @@ function viewWithout(walk: PageWalk, options: VisibleTextOptions): PageTextView 
   };
   // an element's offsets are never inside a cut: what is cut before one is every cut ending by it
   const shift = (at: number) => at - (removed[count(at, 'end') - 1] ?? 0);
+  /** The element's offsets in the view's raw text; null when its text is read on its own. */
+  const rawSpan = (el: Element) => {
+    const i = indexOf(walk, el);
+    if (i === undefined) return null;
+    const start = walk.starts[i]!;
+    const end = walk.ends[i]!;
+    const around = cuts[count(start, 'start') - 1];
+    if (around && around.end >= end) return null;
+    return { start: shift(start), end: shift(end) };
+  };
   return {
     text: layer.text,
     of(el) {
-      const i = indexOf(walk, el);
-      if (i === undefined) return visibleText([el], options);
-      const start = walk.starts[i]!;
-      const end = walk.ends[i]!;
-      const around = cuts[count(start, 'start') - 1];
-      if (around && around.end >= end) return visibleText([el], options);
-      return layer.slice(shift(start), shift(end));
+      const raw = rawSpan(el);
+      return raw ? layer.slice(raw.start, raw.end) : visibleText([el], options);
+    },
+    span(el) {
+      const raw = rawSpan(el);
+      return raw ? layer.span(raw.start, raw.end) : null;
     },
   };
 }
