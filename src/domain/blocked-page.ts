@@ -78,21 +78,33 @@ const WALL_WORDS =
 const TITLE = /<title[^>]*>([\s\S]{0,300}?)<\/title>/i;
 const H1 = /<h1\b[^>]*>([\s\S]{0,300}?)<\/h1>/gi;
 
+/**
+ * Whether blockedReason reads the document at all: not for an answer it
+ * takes as no wall by its status or size alone (an error other than the wall
+ * statuses, a page larger than walls are), so a caller need not decode it.
+ */
+export function readsDocument({ status, length }: Pick<BlockEvidence, 'status' | 'length'>): boolean {
+  if (status !== null && WALL_STATUSES.has(status)) return true;
+  return (status === null || (status >= 200 && status <= 299)) && length <= SCREENED_CHARS;
+}
+
 /** The reason the page is a wall, or null when it is (or may be) the site's content. */
 export function blockedReason(evidence: BlockEvidence): string | null {
   const mitigated = evidence.cfMitigated?.trim().toLowerCase();
   if (mitigated === 'challenge' || mitigated === 'block') return `a Cloudflare ${mitigated} (cf-mitigated: ${mitigated})`;
   const { status, head } = evidence;
-  if (head === '') return null;
-  const vendor = VENDOR_WALLS.find((wall) => wall.pattern.test(head))?.reason;
+  if (head === '' || !readsDocument(evidence)) return null;
+  const vendor = () => VENDOR_WALLS.find((wall) => wall.pattern.test(head))?.reason;
   if (status !== null && WALL_STATUSES.has(status)) {
-    if (vendor) return vendor;
+    const wall = vendor();
+    if (wall) return wall;
     if (CAPTCHA_WIDGET.test(head)) return 'a captcha page';
     return WALL_WORDS.test(visibleText(head)) ? 'a bot check or access-denied page' : null;
   }
-  if (status !== null && (status < 200 || status > 299)) return null;
-  if (evidence.length > SCREENED_CHARS || visibleText(head).length > LITTLE_TEXT_CHARS) return null;
-  if (vendor) return vendor;
+  // the vendors' markers are looked for only in a page small enough and with little text enough to be a wall
+  if (visibleText(head).length > LITTLE_TEXT_CHARS) return null;
+  const wall = vendor();
+  if (wall) return wall;
   // A small page may mention verification in passing (a contact form's captcha); a wall says it in its headline.
   if (!WALL_WORDS.test(headline(head))) return null;
   return CAPTCHA_WIDGET.test(head) ? 'a captcha page' : 'a bot check page';

@@ -4,6 +4,8 @@
 // (the web's historical default). Node's TextDecoder has full ICU, so every
 // WHATWG encoding label (shift_jis, iso-8859-x, koi8-r, gbk, …) works.
 
+import { isUtf8 } from 'node:buffer';
+
 // Browsers look for <meta charset> in the first 1024 bytes; we allow a little
 // more for pages with long comments or inline scripts before it.
 const PRESCAN_BYTES = 4096;
@@ -33,22 +35,14 @@ function fromMeta(bytes: Uint8Array): TextDecoder | null {
   return decoderFor(/^utf-16/i.test(label) ? 'utf-8' : label);
 }
 
-function isValidUtf8(bytes: Uint8Array): boolean {
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function decoderOf(bytes: Uint8Array, headerCharset: string | null): TextDecoder {
   const bom = fromBom(bytes);
   return (
     (bom ? decoderFor(bom) : null) ??
     (headerCharset ? decoderFor(headerCharset) : null) ??
     fromMeta(bytes) ??
-    new TextDecoder(isValidUtf8(bytes) ? 'utf-8' : 'windows-1252')
+    // validated without decoding: a fatal decoder would make the whole text only to throw it away
+    new TextDecoder(isUtf8(bytes) ? 'utf-8' : 'windows-1252')
   );
 }
 

@@ -8,7 +8,7 @@ import {
 import { pageText, sourceFormat, type PageSource } from '../domain/page-source.ts';
 import type { Target } from '../domain/targets.ts';
 import { changeDiff, type ChangeDiff } from '../domain/text-diff.ts';
-import { blockedReason, screenedPart } from '../domain/blocked-page.ts';
+import { blockedReason, readsDocument, SCREENED_CHARS, screenedPart } from '../domain/blocked-page.ts';
 import { atomDocument, type AtomFeed } from '../domain/atom-feed.ts';
 import { ImportSourceError, readImportSource } from '../domain/imports/import-source.ts';
 import type { ImportPlan } from '../domain/imports/monitor-draft.ts';
@@ -74,17 +74,33 @@ function wallReason({ head, length, status, cfMitigated }: ScreenEvidence): stri
   return blockedReason({ head: pageText(head), length, status, cfMitigated });
 }
 
+/**
+ * A check's page screened for a wall, and the page to read: decoded once when
+ * the screen reads all of it, not decoded for a screen that reads none of it.
+ */
+function screenCheck(html: PageSource, marks: ResponseMarks): { blocked: string | null; source: PageSource } {
+  const length = typeof html === 'string' ? html.length : html.bytes.length;
+  if (!readsDocument({ status: marks.status, length })) return { blocked: blockedReason({ head: '', length, ...marks }), source: html };
+  if (length <= SCREENED_CHARS && sourceFormat(html) === 'html') {
+    const text = pageText(html);
+    return { blocked: blockedReason({ head: text, length, ...marks }), source: text };
+  }
+  return { blocked: wallReason({ ...screenedPart(html), ...marks }), source: html };
+}
+
 export async function runJob(job: ExtractionJob): Promise<JobResult<ExtractionJob>> {
   if (job.kind === 'diff') return changeDiff(job.before, job.after);
   if (job.kind === 'atom') return atomDocument(job.feed);
   if (job.kind === 'importSource') return readImport(job.file);
   if (job.kind === 'screen') return wallReason(job.evidence);
+  let source = job.html;
   if (job.kind === 'check') {
     // A check's page is screened in the job that reads it: one hand-over to the threads per check, not two.
-    const blocked = wallReason({ ...screenedPart(job.html), ...job.marks });
-    if (blocked !== null) return { blocked, extractions: null };
+    const screened = screenCheck(job.html, job.marks);
+    if (screened.blocked !== null) return { blocked: screened.blocked, extractions: null };
+    source = screened.source;
   }
-  const document = await readDocument(job.html, job.finalUrl);
+  const document = await readDocument(source, job.finalUrl);
   if (job.kind === 'preview') return outlineDocument(document);
   const extractions = job.targets.map((target) => extractFromDocument(document, target));
   return job.kind === 'check' ? { blocked: null, extractions } : extractions;

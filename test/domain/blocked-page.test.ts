@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { blockedReason, SCREENED_CHARS, type BlockEvidence } from '../../src/domain/blocked-page.ts';
+import { blockedReason, readsDocument, SCREENED_CHARS, type BlockEvidence } from '../../src/domain/blocked-page.ts';
 import { loadRealPages } from '../../scripts/realpages-eval.ts';
 
 const WALLS = resolve(import.meta.dirname, '../fixtures/site/walls');
@@ -77,4 +77,12 @@ test('no product page of the availability corpus or the fixture shop is classifi
   assert.ok(files.length > 20);
   const blocked = files.filter((file) => blockedReason(evidence(readFileSync(file, 'utf8'), 200)) !== null);
   assert.deepEqual(blocked, []);
+});
+
+test('the document is not read for a 2xx page larger than the screened part, nor for an error other than the wall statuses', () => {
+  assert.equal(readsDocument({ status: 200, length: SCREENED_CHARS + 1 }), false);
+  assert.equal(readsDocument({ status: 404, length: 100 }), false);
+  assert.equal(readsDocument({ status: 200, length: SCREENED_CHARS }), true);
+  assert.equal(readsDocument({ status: null, length: 100 }), true);
+  assert.equal(readsDocument({ status: 403, length: SCREENED_CHARS * 4 }), true);
 });

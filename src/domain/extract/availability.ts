@@ -2,7 +2,8 @@ import type { AnyNode, Element } from 'domhandler';
 import type { ParsedPage } from './parse-page.ts';
 import type { Availability } from '../observed-value.ts';
 import { combineAvailability } from './schema-availability.ts';
-import { stockFromWording, stockWording } from './stock-text.ts';
+import { StockText, stockFromWording, stockWording, type StockWording } from './stock-text.ts';
+import { perPage } from './per-page.ts';
 import { areasAroundTitle, areasCoverPage } from './main-offer.ts';
 import { jsonLdFacts, metaFacts, microdataFacts, pageMicrodataFacts } from './structured-data.ts';
 import { pageTextView, type PageTextView } from './page-text.ts';
@@ -20,31 +21,46 @@ import { visibleText } from './visible-text.ts';
 
 const CONTROLS = new Set(['a', 'button']);
 
-/** Whether a control holds labels worded both ways, its text read by `textOf`. */
-function switchedLabels(textOf: (el: Element) => string): (el: Element) => boolean {
-  // a page repeats its controls' words ("Add to cart" on every product tile): each text is judged once
-  const judged = new Map<string, boolean>();
+/** Whether a control holds labels worded both ways, its wording read by `wordingOf`. */
+function switchedLabels(wordingOf: (el: Element) => StockWording): (el: Element) => boolean {
   return (el) => {
     if (!CONTROLS.has(el.name)) return false;
-    const text = textOf(el);
-    let switched = judged.get(text);
-    if (switched === undefined) {
-      const wording = stockWording(text);
-      switched = wording.out > 0 && wording.in > 0;
-      judged.set(text, switched);
-    }
-    return switched;
+    const wording = wordingOf(el);
+    return wording.out > 0 && wording.in > 0;
   };
 }
 
 function wordingOf(nodes: readonly AnyNode[]) {
-  return stockWording(visibleText(nodes, { skip: switchedLabels((el) => visibleText([el])) }));
+  // a page repeats its controls' words ("Add to cart" on every product tile): each text is judged once
+  const judged = new Map<string, StockWording>();
+  const controlWording = (el: Element) => {
+    const text = visibleText([el]);
+    let wording = judged.get(text);
+    if (wording === undefined) {
+      wording = stockWording(text);
+      judged.set(text, wording);
+    }
+    return wording;
+  };
+  return stockWording(visibleText(nodes, { skip: switchedLabels(controlWording) }));
 }
 
-/** The page's text and its elements' without the controls worded both ways. */
-function stockText(page: ParsedPage): PageTextView {
-  const plain = pageTextView(page, 'plain');
-  return pageTextView(page, 'without switched labels', { skip: switchedLabels((el) => plain.of(el)) });
+/** The wording of an element's text in a view of the page, its text normalised once for the view (stock-text.ts). */
+function wordingIn(view: PageTextView, words: StockText): (el: Element) => StockWording {
+  return (el) => {
+    const span = view.span(el);
+    return span ? words.of(span.from, span.to) : stockWording(view.of(el));
+  };
+}
+
+/** The page's text and its elements' without the controls worded both ways, with their wording. */
+function stockText(page: ParsedPage): { view: PageTextView; words: StockText } {
+  return perPage(page, 'stock text', () => {
+    const plain = pageTextView(page, 'plain');
+    const plainWords = new StockText(plain.text);
+    const view = pageTextView(page, 'without switched labels', { skip: switchedLabels(wordingIn(plain, plainWords)) });
+    return { view, words: view.text === plain.text ? plainWords : new StockText(view.text) };
+  });
 }
 
 export function extractAvailability(page: ParsedPage, roots: readonly AnyNode[] | null): Availability | null {
@@ -57,10 +73,11 @@ export function extractAvailability(page: ParsedPage, roots: readonly AnyNode[] 
   }
   if (roots) return stockFromWording(wordingOf(roots));
   const areas = areasAroundTitle(page);
-  const text = stockText(page);
+  const { view, words } = stockText(page);
+  const areaWording = wordingIn(view, words);
   for (const area of areas) {
-    const wording = stockWording(text.of(area));
+    const wording = areaWording(area);
     if (wording.out > 0 || wording.in > 0) return stockFromWording(wording);
   }
-  return areasCoverPage(page, areas) ? null : stockFromWording(stockWording(text.text));
+  return areasCoverPage(page, areas) ? null : stockFromWording(words.whole());
 }

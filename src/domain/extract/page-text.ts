@@ -4,7 +4,7 @@ import { perPage } from './per-page.ts';
 import { TextLayer } from './text-layer.ts';
 import { rawVisibleText, STRUCK, visibleText, type VisibleTextOptions } from './visible-text.ts';
 
-// A page's visible text read in one walk, with where each element's text
+// A page's visible text read once (as the parser noted it, text-capture.ts), with where each element's text
 // starts and ends in it: the stored text, the areas around the title and the
 // controls are slices of it, and a text without some elements (struck-through
 // prices, controls worded both ways) is the walk's raw text less their
@@ -17,6 +17,8 @@ export interface PageTextView {
   readonly text: string;
   /** visibleText([el], options) */
   of(el: Element): string;
+  /** where of(el) is in `text`; null when the element's text is read on its own */
+  span(el: Element): { from: number; to: number } | null;
 }
 
 interface PageWalk {
@@ -34,8 +36,14 @@ interface PageWalk {
 /** Scanning the elements read this many times over costs more than a map of them. */
 const SCANS_BEFORE_MAP = 16;
 
+/** The page's text as the parser noted it, or walked again when the tree was changed since. */
 function walkPage(page: ParsedPage): PageWalk {
-  const walk: PageWalk = { layer: new TextLayer(''), elements: [], starts: [], ends: [], cursor: 0, scanned: 0, index: null };
+  const lookups = { cursor: 0, scanned: 0, index: null };
+  if (page.parsedText) {
+    const { raw, elements, starts, ends } = page.parsedText;
+    return { layer: new TextLayer(raw), elements, starts, ends, ...lookups };
+  }
+  const walk: PageWalk = { layer: new TextLayer(''), elements: [], starts: [], ends: [], ...lookups };
   const onElement = (el: Element, start: number, end: number) => {
     walk.elements.push(el);
     walk.starts.push(start);
@@ -110,16 +118,25 @@ function viewWithout(walk: PageWalk, options: VisibleTextOptions): PageTextView 
   };
   // an element's offsets are never inside a cut: what is cut before one is every cut ending by it
   const shift = (at: number) => at - (removed[count(at, 'end') - 1] ?? 0);
+  /** The element's offsets in the view's raw text; null when its text is read on its own. */
+  const rawSpan = (el: Element) => {
+    const i = indexOf(walk, el);
+    if (i === undefined) return null;
+    const start = walk.starts[i]!;
+    const end = walk.ends[i]!;
+    const around = cuts[count(start, 'start') - 1];
+    if (around && around.end >= end) return null;
+    return { start: shift(start), end: shift(end) };
+  };
   return {
     text: layer.text,
     of(el) {
-      const i = indexOf(walk, el);
-      if (i === undefined) return visibleText([el], options);
-      const start = walk.starts[i]!;
-      const end = walk.ends[i]!;
-      const around = cuts[count(start, 'start') - 1];
-      if (around && around.end >= end) return visibleText([el], options);
-      return layer.slice(shift(start), shift(end));
+      const raw = rawSpan(el);
+      return raw ? layer.slice(raw.start, raw.end) : visibleText([el], options);
+    },
+    span(el) {
+      const raw = rawSpan(el);
+      return raw ? layer.span(raw.start, raw.end) : null;
     },
   };
 }

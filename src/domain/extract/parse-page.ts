@@ -4,11 +4,13 @@ import { DomHandler, type Document, type Element } from 'domhandler';
 import { normaliseText } from '../observed-value.ts';
 import { capDepth, MAX_ELEMENT_DEPTH } from './cap-depth.ts';
 import { PageElements } from './page-elements.ts';
+import { TextCapture, type CapturedText } from './text-capture.ts';
 
 // A loaded page, parsed once and shared by every target and the preview.
 // What whole-page lookups need of every element (how deep elements nest, the
-// first <base href>, the elements looked up by name) is noted as the parser
-// makes the elements: on pages of 400 KB each of those was a walk of its own.
+// first <base href>, the elements looked up by name, the visible text) is
+// noted as the parser makes the elements: on pages of 400 KB each of those was
+// a walk of its own.
 
 export interface ParsedPage {
   readonly document: Document;
@@ -20,6 +22,8 @@ export interface ParsedPage {
   readonly elements: PageElements;
   /** the facts found once per page (per-page.ts) */
   readonly found: Map<string, unknown>;
+  /** the whole page's visible text noted while parsing (text-capture.ts); null when capDepth has reordered the tree since */
+  readonly parsedText: CapturedText | null;
 }
 
 /** htmlparser2's DOM handler (what parseDocument uses), noting each element as it opens. */
@@ -29,6 +33,7 @@ class PageHandler extends DomHandler {
   /** the first <base> with an href, as domutils' findOne finds it */
   baseHref: string | undefined;
   readonly elements = new PageElements();
+  readonly text = new TextCapture();
 
   override onopentag(name: string, attribs: Record<string, string>): void {
     super.onopentag(name, attribs);
@@ -36,7 +41,20 @@ class PageHandler extends DomHandler {
     const open = this.tagStack.length - 1;
     if (open > this.deepest) this.deepest = open;
     if (this.baseHref === undefined && name === 'base') this.baseHref = attribs.href;
-    this.elements.note(this.tagStack[open] as Element);
+    const el = this.tagStack[open] as Element;
+    this.elements.note(el);
+    this.text.opened(el);
+  }
+
+  override ontext(data: string): void {
+    super.ontext(data);
+    this.text.text(data);
+  }
+
+  override onclosetag(): void {
+    const el = this.tagStack[this.tagStack.length - 1] as Element;
+    super.onclosetag();
+    this.text.closed(el);
   }
 }
 
@@ -54,8 +72,16 @@ export function parsePage(html: string, finalUrl: string): ParsedPage {
   new Parser(handler).end(html);
   const document = handler.root;
   // capDepth lifts only elements nested deeper than its limit
-  if (handler.deepest > MAX_ELEMENT_DEPTH) capDepth(document);
-  return { document, finalUrl, baseUrl: resolveBase(handler.baseHref, finalUrl), elements: handler.elements, found: new Map() };
+  const capped = handler.deepest > MAX_ELEMENT_DEPTH;
+  if (capped) capDepth(document);
+  return {
+    document,
+    finalUrl,
+    baseUrl: resolveBase(handler.baseHref, finalUrl),
+    elements: handler.elements,
+    found: new Map(),
+    parsedText: capped ? null : handler.text.finish(),
+  };
 }
 
 function insideSvg(el: Element): boolean {

@@ -69,7 +69,10 @@ export interface StockWording {
 }
 
 export function stockWording(text: string): StockWording {
-  const normalised = normalise(text);
+  return normalisedWording(normalise(text));
+}
+
+function normalisedWording(normalised: string): StockWording {
   if (!ANY_PHRASE.test(normalised)) return { out: 0, in: 0 };
   const taken = new Uint8Array(normalised.length);
   const out = strongest(findAndTake(normalised, taken, OUT));
@@ -85,4 +88,56 @@ export function stockFromWording(wording: StockWording): Availability | null {
 /** The stock state the wording states, or null when it states none or contradicts itself. */
 export function stockFromText(text: string): Availability | null {
   return stockFromWording(stockWording(text));
+}
+
+/** Whether the stretch starts with the second half of a surrogate pair or ends with the first. */
+function splitsPair(stretch: string): boolean {
+  const first = stretch.charCodeAt(0);
+  const last = stretch.charCodeAt(stretch.length - 1);
+  return (first >= 0xdc00 && first <= 0xdfff) || (last >= 0xd800 && last <= 0xdbff);
+}
+
+/**
+ * The wording of a visible text (visible-text.ts: whitespace already collapsed
+ * to single spaces and line breaks) and of stretches of it, the text
+ * normalised for the phrase search once instead of each stretch on its own (a
+ * page's controls and the nested areas around its title are stretches of its
+ * text). A stretch's normalised text is the same stretch of the normalised
+ * text when lowercasing maps each character alone to one character (no "İ",
+ * no "Σ", whose lowercase depends on the letter after it), the stretch is in
+ * NFC and does not split a surrogate pair; any other stretch is normalised on
+ * its own.
+ */
+export class StockText {
+  private readonly folded: string;
+  private readonly slicing: boolean;
+  private readonly wording = new Map<string, StockWording>();
+
+  constructor(private readonly text: string) {
+    const lower = text.toLowerCase();
+    this.folded = lower.replace(/[’ʼ]/gu, "'");
+    this.slicing = lower.length === text.length && !text.includes('\u03a3');
+  }
+
+  /** stockWording(text), each distinct text judged once */
+  private judged(normalised: string): StockWording {
+    let wording = this.wording.get(normalised);
+    if (wording === undefined) {
+      wording = normalisedWording(normalised);
+      this.wording.set(normalised, wording);
+    }
+    return wording;
+  }
+
+  /** stockWording(text.slice(from, to)) */
+  of(from: number, to: number): StockWording {
+    const stretch = this.text.slice(from, to);
+    const sliceable = this.slicing && !splitsPair(stretch) && stretch.normalize('NFC') === stretch;
+    return this.judged(sliceable ? this.folded.slice(from, to) : normalise(stretch));
+  }
+
+  /** stockWording(text) */
+  whole(): StockWording {
+    return this.of(0, this.text.length);
+  }
 }

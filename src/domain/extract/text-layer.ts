@@ -101,15 +101,19 @@ export class TextLayer {
     return this.textStarts[word]! + Math.min(at - this.rawStarts[word]!, this.lengths[word]!);
   }
 
-  /** normaliseLines(raw.slice(start, end)) */
-  slice(start: number, end: number): string {
-    if (!this.sliceable || JOINS_PREVIOUS.test(this.raw.charAt(start)) || JOINS_PREVIOUS.test(this.raw.charAt(end))) {
-      return normaliseLines(this.raw.slice(start, end));
-    }
+  /** Where normaliseLines(raw.slice(start, end)) is in `text`; null when it is normalised on its own. */
+  span(start: number, end: number): { from: number; to: number } | null {
+    if (!this.sliceable || JOINS_PREVIOUS.test(this.raw.charAt(start)) || JOINS_PREVIOUS.test(this.raw.charAt(end))) return null;
     let from = this.toText(start);
     let to = this.toText(end);
     if (from < to && (this.text[from] === ' ' || this.text[from] === '\n')) from++;
     if (from < to && (this.text[to - 1] === ' ' || this.text[to - 1] === '\n')) to--;
-    return this.text.slice(from, to);
+    return { from, to };
+  }
+
+  /** normaliseLines(raw.slice(start, end)) */
+  slice(start: number, end: number): string {
+    const span = this.span(start, end);
+    return span ? this.text.slice(span.from, span.to) : normaliseLines(this.raw.slice(start, end));
   }
 }

@@ -75,11 +75,19 @@ export interface VisibleTextOptions {
   skip?: (el: Element) => boolean;
 }
 
+// "display:none" or "visibility:hidden" as a declaration of an inline style,
+// whatever the case and the whitespace, even inside a word ("dis play"): what
+// the style lowercased and without whitespace shows, read without copying it.
+// Without the u flag, i folds ASCII letters only, as lowercasing does for these.
+const HIDING_STYLE = new RegExp(
+  ['display:none', 'visibility:hidden'].map((words) => `(?:^|;)\\s*${[...words].join('\\s*')}`).join('|'),
+  'i',
+);
+
 export function isHidden(el: Element): boolean {
   if (el.attribs.hidden !== undefined) return true;
-  if (el.attribs.style === undefined) return false;
-  const style = el.attribs.style.toLowerCase().replace(/\s+/gu, '');
-  return /(?:^|;)(?:display:none|visibility:hidden)/u.test(style);
+  const style = el.attribs.style;
+  return style !== undefined && HIDING_STYLE.test(style);
 }
 
 /** What a walk writes: the raw text's pieces, and where each element's raw text starts and ends when asked. */
@@ -95,6 +103,16 @@ function push(out: RawText, piece: string): void {
   out.length += piece.length;
 }
 
+/** Whether a reader sees nothing of the element: a kind never shown, or hidden. */
+export function isUnread(el: Element): boolean {
+  return SKIPPED.has(el.name) || isHidden(el);
+}
+
+/** What stands before and after an element's text: a line break (blocks), a space (cells, controls) or nothing. */
+export function separatorOf(name: string): string {
+  return BLOCKS.has(name) ? '\n' : SPACED.has(name) ? ' ' : '';
+}
+
 function collect(node: AnyNode, out: RawText, options: VisibleTextOptions): void {
   if (isTextNode(node)) {
     push(out, node.data);
@@ -102,12 +120,12 @@ function collect(node: AnyNode, out: RawText, options: VisibleTextOptions): void
   }
   if (!isElement(node)) return;
   const name = node.name;
-  if (SKIPPED.has(name) || isHidden(node) || (options.skipStruck && STRUCK.has(name)) || options.skip?.(node)) return;
+  if (isUnread(node) || (options.skipStruck && STRUCK.has(name)) || options.skip?.(node)) return;
   const start = out.length;
   if (name === 'br') {
     push(out, '\n');
   } else {
-    const separator = BLOCKS.has(name) ? '\n' : SPACED.has(name) ? ' ' : '';
+    const separator = separatorOf(name);
     // most elements are inline: nothing to push around them
     if (separator !== '') push(out, separator);
     for (const child of node.children) collect(child, out, options);
