@@ -1,7 +1,8 @@
 // Compiles src/ and test/ to JavaScript in a directory of the run's own
-// (.test-build-*/, so runs side by side do not share one), laid out as the repository is, so each test file's process loads plain modules
-// instead of sending every one through tsx's hooks: on Node 20 that was about
-// half of a file's start (docs/decisions/0062-test-suite-compiled-once-per-run.md).
+// (.test-build-*/, so runs side by side do not share one), laid out as the
+// repository is, so each test file's process loads plain modules instead of
+// sending every one through tsx's hooks: on Node 20 that was about half of a
+// file's start (docs/decisions/0062-test-suite-compiled-once-per-run.md).
 // Everything else a test reaches by a path next to itself is linked in: the
 // TypeScript sources (child processes run them with tsx), fixtures, corpora,
 // migrations, and the repository's other files (bin/, docs/, node_modules/…).
