@@ -84,6 +84,26 @@ async function dumpDataDir(db: PGlite): Promise<DataDirDump> {
   return { tarball: new Uint8Array(await dump.arrayBuffer()), heldMs };
 }
 
+/**
+ * A data directory's tarball as the Blob PGlite reads it from, answering its
+ * bytes as they are: Node 20's own Blob hands them over in 64 KiB chunks
+ * joined again, which cost a test store's start ~0.4 s for a 41 MB store.
+ */
+class TarballBlob extends Blob {
+  readonly #bytes: Uint8Array<ArrayBuffer>;
+  constructor(bytes: Uint8Array<ArrayBuffer>) {
+    super([]);
+    this.#bytes = bytes;
+  }
+  override get size(): number {
+    return this.#bytes.byteLength;
+  }
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    const { buffer, byteOffset, byteLength } = this.#bytes;
+    return Promise.resolve(byteOffset === 0 && byteLength === buffer.byteLength ? buffer : buffer.slice(byteOffset, byteOffset + byteLength));
+  }
+}
+
 /** The thread's entry point: opens PGlite and answers the main thread until told to close. */
 export async function runPgliteThread(): Promise<void> {
   const port = parentPort as MessagePort;
@@ -92,7 +112,7 @@ export async function runPgliteThread(): Promise<void> {
   try {
     db = new PGlite({
       dataDir: dataDir ?? undefined,
-      loadDataDir: snapshot ? new Blob([snapshot]) : undefined,
+      loadDataDir: snapshot ? new TarballBlob(snapshot) : undefined,
       pgliteWasmModule,
       initdbWasmModule,
       startParams: [...PGlite.defaultStartParams, ...pgliteMemoryParams(memory)],
