@@ -2,6 +2,7 @@ import {
   extractFromDocument,
   outlineDocument,
   readDocument,
+  readsPageText,
   type DocumentOutline,
   type TargetExtraction,
 } from '../domain/extract/index.ts';
@@ -100,7 +101,9 @@ export async function runJob(job: ExtractionJob): Promise<JobResult<ExtractionJo
     if (screened.blocked !== null) return { blocked: screened.blocked, extractions: null };
     source = screened.source;
   }
-  const document = await readDocument(source, job.finalUrl);
+  // the whole page's text is noted while parsing only for a preview or a whole-page target, which read it
+  const captureText = job.kind === 'preview' || readsPageText(job.targets);
+  const document = await readDocument(source, job.finalUrl, { captureText });
   if (job.kind === 'preview') return outlineDocument(document);
   const extractions = job.targets.map((target) => extractFromDocument(document, target));
   return job.kind === 'check' ? { blocked: null, extractions } : extractions;

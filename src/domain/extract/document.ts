@@ -5,7 +5,7 @@ import { extractTarget } from './extract-target.ts';
 import { listJsonElements } from './json-elements.ts';
 import { readJson, type JsonValue } from './json-document.ts';
 import { extractJsonTarget } from './json-target.ts';
-import { pageTitle, parsePage, type ParsedPage } from './parse-page.ts';
+import { pageTitle, parsePage, type ParseOptions, type ParsedPage } from './parse-page.ts';
 import { listPdfElements, pdfAsPage } from './pdf-document.ts';
 import { readPdf, type PdfPageText } from './pdf-text.ts';
 import { listElements, type PreviewElement } from './preview-elements.ts';
@@ -33,17 +33,28 @@ export interface DocumentOutline {
   unreadable: Unreadable | null;
 }
 
-/** An HTML page or a JSON document, read at once (a PDF is read by readDocument). */
-export function readTextDocument(source: PageSource, finalUrl: string): ParsedDocument {
+/**
+ * Whether extracting the targets from an HTML page reads the whole page's
+ * visible text: a whole-page target does; a selected element's text, price,
+ * stock wording and links are read from the element alone. A preview reads it
+ * too (its main offer is what whole-page targets read, main-offer-elements.ts).
+ */
+export function readsPageText(targets: readonly Target[]): boolean {
+  return targets.some((target) => target.selection.scope === 'page');
+}
+
+/** An HTML page (parsed with the options) or a JSON document, read at once (a PDF is read by readDocument). */
+export function readTextDocument(source: PageSource, finalUrl: string, options: ParseOptions = {}): ParsedDocument {
   if (sourceFormat(source) === 'json' && typeof source !== 'string') {
     const reading = readJson(source.bytes);
     return reading.ok ? { format: 'json', value: reading.value } : { format: 'unreadable', problem: reading };
   }
-  return { format: 'html', page: parsePage(pageText(source), finalUrl) };
+  return { format: 'html', page: parsePage(pageText(source), finalUrl, options) };
 }
 
-export async function readDocument(source: PageSource, finalUrl: string): Promise<ParsedDocument> {
-  if (sourceFormat(source) !== 'pdf' || typeof source === 'string') return readTextDocument(source, finalUrl);
+/** Any document; the options are an HTML page's (a PDF's page is read whole, its text always noted). */
+export async function readDocument(source: PageSource, finalUrl: string, options: ParseOptions = {}): Promise<ParsedDocument> {
+  if (sourceFormat(source) !== 'pdf' || typeof source === 'string') return readTextDocument(source, finalUrl, options);
   const reading = await readPdf(source.bytes);
   if (!reading.ok) return { format: 'unreadable', problem: reading };
   return { format: 'pdf', page: pdfAsPage(reading.pages, reading.links, finalUrl), pages: reading.pages };

@@ -13,6 +13,7 @@ export {
   extractFromDocument,
   outlineDocument,
   readDocument,
+  readsPageText,
   readTextDocument,
   type DocumentOutline,
   type ParsedDocument,

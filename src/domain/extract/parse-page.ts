@@ -10,7 +10,9 @@ import { TextCapture, type CapturedText } from './text-capture.ts';
 // What whole-page lookups need of every element (how deep elements nest, the
 // first <base href>, the elements looked up by name, the visible text) is
 // noted as the parser makes the elements: on pages of 400 KB each of those was
-// a walk of its own.
+// a walk of its own. The visible text is noted only when asked for: targets
+// that read selected elements alone never read the whole page's text, and
+// noting it made their parse dearer (decision record 0061, "Found after").
 
 export interface ParsedPage {
   readonly document: Document;
@@ -22,8 +24,16 @@ export interface ParsedPage {
   readonly elements: PageElements;
   /** the facts found once per page (per-page.ts) */
   readonly found: Map<string, unknown>;
-  /** the whole page's visible text noted while parsing (text-capture.ts); null when capDepth has reordered the tree since */
+  /**
+   * the whole page's visible text noted while parsing (text-capture.ts); null when it was not asked for
+   * (ParseOptions.captureText) or capDepth has reordered the tree since: page-text.ts then walks the tree
+   */
   readonly parsedText: CapturedText | null;
+}
+
+export interface ParseOptions {
+  /** note the whole page's visible text while parsing (default true): false only when nothing will read it */
+  readonly captureText?: boolean;
 }
 
 /** htmlparser2's DOM handler (what parseDocument uses), noting each element as it opens. */
@@ -33,7 +43,10 @@ class PageHandler extends DomHandler {
   /** the first <base> with an href, as domutils' findOne finds it */
   baseHref: string | undefined;
   readonly elements = new PageElements();
-  readonly text = new TextCapture();
+
+  constructor(private readonly text: TextCapture | null) {
+    super();
+  }
 
   override onopentag(name: string, attribs: Record<string, string>): void {
     super.onopentag(name, attribs);
@@ -43,18 +56,18 @@ class PageHandler extends DomHandler {
     if (this.baseHref === undefined && name === 'base') this.baseHref = attribs.href;
     const el = this.tagStack[open] as Element;
     this.elements.note(el);
-    this.text.opened(el);
+    this.text?.opened(el);
   }
 
   override ontext(data: string): void {
     super.ontext(data);
-    this.text.text(data);
+    this.text?.text(data);
   }
 
   override onclosetag(): void {
     const el = this.tagStack[this.tagStack.length - 1] as Element;
     super.onclosetag();
-    this.text.closed(el);
+    this.text?.closed(el);
   }
 }
 
@@ -67,8 +80,9 @@ function resolveBase(href: string | undefined, finalUrl: string): string {
   }
 }
 
-export function parsePage(html: string, finalUrl: string): ParsedPage {
-  const handler = new PageHandler();
+export function parsePage(html: string, finalUrl: string, options: ParseOptions = {}): ParsedPage {
+  const text = options.captureText === false ? null : new TextCapture();
+  const handler = new PageHandler(text);
   new Parser(handler).end(html);
   const document = handler.root;
   // capDepth lifts only elements nested deeper than its limit
@@ -80,7 +94,7 @@ export function parsePage(html: string, finalUrl: string): ParsedPage {
     baseUrl: resolveBase(handler.baseHref, finalUrl),
     elements: handler.elements,
     found: new Map(),
-    parsedText: capped ? null : handler.text.finish(),
+    parsedText: capped || text === null ? null : text.finish(),
   };
 }
 

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import type { Element } from 'domhandler';
 import { parsePage } from '../../../src/domain/extract/parse-page.ts';
 import { rawVisibleText } from '../../../src/domain/extract/visible-text.ts';
+import { extractFromDocument, outlineDocument, readsPageText, readTextDocument } from '../../../src/domain/extract/document.ts';
+import type { Target } from '../../../src/domain/targets.ts';
 
 // The visible text noted while parsing must be what a walk of the finished tree reads.
 function walked(html: string) {
@@ -42,4 +44,47 @@ test('a page nested deeper than the depth cap has no text noted while parsing: t
   const deep = `${'<div>'.repeat(600)}x`;
   assert.equal(parsePage(deep, 'https://shop.example/').parsedText, null);
   assert.notEqual(parsePage('<div><p>x</p></div>', 'https://shop.example/').parsedText, null);
+});
+
+// Targets that read selected elements alone parse without noting the text; whole-page ones walk the tree instead.
+const PRODUCT = `<html><head><title>Kettle</title></head><body><nav><a href="/a">Home</a> <a href="/b">Deals</a></nav>
+  <main><div class="offer"><h1>Steel kettle</h1><p class="price"><s>€39.99</s> <b>€29.99</b></p>
+  <table><tr><td>Shipping</td><td>€4.95</td></tr></table><p class="stock">In stock</p>
+  <button>Add to cart<span hidden>Sold out</span></button></div><p>Other: €12.00</p></main></body></html>`;
+
+const SCOPES: Target['selection'][] = [
+  { scope: 'page' },
+  { scope: 'selector', selector: '.price' },
+  { scope: 'xpath', expression: '//p[@class="stock"]' },
+];
+const TARGETS: Target[] = SCOPES.flatMap((selection) => [
+  { id: 't', kind: 'text', selection },
+  { id: 'p', kind: 'price', selection, currency: 'EUR' },
+  { id: 'a', kind: 'availability', selection },
+  { id: 'l', kind: 'links', selection },
+]);
+
+test('a page parsed without noting its text has none noted, and every target reads the same from it', () => {
+  for (const html of [PRODUCT, ...PAGES]) {
+    const withText = readTextDocument(html, 'https://shop.example/');
+    const without = readTextDocument(html, 'https://shop.example/', { captureText: false });
+    assert.ok(withText.format === 'html' && without.format === 'html');
+    assert.notEqual(withText.page.parsedText, null);
+    assert.equal(without.page.parsedText, null);
+    for (const target of TARGETS) {
+      assert.deepEqual(
+        extractFromDocument(without, target),
+        extractFromDocument(withText, target),
+        `${target.kind} ${target.selection.scope} ${html}`,
+      );
+    }
+    assert.deepEqual(outlineDocument(without), outlineDocument(withText), html);
+  }
+});
+
+test('the text is noted while parsing only for targets that read the whole page', () => {
+  const [page, ...selected] = TARGETS.filter((t) => t.kind === 'text');
+  assert.equal(readsPageText(selected), false);
+  assert.equal(readsPageText([...selected, page!]), true);
+  assert.equal(readsPageText([]), false);
 });
