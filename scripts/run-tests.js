@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 // Runs every test/**/*.test.ts file with node's own test runner, compiled to
-// JavaScript once per run (scripts/compile-tests.js).
+// JavaScript once per run (scripts/compile-tests.js), several files to a
+// process (scripts/test-batches.js).
 // Extra arguments narrow the run to files whose path contains one of them.
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { compiledPath, compileTests } from './compile-tests.js';
+import { storeTestFiles } from './store-tests.js';
+import { dealOut, needsOwnProcess, writeBatch } from './test-batches.js';
 
 function findTests(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -17,13 +20,21 @@ function findTests(dir) {
 }
 
 const filters = process.argv.slice(2);
-const files = findTests('test')
+const matching = findTests('test')
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
   .sort();
-if (files.length === 0) {
+// On PostgreSQL only the files that open a store run (scripts/store-tests.js).
+const files = process.env.TEST_DATABASE_URL ? storeTestFiles(resolve(import.meta.dirname, '..'), matching) : matching;
+if (files.length < matching.length) {
+  console.error(
+    `TEST_DATABASE_URL is set: ${files.length} of ${matching.length} files open a store and run; the others do not depend on it`,
+  );
+}
+if (matching.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
+if (files.length === 0) process.exit(0);
 // One embedded store is created and migrated for the whole run; each file's
 // embedded stores start from its snapshot (test/helpers/migrated-snapshot.ts).
 // Also on PostgreSQL: the embedded store's own tests run there too.
@@ -61,27 +72,34 @@ const reporters = [
 // the TypeScript sources themselves (the architecture tests): they run
 // through tsx, before the others (the CI log's tail is the last summary).
 const root = resolve(import.meta.dirname, '..');
+// Files per process: fewer processes start fewer Nodes, more keep the two
+// slots busy to the end of the run (docs/decisions/0063).
+const FILES_PER_BATCH = 10;
 const readsSources = (file) => file.startsWith(join('test', 'architecture'));
 const compiledFiles = files.filter((f) => !readsSources(f));
 const sourceFiles = files.filter(readsSources);
 const out = compiledFiles.length > 0 ? compileTests(root) : null;
 // node 20 bounds each file as a whole by --test-timeout too, not only each
-// test: a file of many tests on a busy machine (or beside the other store's
-// suite) outran 120 s without any test hanging. Ten minutes still ends a hang.
-const runFiles = (loader, list) =>
-  spawnSync(process.execPath, [...loader, '--test', '--test-concurrency=2', '--test-timeout=600000', ...reporters, ...list], {
+// test; a batch bounds each of its files by FILE_TIMEOUT_MS (test-batches.js),
+// and a batch of files on a busy machine (or beside the other store's suite)
+// may take many minutes without any test hanging.
+const runFiles = (loader, list, timeoutMs) =>
+  spawnSync(process.execPath, [...loader, '--test', '--test-concurrency=2', `--test-timeout=${timeoutMs}`, ...reporters, ...list], {
     stdio: 'inherit',
     env,
   }).status ?? 1;
-const statuses = [
-  sourceFiles.length > 0 ? runFiles(['--import', 'tsx'], sourceFiles) : 0,
-  compiledFiles.length > 0
-    ? runFiles(
-        ['--enable-source-maps'],
-        compiledFiles.map((f) => compiledPath(root, out, f)),
-      )
-    : 0,
-];
+const statuses = [sourceFiles.length > 0 ? runFiles(['--import', 'tsx'], sourceFiles, 600_000) : 0];
+if (compiledFiles.length > 0) {
+  const named = compiledFiles.map((f) => [f, compiledPath(root, out, f)]);
+  const alone = named.filter(([f]) => needsOwnProcess(f));
+  const shared = named.filter(([f]) => !needsOwnProcess(f));
+  const dir = join(out, 'test-batches');
+  const batches = [
+    ...alone.map((file, i) => writeBatch(join(dir, `own-process-${i + 1}.js`), [file])),
+    ...dealOut(shared, Math.ceil(shared.length / FILES_PER_BATCH)).map((files, i) => writeBatch(join(dir, `batch-${i + 1}.js`), files)),
+  ];
+  statuses.push(runFiles(['--enable-source-maps'], batches, 3_600_000));
+}
 rmSync(snapshotDir, { recursive: true, force: true });
 if (out) rmSync(out, { recursive: true, force: true });
 process.exit(statuses.find((s) => s !== 0) ?? 0);

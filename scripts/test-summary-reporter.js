@@ -32,23 +32,30 @@ export default async function* summary(source) {
   const failures = [];
   const files = [];
   const stderr = new Map();
+  // A test file runs as a suite named by its source inside a batch's process
+  // (scripts/test-batches.js); its events name the batch's entry as their file.
+  const isFileSuite = (data) => data.nesting === 0 && /\.test\.ts$/.test(data.name ?? '');
   for await (const event of source) {
     const data = event.data ?? {};
     if (event.type === 'test:stderr' && data.file) {
       const kept = stderr.get(data.file) ?? [];
       kept.push(...String(data.message).trimEnd().split('\n'));
       stderr.set(data.file, kept.slice(-STDERR_LINES));
-    } else if (event.type === 'test:complete' && data.nesting === 0 && data.file && data.name === data.file) {
-      files.push({ file: data.file, ms: data.details?.duration_ms ?? 0 });
+    } else if (event.type === 'test:complete' && isFileSuite(data)) {
+      files.push({ file: data.name, ms: data.details?.duration_ms ?? 0 });
     } else if (event.type === 'test:fail') {
       const error = data.details?.error;
       // A parent that failed only because a subtest did adds nothing to the subtest's own entry.
       if (error?.failureType === 'subtestsFailed') continue;
-      const wholeFile = data.name === data.file;
+      // A suite that fails for itself: its file's import threw, it ran out of time, or the batch's process ended.
+      const wholeFile = isFileSuite(data) || data.name === data.file;
       failures.push({
-        file: data.file,
+        file: isFileSuite(data) ? data.name : data.file,
         name: wholeFile ? '(the file itself)' : data.name,
-        lines: [...describeError(error), ...(wholeFile && stderr.has(data.file) ? ['stderr:', ...stderr.get(data.file)] : [])],
+        lines: [
+          ...describeError(error),
+          ...(wholeFile && stderr.has(data.file) ? ['stderr of its process:', ...stderr.get(data.file)] : []),
+        ],
       });
     }
   }

@@ -1,3 +1,4 @@
+// test-process: own (it reads the command line of the Chromium below its process, which another file's browser could be)
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';

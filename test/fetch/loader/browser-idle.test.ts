@@ -1,3 +1,4 @@
+// test-process: own (it counts the Chromium processes below its process, which another file's browser would add to)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// test-process: own (it counts and kills the Chromium processes below its process, another file's browser among them)
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';

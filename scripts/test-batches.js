@@ -1,0 +1,55 @@
+// Groups the compiled test files into batches, each run by one process of
+// node's test runner: a file's own process cost ~2.7 s of CPU before its
+// first test (Node's start, ~650 modules, a cold JIT), and Node 20's runner
+// has no option to run several files in one process
+// (docs/decisions/0063-test-files-batched-per-process.md).
+// In a batch each file is a suite of its own named by its source path: its
+// top-level hooks (before, after, beforeEach…) attach to that suite, not to
+// the batch, and suites run one after the other. A file that observes or acts
+// on its whole process says so in its first lines (OWN_PROCESS) and runs in a
+// process of its own, as before.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** The marker, with the reason after it, of a file that needs a process of its own. */
+export const OWN_PROCESS = '// test-process: own';
+/** How long one file of a batch may run; the runner's own --test-timeout bounds a batch as a whole. */
+export const FILE_TIMEOUT_MS = 600_000;
+
+/** Whether the test file at `source` asks for a process of its own. */
+export function needsOwnProcess(source) {
+  return readFileSync(source, 'utf8')
+    .split('\n', 20)
+    .some((line) => line.startsWith(OWN_PROCESS));
+}
+
+/**
+ * `files` dealt out in turn into `count` batches, so each batch mixes the
+ * directories (browser files, store files, API files) and the batches take
+ * about as long as each other.
+ */
+export function dealOut(files, count) {
+  const batches = Array.from({ length: Math.min(count, files.length) }, () => []);
+  files.forEach((file, i) => batches[i % batches.length].push(file));
+  return batches;
+}
+
+/** Writes the entry file of a batch at `path`; `files` are [source path, compiled path] pairs. */
+export function writeBatch(path, files) {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, batchEntry(files.map(([source, compiled]) => [source, pathToFileURL(compiled).href])));
+  return path;
+}
+
+// Each file is imported from inside its suite's callback, and at once: what a
+// module declares lands in the suite whose callback started its import (Node
+// 20 finds a test's parent by the async context the import began in, lost
+// after any other await). The suites still run one after the other; a file's
+// top-level await (a receiver it starts) runs when the batch starts.
+function batchEntry(entries) {
+  return `import { describe } from 'node:test';
+const files = ${JSON.stringify(entries, null, 2)};
+for (const [source, url] of files) describe(source, { timeout: ${FILE_TIMEOUT_MS} }, () => import(url));
+`;
+}
