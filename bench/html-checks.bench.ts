@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { parseDocument } from 'htmlparser2';
 import { request } from 'undici';
-import { extractTarget, parsePage } from '../src/domain/extract/index.ts';
+import { extractTarget, parsePage, readsPageText } from '../src/domain/extract/index.ts';
 import { rescheduleMonitors } from '../src/store/monitor-checks-store.ts';
 import { benchEngine, benchLoaders, PRODUCTION_TICK_SECONDS, TICK_SECONDS } from './lib/engine.ts';
 import { pool, waitFor } from './lib/measure.ts';
@@ -116,7 +116,7 @@ function extractionTimes(pages: string[]): { pagewatchMs: number; parserMs: numb
     parser.push((performance.now() - started) / sample.length);
     started = performance.now();
     for (const [i, html] of sample.entries()) {
-      const page = parsePage(html, urls[i]!);
+      const page = parsePage(html, urls[i]!, { captureText: readsPageText(PRODUCT_TARGETS) });
       for (const target of PRODUCT_TARGETS) extractTarget(page, target);
     }
     pagewatch.push((performance.now() - started) / sample.length);
