@@ -2,8 +2,7 @@
 // inside test/, a module that reads TEST_DATABASE_URL (test-database.ts and
 // the helpers around it). On PostgreSQL (TEST_DATABASE_URL set) only they run:
 // the others never touch a store, so a second pass of them ran the very same
-// code again, a third of that pass's time
-// (docs/decisions/0063-test-files-batched-per-process.md).
+// code again (docs/decisions/0063-test-files-batched-per-process.md).
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
 

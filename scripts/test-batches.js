@@ -1,8 +1,7 @@
 // Groups the compiled test files into batches, each run by one process of
-// node's test runner: a file's own process cost ~2.7 s of CPU before its
-// first test (Node's start, ~650 modules, a cold JIT), and Node 20's runner
-// has no option to run several files in one process
-// (docs/decisions/0063-test-files-batched-per-process.md).
+// node's test runner: a file's own process paid Node's start, its modules and
+// a cold JIT before its first test, and Node 20's runner has no option to run
+// several files in one process (docs/decisions/0063-test-files-batched-per-process.md).
 // In a batch each file is a suite of its own named by its source path: its
 // top-level hooks (before, after, beforeEach…) attach to that suite, not to
 // the batch, and suites run one after the other. A file that observes or acts

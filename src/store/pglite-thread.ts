@@ -87,7 +87,8 @@ async function dumpDataDir(db: PGlite): Promise<DataDirDump> {
 /**
  * A data directory's tarball as the Blob PGlite reads it from, answering its
  * bytes as they are: Node 20's own Blob hands them over in 64 KiB chunks
- * joined again, which cost a test store's start ~0.4 s for a 41 MB store.
+ * joined again, a large share of a store's start from a snapshot
+ * (docs/decisions/0063-test-files-batched-per-process.md).
  */
 class TarballBlob extends Blob {
   readonly #bytes: Uint8Array<ArrayBuffer>;
@@ -100,7 +101,9 @@ class TarballBlob extends Blob {
   }
   override arrayBuffer(): Promise<ArrayBuffer> {
     const { buffer, byteOffset, byteLength } = this.#bytes;
-    return Promise.resolve(byteOffset === 0 && byteLength === buffer.byteLength ? buffer : buffer.slice(byteOffset, byteOffset + byteLength));
+    return Promise.resolve(
+      byteOffset === 0 && byteLength === buffer.byteLength ? buffer : buffer.slice(byteOffset, byteOffset + byteLength),
+    );
   }
 }
 
