@@ -43,9 +43,11 @@ export function writeBatch(path, files) {
 
 // Each file is imported from inside its suite's callback, and at once: what a
 // module declares lands in the suite whose callback started its import (Node
-// 20 finds a test's parent by the async context the import began in, lost
-// after any other await). The suites still run one after the other; a file's
-// top-level await (a receiver it starts) runs when the batch starts.
+// 20 finds a test's parent by the async context the import began in; an
+// import begun outside the callback, or after awaiting a promise made outside
+// it, put the file's tests and hooks at the batch's top level). The suites
+// still run one after the other; a file's top-level await (a receiver it
+// starts) runs when the batch starts.
 function batchEntry(entries) {
   return `import { describe } from 'node:test';
 const files = ${JSON.stringify(entries, null, 2)};
