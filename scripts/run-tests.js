@@ -91,8 +91,9 @@ const runFiles = (loader, list, timeoutMs) =>
 const statuses = [sourceFiles.length > 0 ? runFiles(['--import', 'tsx'], sourceFiles, 600_000) : 0];
 if (compiledFiles.length > 0) {
   const named = compiledFiles.map((f) => [f, compiledPath(root, out, f)]);
-  const alone = named.filter(([f]) => needsOwnProcess(f));
-  const shared = named.filter(([f]) => !needsOwnProcess(f));
+  const ownProcess = new Set(compiledFiles.filter(needsOwnProcess));
+  const alone = named.filter(([f]) => ownProcess.has(f));
+  const shared = named.filter(([f]) => !ownProcess.has(f));
   const dir = join(out, 'test-batches');
   const batches = [
     ...alone.map((file, i) => writeBatch(join(dir, `own-process-${i + 1}.js`), [file])),

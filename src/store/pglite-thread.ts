@@ -88,7 +88,10 @@ async function dumpDataDir(db: PGlite): Promise<DataDirDump> {
  * A data directory's tarball as the Blob PGlite reads it from, answering its
  * bytes as they are: Node 20's own Blob hands them over in 64 KiB chunks
  * joined again, a large share of a store's start from a snapshot
- * (docs/decisions/0063-test-files-batched-per-process.md).
+ * (docs/decisions/0063-test-files-batched-per-process.md). PGlite reads a
+ * data directory's Blob by arrayBuffer() alone; holding no copy of its own
+ * (which cost most of the gain), this Blob answers nothing else. Every test
+ * store starts from a snapshot, so a PGlite that read it otherwise fails them.
  */
 class TarballBlob extends Blob {
   readonly #bytes: Uint8Array<ArrayBuffer>;
