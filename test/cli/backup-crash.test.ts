@@ -8,12 +8,12 @@ import { dirname, join } from 'node:path';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
 import { baseEnv, createAccountVia, ProcessGroup, waitUntil, type PagewatchProcess } from '../helpers/pagewatch-process.ts';
 import { useTempDataDirs } from '../helpers/temp-dirs.ts';
+import { pagewatchArgs } from '../helpers/pagewatch-bin.ts';
 
 // kill -9 of `pagewatch backup` in the middle of its copy of a running
 // server's store: the destination holds nothing `pagewatch restore` takes as
 // a whole backup, and the store it copied from serves as before.
 
-const BIN = new URL('../../bin/pagewatch-dev.js', import.meta.url).pathname;
 // Creating a store (initdb) is slow on a busy machine.
 const START_MS = 180_000;
 const group = new ProcessGroup();
@@ -60,7 +60,7 @@ after(async () => {
 
 /** `pagewatch ARGS` in a process group of its own, so a test can kill it whole. */
 function startCli(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, pagewatchArgs(args), { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const exited = new Promise<{ code: number | null; stderr: string }>((resolve) => child.once('exit', (code) => resolve({ code, stderr })));

@@ -10,18 +10,18 @@ import { baseEnv, ProcessGroup, type PagewatchProcess } from '../helpers/pagewat
 import { ADMIN_TOKEN } from '../helpers/test-app.ts';
 import { useMigratedDataDirs } from '../helpers/migrated-snapshot.ts';
 import { useTempDataDirs } from '../helpers/temp-dirs.ts';
+import { pagewatchArgs } from '../helpers/pagewatch-bin.ts';
 
 // `pagewatch backup FILE` / `pagewatch restore FILE` on the embedded store, as
 // an operator runs them: real pagewatch processes on a data directory.
 
-const BIN = new URL('../../bin/pagewatch-dev.js', import.meta.url).pathname;
 const group = new ProcessGroup();
 after(() => group.killAll());
 const newDataDir = useTempDataDirs('pw-backup-');
 const newStoreDir = useMigratedDataDirs('pw-backup-store-');
 
 function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, pagewatchArgs(args), { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));

@@ -7,6 +7,7 @@ import { startFixtureServer, type FixtureServer } from '../helpers/fixture-serve
 import { ADMIN_TOKEN } from '../helpers/test-app.ts';
 import { seedDataDir } from '../helpers/migrated-snapshot.ts';
 import { useTempDataDirs } from '../helpers/temp-dirs.ts';
+import { pagewatchArgs } from '../helpers/pagewatch-bin.ts';
 
 // Ctrl-C in a terminal sends SIGINT to the whole process group, Chromium
 // included. After a browser-mode load, pagewatch's own drain must still run
@@ -14,14 +15,13 @@ import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 // the process first.
 
 const dataDirs = useTempDataDirs('pw-signals-');
-const BIN = new URL('../../bin/pagewatch-dev.js', import.meta.url).pathname;
 let site: FixtureServer;
 after(() => site?.close());
 
 function serve(dataDir: string): { child: ChildProcess; output: () => string } {
   let output = '';
   // Its own process group, as a shell gives a foreground job, so the signal can go to the group.
-  const child = spawn(process.execPath, [BIN, 'serve'], {
+  const child = spawn(process.execPath, pagewatchArgs(['serve']), {
     env: {
       ...process.env,
       PORT: '0',

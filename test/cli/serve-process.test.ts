@@ -4,16 +4,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { useMigratedDataDirs } from '../helpers/migrated-snapshot.ts';
+import { pagewatchArgs } from '../helpers/pagewatch-bin.ts';
 
 // `pagewatch serve` as an operator runs it: a real process on the embedded store.
 
 const serveDir = useMigratedDataDirs('pw-serve-');
 
-const BIN = new URL('../../bin/pagewatch-dev.js', import.meta.url).pathname;
-
 function serve(dataDir: string, port: number, logLevel = 'warn'): { child: ChildProcess; output: () => string } {
   let output = '';
-  const child = spawn(process.execPath, [BIN, 'serve'], {
+  const child = spawn(process.execPath, pagewatchArgs(['serve']), {
     env: { ...process.env, PORT: String(port), PAGEWATCH_DATA_DIR: dataDir, LOG_LEVEL: logLevel, DATABASE_URL: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -73,7 +72,10 @@ test('each start-up line appears once, in the JSON log format', async () => {
 });
 
 test('a bad configuration value stops serve with a message naming the variable', async () => {
-  const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, PORT: 'abc' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, pagewatchArgs(['serve']), {
+    env: { ...process.env, PORT: 'abc' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   child.stderr.on('data', (d) => (err += d));
   const [code] = await once(child, 'exit');

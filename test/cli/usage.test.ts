@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { pagewatchArgs } from '../helpers/pagewatch-bin.ts';
 
-const BIN = new URL('../../bin/pagewatch-dev.js', import.meta.url).pathname;
 const run = (...args: string[]) =>
-  spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, DATABASE_URL: '' } });
+  spawnSync(process.execPath, pagewatchArgs(args), { encoding: 'utf8', env: { ...process.env, DATABASE_URL: '' } });
 
 test('pagewatch with no command prints the usage and exits 2', () => {
   const result = run();
@@ -36,7 +36,7 @@ register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HTTP_SERVER
 test('a command that serves nothing (restore) loads no HTTP server', () => {
   const result = spawnSync(
     process.execPath,
-    ['--import', `data:text/javascript,${encodeURIComponent(REGISTER_REFUSAL)}`, BIN, 'restore', '/no/such/backup'],
+    ['--import', `data:text/javascript,${encodeURIComponent(REGISTER_REFUSAL)}`, ...pagewatchArgs(['restore', '/no/such/backup'])],
     {
       encoding: 'utf8',
       env: { ...process.env, DATABASE_URL: '' },

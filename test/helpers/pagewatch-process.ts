@@ -3,15 +3,14 @@ import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ADMIN_TOKEN, ALL_SCOPES } from './test-app.ts';
+import { pagewatchArgs } from './pagewatch-bin.ts';
 
-// Real pagewatch processes (node bin/pagewatch-dev.js <command>, the sources) as an operator
+// Real pagewatch processes (`pagewatch <command>`, see pagewatch-bin.ts) as an operator
 // runs them, for the multi-process tests. Every process binds PORT=0 on the
 // loopback address and reports its port in its "listening on" line; a group
 // kills whatever is still running when the test file ends. Each process leads
 // a process group of its own, so a test can signal it and anything it started
 // at once, as a supervisor does.
-
-const BIN = new URL('../../bin/pagewatch-dev.js', import.meta.url).pathname;
 
 export type Command = 'serve' | 'api' | 'worker';
 
@@ -60,7 +59,7 @@ export class ProcessGroup {
    * bench/footprint.bench.ts, not here.
    */
   async start(command: Command, name: string, env: Record<string, string>, ms = 180_000): Promise<PagewatchProcess> {
-    const child = spawn(process.execPath, [BIN, command], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(process.execPath, pagewatchArgs([command]), { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));

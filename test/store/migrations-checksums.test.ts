@@ -7,11 +7,11 @@ import { listMigrations, migrate, MigrationMismatchError } from '../../src/store
 import { migrationSet, withCurrentStore, withEmptyStore } from '../helpers/migration-sets.ts';
 import { testDatabaseUrl } from '../helpers/test-database.ts';
 import { useTempDataDirs } from '../helpers/temp-dirs.ts';
+import { pagewatchArgs } from '../helpers/pagewatch-bin.ts';
 
 // Migrations are immutable: a store remembers each applied file's checksum and
 // is refused, unchanged, when this version's file of that number differs.
 
-const BIN = new URL('../../bin/pagewatch-dev.js', import.meta.url).pathname;
 const dataDirs = useTempDataDirs('pw-migrate-');
 
 test('a store whose applied migration differs from its file is refused, naming the file, and left unchanged', async () => {
@@ -66,7 +66,7 @@ test(
   { skip: testDatabaseUrl !== null && 'the embedded store: a data directory' },
   () => {
     const env = { ...process.env, PAGEWATCH_DATA_DIR: dataDirs(), DATABASE_URL: '', LOG_LEVEL: 'warn' };
-    const first = spawnSync(process.execPath, [BIN, 'migrate'], { env, encoding: 'utf8' });
+    const first = spawnSync(process.execPath, pagewatchArgs(['migrate']), { env, encoding: 'utf8' });
     assert.equal(first.status, 0, first.stderr);
     assert.equal(
       first.stdout.trim(),
@@ -74,7 +74,7 @@ test(
         .map((m) => m.name)
         .join(', ')}`,
     );
-    const second = spawnSync(process.execPath, [BIN, 'migrate'], { env, encoding: 'utf8' });
+    const second = spawnSync(process.execPath, pagewatchArgs(['migrate']), { env, encoding: 'utf8' });
     assert.equal(second.status, 0, second.stderr);
     assert.equal(second.stdout.trim(), 'schema is up to date');
   },
