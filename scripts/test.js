@@ -2,8 +2,8 @@
 // `npm test`: the suite (scripts/run-tests.js; arguments narrow it to files
 // whose path contains one of them). Coverage is measured only when
 // PAGEWATCH_COVERAGE_DIR names where to keep it (.ci/run does, per store):
-// c8 over every process of the run cost about a fifth of the suite's CPU
-// (docs/decisions/0065-test-suite-coverage-only-when-asked.md).
+// c8 over every process of the run costs a share of the suite's CPU that only
+// a coverage report needs (docs/decisions/0065-test-suite-coverage-only-when-asked.md).
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 

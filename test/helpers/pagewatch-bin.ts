@@ -4,7 +4,7 @@ import { runsFromSources } from '../../src/thread-entry.ts';
 // when the test files run compiled (scripts/compile-tests.js compiles src/ and
 // test/ together), else from the sources through tsx (bin/pagewatch-dev.js).
 // A process started through tsx sends every module of itself and of its
-// threads through tsx's hooks: about three times the CPU of a compiled start
+// threads through tsx's hooks, most of its start's CPU
 // (docs/decisions/0064-test-suite-pagewatch-processes-started-compiled.md).
 
 const DEV_BIN = new URL('../../bin/pagewatch-dev.js', import.meta.url).pathname;
