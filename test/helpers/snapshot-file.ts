@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 
 // Every in-memory test store is loaded from this snapshot, and loading it
-// costs by its size: a fresh cluster's 42 MB (two template databases nobody
-// connects to, a 16 MB WAL segment mostly zeros) cost ~1.4 s of CPU per
-// store, its lean form (~19 MB) ~0.6 s (docs/decisions/0066-test-stores-start-from-a-lean-snapshot.md).
+// costs by its size: most of a fresh cluster is two template databases no
+// test store reads and a WAL segment of zeros, which made each store's start
+// more than twice as dear (docs/decisions/0066-test-stores-start-from-a-lean-snapshot.md).
 
 const WAL_PAGE = 8192;
 
