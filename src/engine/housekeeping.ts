@@ -10,7 +10,7 @@ import { deleteExpiredPasswordLinks, deleteExpiredSessions } from '../store/dash
 import { refreshPlannerStatistics } from '../store/planner-statistics.ts';
 import { vacuumHotTables } from '../store/vacuum.ts';
 import { deleteExpiredPreviews } from '../store/previews-store.ts';
-import { deleteUnreferencedTexts } from '../store/texts-store.ts';
+import { deleteUnreferencedTexts, UNUSED_TEXT_GRACE_MS } from '../store/texts-store.ts';
 import { monitoredPlans } from '../store/procedures/claim-work.ts';
 import { abandonLease } from '../store/procedures/lease-settlement.ts';
 import { storedReservation } from '../store/procedures/check-allowance.ts';
@@ -25,8 +25,6 @@ const DAY_MS = 86_400_000;
  * refund may reach back into the previous one. Older periods are deleted.
  */
 const COUNTER_DAYS = 62;
-/** An unreferenced captured text is kept this long after its last use. */
-const TEXT_GRACE_MS = 3_600_000;
 
 const NO_PRO: CheckIssue = { target_id: null, code: 'check_cancelled', message: 'cancelled: the account no longer has Pro access' };
 const MONITOR_GONE: CheckIssue = {
@@ -87,7 +85,7 @@ export async function cleanupExpired(db: Database, plans: Plans, at: Date): Prom
     changes += await deleteExpiredChanges(db, name, cutoff);
     checkRuns += await deleteExpiredCheckRuns(db, name, cutoff);
   }
-  const texts = await deleteUnreferencedTexts(db, new Date(at.getTime() - TEXT_GRACE_MS));
+  const texts = await deleteUnreferencedTexts(db, new Date(at.getTime() - UNUSED_TEXT_GRACE_MS));
   const receipts = await deleteOldManualChecks(db, new Date(at.getTime() - RECEIPT_DAYS * DAY_MS));
   const previews = await deleteExpiredPreviews(db, at);
   const counters = await deleteCountersBefore(db, new Date(at.getTime() - COUNTER_DAYS * DAY_MS));

@@ -5,6 +5,16 @@ import type { Queryable } from './database.ts';
 // many checks, the after side of one change and the before side of the next)
 // are stored once.
 
+/** An unreferenced captured text is kept this long after its last use (housekeeping deletes it after). */
+export const UNUSED_TEXT_GRACE_MS = 3_600_000;
+/**
+ * A text's last use is written again only once the one stored is this much
+ * older: an unchanged page checked every minute otherwise wrote a new version
+ * of its text's row, and of its index entries, at every check. Far below the
+ * grace, so a text in use is never old enough to delete.
+ */
+export const LAST_USE_REFRESH_MS = 600_000;
+
 export function textHash(content: string): string {
   return createHash('sha256').update(content).digest('hex');
 }
@@ -19,9 +29,10 @@ export interface TextRow {
 /**
  * Stores several texts (or marks existing copies as used) in one statement,
  * once per hash and in hash order, so that writers of overlapping rows take
- * their locks alike. Updating last_used_at also locks each row for the
- * transaction, so a cleanup running at the same time cannot delete it between
- * here and the reference.
+ * their locks alike. ON CONFLICT DO UPDATE locks each existing row for the
+ * transaction, its last use written again or not (LAST_USE_REFRESH_MS), so a
+ * cleanup running at the same time cannot delete it between here and the
+ * reference.
  */
 export async function saveTexts(db: Queryable, texts: TextRow[]): Promise<void> {
   const byHash = new Map<string, TextRow>();
@@ -34,8 +45,9 @@ export async function saveTexts(db: Queryable, texts: TextRow[]): Promise<void> 
   await db.query(
     `INSERT INTO texts (hash, content, last_used_at)
      SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[])
-     ON CONFLICT (hash) DO UPDATE SET last_used_at = EXCLUDED.last_used_at`,
-    [rows.map((r) => r.hash), rows.map((r) => r.content), rows.map((r) => r.used_at)],
+     ON CONFLICT (hash) DO UPDATE SET last_used_at = EXCLUDED.last_used_at
+       WHERE texts.last_used_at < EXCLUDED.last_used_at - $4::int * interval '1 millisecond'`,
+    [rows.map((r) => r.hash), rows.map((r) => r.content), rows.map((r) => r.used_at), LAST_USE_REFRESH_MS],
   );
 }
 
