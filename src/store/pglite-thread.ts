@@ -4,6 +4,7 @@ import type { DataDirDump, Queryable } from './database.ts';
 import { preparedStatements } from './pglite-statements.ts';
 import { isPreparable } from './preparable.ts';
 import { pgliteMemoryParams, type PgliteMemory } from './pglite-memory.ts';
+import { SnapshotFilesystem } from './pglite-snapshot-fs.ts';
 import { storeProcedureNamed } from './procedures/index.ts';
 
 // The thread side of the embedded store (pglite-thread-database.ts is the
@@ -90,8 +91,9 @@ async function dumpDataDir(db: PGlite): Promise<DataDirDump> {
  * joined again, a large share of a store's start from a snapshot
  * (docs/decisions/0063-test-files-batched-per-process.md). PGlite reads a
  * data directory's Blob by arrayBuffer() alone; holding no copy of its own
- * (which cost most of the gain), this Blob answers nothing else. Every test
- * store starts from a snapshot, so a PGlite that read it otherwise fails them.
+ * (which cost most of the gain), this Blob answers nothing else. A store
+ * restored from a backup is unpacked through it, so a PGlite that read it
+ * otherwise fails the restore tests.
  */
 class TarballBlob extends Blob {
   readonly #bytes: Uint8Array<ArrayBuffer>;
@@ -118,7 +120,9 @@ export async function runPgliteThread(): Promise<void> {
   try {
     db = new PGlite({
       dataDir: dataDir ?? undefined,
-      loadDataDir: snapshot ? new TarballBlob(snapshot) : undefined,
+      // in memory from a snapshot: written here (pglite-snapshot-fs.ts); into a new directory: PGlite unpacks it
+      fs: snapshot && dataDir === null ? new SnapshotFilesystem(snapshot) : undefined,
+      loadDataDir: snapshot && dataDir !== null ? new TarballBlob(snapshot) : undefined,
       pgliteWasmModule,
       initdbWasmModule,
       startParams: [...PGlite.defaultStartParams, ...pgliteMemoryParams(memory)],
