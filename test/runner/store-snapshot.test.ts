@@ -1,11 +1,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { tarEntries } from '../../src/store/store-template.ts';
 import { openDatabase } from '../../src/store/open-database.ts';
 import { migratedSnapshot } from '../helpers/migrated-snapshot.ts';
 import { writeStoreSnapshot } from '../helpers/snapshot-file.ts';
 import { useTempDataDirs } from '../helpers/temp-dirs.ts';
-import { readFileSync } from 'node:fs';
 
 // Every in-memory test store starts from one lean snapshot (test/helpers/snapshot-file.ts):
 // without the template databases and the WAL's unwritten tail, which only made each store's start dearer.

@@ -56,3 +56,16 @@ test('a text in use is never old enough for the cleanup: its noted use lags by l
   await deleteUnreferencedTexts(db, new Date(lastCheck.getTime() - UNUSED_TEXT_GRACE_MS));
   await stored(page.hash);
 });
+
+test('many checks saving one page text at once store it once, each with its own text beside it', async () => {
+  const shared = text('one account, one page, many monitors checked at once', start);
+  await Promise.all(
+    Array.from({ length: 16 }, (_, i) =>
+      db.transaction((tx) => saveTexts(tx, [{ ...shared, used_at: later(i * MINUTE) }, text(`monitor ${i}'s own selection`, start)])),
+    ),
+  );
+  const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM texts WHERE hash = $1', [shared.hash]);
+  assert.equal(row!.n, 1);
+  const [own] = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM texts WHERE content LIKE 'monitor %''s own selection'");
+  assert.equal(own!.n, 16);
+});
