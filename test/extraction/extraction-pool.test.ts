@@ -17,6 +17,13 @@ const SLOW_WORKER = new URL('../helpers/slow-extraction-worker.mjs', import.meta
 const THREAD_ID_WORKER = new URL('../helpers/thread-id-extraction-worker.mjs', import.meta.url);
 const CHECK: JobTicket = { account: 'acct', lane: 'check' };
 const BIG = `<html><body>${Array.from({ length: 150_000 }, (_, i) => `<div><span class="price">€${i}.99</span></div>`).join('')}</body></html>`;
+/** A page whose whole text takes several seconds to read (47 MB), a text target of the whole page. */
+const HUGE = `<html><body>${'<div><span class="price">EUR 10.99</span></div>'.repeat(1_000_000)}</body></html>`;
+const PAGE_TEXT: Target = { id: 't', kind: 'text', selection: { scope: 'page' } };
+// A budget a small page meets even on a loaded machine (a fresh thread's first
+// job, cold, behind other processes), while BIG's preview and HUGE's page text
+// take over ten times as long on a quiet one: no race either way.
+const BUDGET_MS = 500;
 
 test('targets are read in a thread, as extractTarget reads them', async () => {
   const pool = new ExtractionPool({ size: 1 });
@@ -40,10 +47,10 @@ test('a page handed over as bytes is decoded in the thread, by its charset, with
 });
 
 test('a job past its budget is stopped with an extraction_timeout issue per target, and the pool goes on', async () => {
-  const pool = new ExtractionPool({ size: 1, budgetMs: 50 });
+  const pool = new ExtractionPool({ size: 1, budgetMs: BUDGET_MS });
   try {
     await assert.rejects(pool.preview(BIG, 'http://x/', CHECK), ExtractionTimeout);
-    const [late] = await extractWithin(pool, BIG, 'http://x/', [TITLE], CHECK);
+    const [late] = await extractWithin(pool, HUGE, 'http://x/', [PAGE_TEXT], CHECK);
     assert.equal(late?.issues[0]?.code, 'extraction_timeout');
     const [next] = await pool.targets('<h1 id="t">Next</h1>', 'http://x/', [TITLE], CHECK);
     assert.equal(next?.value, 'Next', 'a fresh thread took over');
@@ -53,7 +60,7 @@ test('a job past its budget is stopped with an extraction_timeout issue per targ
 });
 
 test('a job sent to a thread behind one that runs out of budget is not failed with it: the fresh thread runs it', async () => {
-  const pool = new ExtractionPool({ size: 1, budgetMs: 50 });
+  const pool = new ExtractionPool({ size: 1, budgetMs: BUDGET_MS });
   try {
     const [late, next] = await Promise.allSettled([
       pool.preview(BIG, 'http://x/', CHECK),
@@ -140,14 +147,13 @@ test('a thread that gets a job within each idle time is kept, not replaced', asy
   }
 });
 
-const PDF_TITLE: Target = { id: 'p', kind: 'text', selection: { scope: 'page' } };
 const pdfSource = () => ({ bytes: makePdf([{ lines: [{ text: 'Timetable 2026' }] }]), charset: null, format: 'pdf' as const });
 
 test('loading PDF.js for a thread’s first PDF does not count against that PDF’s budget', async () => {
   // Loading PDF.js takes longer than this budget; reading a one-line PDF does not.
   const pool = new ExtractionPool({ size: 1, budgetMs: 1000 });
   try {
-    const [result] = await pool.targets(pdfSource(), 'http://x/t.pdf', [PDF_TITLE], CHECK);
+    const [result] = await pool.targets(pdfSource(), 'http://x/t.pdf', [PAGE_TEXT], CHECK);
     assert.deepEqual([result?.ok, result?.text], [true, 'Timetable 2026']);
   } finally {
     await pool.close();
@@ -158,7 +164,7 @@ test('a job sent behind a PDF to the same thread answers after it, each with its
   const pool = new ExtractionPool({ size: 1, budgetMs: 5000 });
   try {
     const [pdf, page] = await Promise.all([
-      pool.targets(pdfSource(), 'http://x/t.pdf', [PDF_TITLE], CHECK),
+      pool.targets(pdfSource(), 'http://x/t.pdf', [PAGE_TEXT], CHECK),
       pool.targets('<html><body><h1 id="t">Kettle</h1></body></html>', 'http://x/', [TITLE], CHECK),
     ]);
     assert.equal(pdf[0]?.text, 'Timetable 2026');
