@@ -20,6 +20,14 @@ function findTests(dir) {
 }
 
 const filters = process.argv.slice(2);
+// Test processes at once (PAGEWATCH_TEST_PROCESSES, default 3): with two, a
+// quiet 2-core machine idled a quarter of the time, while files waited on
+// Chromium, child processes and the stores' threads (docs/decisions/0070).
+const PROCESSES = Number(process.env.PAGEWATCH_TEST_PROCESSES ?? 3);
+if (!Number.isInteger(PROCESSES) || PROCESSES < 1) {
+  console.error(`PAGEWATCH_TEST_PROCESSES must be a whole number of processes, at least 1: ${process.env.PAGEWATCH_TEST_PROCESSES}`);
+  process.exit(1);
+}
 const matching = findTests('test')
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
   .sort();
@@ -72,7 +80,7 @@ const reporters = [
 // the TypeScript sources themselves (the architecture tests): they run
 // through tsx, before the others (the CI log's tail is the last summary).
 const root = resolve(import.meta.dirname, '..');
-// Files per process: fewer processes start fewer Nodes, more keep the two
+// Files per process: fewer processes start fewer Nodes, more keep the
 // slots busy to the end of the run (docs/decisions/0063).
 const FILES_PER_BATCH = 10;
 const readsSources = (file) => file.startsWith(join('test', 'architecture'));
@@ -84,10 +92,14 @@ const out = compiledFiles.length > 0 ? compileTests(root) : null;
 // and a batch of files on a busy machine (or beside the other store's suite)
 // may take many minutes without any test hanging.
 const runFiles = (loader, list, timeoutMs) =>
-  spawnSync(process.execPath, [...loader, '--test', '--test-concurrency=2', `--test-timeout=${timeoutMs}`, ...reporters, ...list], {
-    stdio: 'inherit',
-    env,
-  }).status ?? 1;
+  spawnSync(
+    process.execPath,
+    [...loader, '--test', `--test-concurrency=${PROCESSES}`, `--test-timeout=${timeoutMs}`, ...reporters, ...list],
+    {
+      stdio: 'inherit',
+      env,
+    },
+  ).status ?? 1;
 const statuses = [sourceFiles.length > 0 ? runFiles(['--import', 'tsx'], sourceFiles, 600_000) : 0];
 if (compiledFiles.length > 0) {
   const named = compiledFiles.map((f) => [f, compiledPath(root, out, f)]);

@@ -76,3 +76,16 @@ test('on PostgreSQL the files that reach TEST_DATABASE_URL through their imports
   ];
   assert.deepEqual(storeTestFiles(root, files), ['test/api/monitors.test.ts', 'test/scale-out/serve-crash.test.ts']);
 });
+
+test('the runner refuses a number of test processes that is not a whole number of at least one, before it runs anything', () => {
+  for (const processes of ['0', 'three', '1.5']) {
+    const run = spawnSync(process.execPath, [join(root, 'scripts/run-tests.js'), 'test/config.test.ts'], {
+      cwd: root,
+      env: { ...process.env, PAGEWATCH_TEST_PROCESSES: processes },
+      encoding: 'utf8',
+    });
+    assert.equal(run.status, 1, run.stderr);
+    assert.match(run.stderr, new RegExp(`PAGEWATCH_TEST_PROCESSES must be a whole number of processes, at least 1: ${processes}`));
+    assert.doesNotMatch(run.stdout, /^# tests/m, 'no test ran');
+  }
+});
