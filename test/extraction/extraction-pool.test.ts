@@ -17,11 +17,11 @@ const SLOW_WORKER = new URL('../helpers/slow-extraction-worker.mjs', import.meta
 const THREAD_ID_WORKER = new URL('../helpers/thread-id-extraction-worker.mjs', import.meta.url);
 const CHECK: JobTicket = { account: 'acct', lane: 'check' };
 const BIG = `<html><body>${Array.from({ length: 150_000 }, (_, i) => `<div><span class="price">€${i}.99</span></div>`).join('')}</body></html>`;
-/** A page whose whole text takes several seconds to read (47 MB), a text target of the whole page. */
-const HUGE = `<html><body>${'<div><span class="price">EUR 10.99</span></div>'.repeat(1_000_000)}</body></html>`;
+/** A page whose whole text takes several seconds to read (47 MB: made when a test sends it, not kept by the batch's process). */
+const hugePage = () => `<html><body>${'<div><span class="price">EUR 10.99</span></div>'.repeat(1_000_000)}</body></html>`;
 const PAGE_TEXT: Target = { id: 't', kind: 'text', selection: { scope: 'page' } };
 // A budget a small page meets even on a loaded machine (a fresh thread's first
-// job, cold, behind other processes), while BIG's preview and HUGE's page text
+// job, cold, behind other processes), while BIG's preview and the huge page's text
 // take over ten times as long on a quiet one: no race either way.
 const BUDGET_MS = 500;
 
@@ -50,7 +50,7 @@ test('a job past its budget is stopped with an extraction_timeout issue per targ
   const pool = new ExtractionPool({ size: 1, budgetMs: BUDGET_MS });
   try {
     await assert.rejects(pool.preview(BIG, 'http://x/', CHECK), ExtractionTimeout);
-    const [late] = await extractWithin(pool, HUGE, 'http://x/', [PAGE_TEXT], CHECK);
+    const [late] = await extractWithin(pool, hugePage(), 'http://x/', [PAGE_TEXT], CHECK);
     assert.equal(late?.issues[0]?.code, 'extraction_timeout');
     const [next] = await pool.targets('<h1 id="t">Next</h1>', 'http://x/', [TITLE], CHECK);
     assert.equal(next?.value, 'Next', 'a fresh thread took over');
