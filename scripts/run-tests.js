@@ -3,13 +3,14 @@
 // JavaScript once per run (scripts/compile-tests.js), several files to a
 // process (scripts/test-batches.js).
 // Extra arguments narrow the run to files whose path contains one of them.
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { compiledPath, compileTests } from './compile-tests.js';
 import { storeTestFiles } from './store-tests.js';
 import { dealOut, needsOwnProcess, writeBatch } from './test-batches.js';
+import { cachedSnapshot, snapshotKey } from './test-snapshots.js';
 
 function findTests(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -43,31 +44,46 @@ if (matching.length === 0) {
   process.exit(1);
 }
 if (files.length === 0) process.exit(0);
-// One embedded store is created and migrated for the whole run; each file's
-// embedded stores start from its snapshot (test/helpers/migrated-snapshot.ts).
-// Also on PostgreSQL: the embedded store's own tests run there too.
+// The files run compiled (scripts/compile-tests.js), all but those that read
+// the TypeScript sources themselves (the architecture tests): they run
+// through tsx, before the others (the CI log's tail is the last summary).
+const root = resolve(import.meta.dirname, '..');
+const readsSources = (file) => file.startsWith(join('test', 'architecture'));
+const compiledFiles = files.filter((f) => !readsSources(f));
+const sourceFiles = files.filter(readsSources);
+const out = compiledFiles.length > 0 ? await compileTests(root) : null;
+const stop = (status) => {
+  if (out) rmSync(out, { recursive: true, force: true });
+  process.exit(status);
+};
+
 const env = { ...process.env };
-const snapshotDir = mkdtempSync(join(tmpdir(), 'pw-test-snapshot-'));
-env.PAGEWATCH_TEST_PGLITE_SNAPSHOT = join(snapshotDir, 'migrated.tar');
-const made = spawnSync(process.execPath, ['--import', 'tsx', 'test/helpers/pglite-snapshot.ts', env.PAGEWATCH_TEST_PGLITE_SNAPSHOT], {
-  stdio: 'inherit',
-});
-if (made.status !== 0) process.exit(made.status ?? 1);
+/** Runs node with `args` and the run's environment, output shown as it comes; resolves to its exit status. */
+async function runNode(args) {
+  const child = spawn(process.execPath, args, { stdio: 'inherit', env });
+  const [status] = await once(child, 'exit');
+  return status ?? 1;
+}
+
+// One embedded store is created and migrated, and kept for the runs after
+// while what makes it is unchanged (scripts/test-snapshots.js); each file's
+// embedded stores start from it (test/helpers/migrated-snapshot.ts). Also on
+// PostgreSQL: the embedded store's own tests run there too.
+const snapshots = join(root, 'node_modules', '.cache', 'pagewatch-test-snapshots');
+const inputs = snapshotKey(root);
+const snapshot = (kind, script) => cachedSnapshot(snapshots, kind, inputs, (path) => runNode(['--import', 'tsx', script, path]));
+env.PAGEWATCH_TEST_PGLITE_SNAPSHOT = await snapshot('migrated', 'test/helpers/pglite-snapshot.ts');
+if (!env.PAGEWATCH_TEST_PGLITE_SNAPSHOT) stop(1);
 // PAGEWATCH_TEST_MOVED_STORE (with TEST_DATABASE_URL): every test schema is
-// filled by moving one populated embedded store into it, made here once
+// filled by moving one populated embedded store into it, made once
 // (test/helpers/populated-snapshot.ts, test-database.ts; issue #43).
 if (env.PAGEWATCH_TEST_MOVED_STORE) {
   if (!env.TEST_DATABASE_URL) {
     console.error('PAGEWATCH_TEST_MOVED_STORE moves a store into PostgreSQL: set TEST_DATABASE_URL too');
-    process.exit(1);
+    stop(1);
   }
-  env.PAGEWATCH_TEST_POPULATED_SNAPSHOT = join(snapshotDir, 'populated.tar');
-  const populated = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', 'test/helpers/populated-snapshot.ts', env.PAGEWATCH_TEST_POPULATED_SNAPSHOT],
-    { stdio: 'inherit', env },
-  );
-  if (populated.status !== 0) process.exit(populated.status ?? 1);
+  env.PAGEWATCH_TEST_POPULATED_SNAPSHOT = await snapshot('populated', 'test/helpers/populated-snapshot.ts');
+  if (!env.PAGEWATCH_TEST_POPULATED_SNAPSHOT) stop(1);
 }
 // TAP on stdout as always; after it, on stderr, the failed tests and the slowest files.
 const reporters = [
@@ -76,32 +92,17 @@ const reporters = [
   '--test-reporter=./scripts/test-summary-reporter.js',
   '--test-reporter-destination=stderr',
 ];
-// The files run compiled (scripts/compile-tests.js), all but those that read
-// the TypeScript sources themselves (the architecture tests): they run
-// through tsx, before the others (the CI log's tail is the last summary).
-const root = resolve(import.meta.dirname, '..');
 // Files per process: fewer processes start fewer Nodes, more keep the
 // slots busy to the end of the run (docs/decisions/0063).
 const FILES_PER_BATCH = 10;
-const readsSources = (file) => file.startsWith(join('test', 'architecture'));
-const compiledFiles = files.filter((f) => !readsSources(f));
-const sourceFiles = files.filter(readsSources);
-const out = compiledFiles.length > 0 ? compileTests(root) : null;
 // node 20 bounds each file as a whole by --test-timeout too, not only each
 // test; a batch bounds each of its files by FILE_TIMEOUT_MS (test-batches.js),
 // and a batch of files on a busy machine (or beside the other store's suite)
 // may take many minutes without any test hanging.
 const runFiles = (loader, list, timeoutMs) =>
-  spawnSync(
-    process.execPath,
-    [...loader, '--test', `--test-concurrency=${PROCESSES}`, `--test-timeout=${timeoutMs}`, ...reporters, ...list],
-    {
-      stdio: 'inherit',
-      env,
-    },
-  ).status ?? 1;
-const statuses = [sourceFiles.length > 0 ? runFiles(['--import', 'tsx'], sourceFiles, 600_000) : 0];
-if (compiledFiles.length > 0) {
+  runNode([...loader, '--test', `--test-concurrency=${PROCESSES}`, `--test-timeout=${timeoutMs}`, ...reporters, ...list]);
+const statuses = [sourceFiles.length > 0 ? await runFiles(['--import', 'tsx'], sourceFiles, 600_000) : 0];
+if (out) {
   const named = compiledFiles.map((f) => [f, compiledPath(root, out, f)]);
   const ownProcess = new Set(compiledFiles.filter(needsOwnProcess));
   const alone = named.filter(([f]) => ownProcess.has(f));
@@ -111,8 +112,6 @@ if (compiledFiles.length > 0) {
     ...alone.map((file, i) => writeBatch(join(dir, `own-process-${i + 1}.js`), [file])),
     ...dealOut(shared, Math.ceil(shared.length / FILES_PER_BATCH)).map((files, i) => writeBatch(join(dir, `batch-${i + 1}.js`), files)),
   ];
-  statuses.push(runFiles(['--enable-source-maps'], batches, 3_600_000));
+  statuses.push(await runFiles(['--enable-source-maps'], batches, 3_600_000));
 }
-rmSync(snapshotDir, { recursive: true, force: true });
-if (out) rmSync(out, { recursive: true, force: true });
-process.exit(statuses.find((s) => s !== 0) ?? 0);
+stop(statuses.find((s) => s !== 0) ?? 0);

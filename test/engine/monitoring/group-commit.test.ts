@@ -78,8 +78,11 @@ async function threeClaimedChecks(engine: SteppedEngine) {
   const seeded = await engine.runCycle();
   assert.equal(seeded.outcomes.filter((o) => o.outcome === 'recorded').length, 3);
   for (const page of pages) page.setPage({ title: 'Changed' });
+  // Due a moment ago, between the monitors' own slots: the clock stands on a
+  // whole hour, which is the own slot of one monitor in 3,600 (its offset 0),
+  // and an own slot served by a capture less than an interval before waits.
   await t.db.query('UPDATE check_state SET next_check_at = $1 WHERE monitor_id = ANY($2::uuid[])', [
-    t.clock.now(),
+    new Date(t.clock.now().getTime() - 1),
     pages.map((p) => p.monitorId),
   ]);
   const items = await engine.claim();
