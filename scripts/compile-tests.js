@@ -8,7 +8,7 @@
 // migrations, and the repository's other files (bin/, docs/, node_modules/…).
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, symlinkSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { build, stop } from 'esbuild';
 
 const COMPILED_DIRS = ['src', 'test'];
 // Not linked: what is compiled and what no test reaches.
@@ -110,6 +110,8 @@ export async function compileTests(root) {
     next.forEach((module) => done.add(module));
     next = (await compileModules(root, out, next)).filter((module) => !done.has(module));
   }
+  // esbuild's service process would otherwise stay for the whole run.
+  await stop();
   for (const dir of COMPILED_DIRS) linkBeside(join(root, dir), join(out, dir));
   mkdirSync(join(root, 'test-artifacts'), { recursive: true });
   for (const name of readdirSync(root)) {
