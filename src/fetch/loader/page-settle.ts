@@ -7,6 +7,9 @@ import { withDeadline } from './deadline.ts';
 // for a quiet window — or at the settle cap, for pages that never stop.
 // Pending timers are what let the window be short: a script that writes a
 // value after a delay is waited for however long the delay, up to the cap.
+// The page counts its own fetch and XHR requests too: a step's click that
+// fetches is busy at once in the page, while the browser's report of the
+// request can reach us after a loaded machine has already judged it quiet.
 
 export interface SettleRules {
   /** how long network and DOM must both have been still */
@@ -22,14 +25,17 @@ const TIMER_HORIZON_MS = 1000;
 const PROBE_KEY = '__pagewatchSettle';
 
 interface PageActivity {
-  /** performance.now() of the latest DOM mutation or timer run */
+  /** performance.now() of the latest DOM mutation, timer run or request start or end */
   lastChange: number;
   pendingTimers: Set<number>;
+  /** fetch and XHR requests the page's scripts started and not yet answered */
+  pendingRequests: number;
 }
 
 interface PageState {
   sinceChangeMs: number;
   pendingTimers: number;
+  pendingRequests: number;
   complete: boolean;
 }
 
@@ -38,9 +44,36 @@ interface PageState {
 // loader adds helper calls (__name) that do not exist in the page.
 const WATCH_ACTIVITY = `(() => {
   if (window !== window.top) return; // only the main frame's document is read
-  const activity = { lastChange: performance.now(), pendingTimers: new Set() };
+  const activity = { lastChange: performance.now(), pendingTimers: new Set(), pendingRequests: 0 };
   Object.defineProperty(window, ${JSON.stringify(PROBE_KEY)}, { value: activity });
   const touch = () => { activity.lastChange = performance.now(); };
+  const requestStarted = () => { activity.pendingRequests++; touch(); };
+  const requestEnded = () => { activity.pendingRequests--; touch(); };
+  const pageFetch = window.fetch;
+  window.fetch = function (...args) {
+    requestStarted();
+    let answer;
+    try {
+      answer = Reflect.apply(pageFetch, this, args);
+    } catch (error) {
+      requestEnded();
+      throw error;
+    }
+    answer.then(requestEnded, requestEnded);
+    return answer;
+  };
+  const send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (...args) {
+    requestStarted();
+    this.addEventListener('loadend', requestEnded, { once: true });
+    try {
+      return Reflect.apply(send, this, args);
+    } catch (error) {
+      this.removeEventListener('loadend', requestEnded);
+      requestEnded();
+      throw error;
+    }
+  };
   new MutationObserver(touch).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   const setTimer = window.setTimeout.bind(window);
   const clearTimer = window.clearTimeout.bind(window);
@@ -72,6 +105,7 @@ function readActivity(key: string): PageState | null {
   return {
     sinceChangeMs: performance.now() - activity.lastChange,
     pendingTimers: activity.pendingTimers.size,
+    pendingRequests: activity.pendingRequests,
     complete: document.readyState === 'complete',
   };
 }
@@ -107,7 +141,7 @@ export async function watchSettle(page: Page): Promise<SettleWatch> {
     const networkQuietMs = inFlight.size > 0 ? 0 : Date.now() - lastNetworkChange;
     // A document the watcher could not enter (an error page) is judged by the network alone.
     if (!state) return networkQuietMs;
-    if (!state.complete || state.pendingTimers > 0) return 0;
+    if (!state.complete || state.pendingTimers > 0 || state.pendingRequests > 0) return 0;
     return Math.min(networkQuietMs, state.sinceChangeMs);
   }
 

@@ -5,7 +5,9 @@ import { createBrowserLoader } from '../../../src/fetch/loader/browser-loader.ts
 import type { PageLoader } from '../../../src/fetch/loader/types.ts';
 import { startFixtureServer, type FixtureServer } from '../../helpers/fixture-server.ts';
 import { pageText } from '../../../src/domain/page-source.ts';
-import { firstOf } from '../../helpers/deadline.ts';
+import { firstOf, waitUntil } from '../../helpers/deadline.ts';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { watchSettle } from '../../../src/fetch/loader/page-settle.ts';
 
 // When the browser loader reads a page after its load event: real Chromium
 // against the fixture pages of test/fixtures/site/settle/, each of which
@@ -90,4 +92,59 @@ describe('browser loader settle', () => {
       assert.equal(priceOf(await loading), '$249.00');
     });
   });
+});
+
+describe("the page's own requests", () => {
+  let site: FixtureServer;
+  let browser: Browser;
+  /** the answers of the requests the site holds */
+  const held: (() => void)[] = [];
+  const answerAll = () => held.splice(0).forEach((answer) => answer());
+
+  before(async () => {
+    site = await startFixtureServer({
+      '/own/page': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<p id="out">before</p>'),
+      '/own/held': async (_req, res) => {
+        await new Promise<void>((resolve) => held.push(resolve));
+        res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+      },
+    });
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  });
+
+  after(async () => {
+    answerAll();
+    await browser?.close();
+    await site?.close();
+  });
+
+  const pendingRequests = (page: Page) =>
+    page.evaluate(() => (window as unknown as Record<string, { pendingRequests: number }>).__pagewatchSettle!.pendingRequests);
+
+  // A step's click that fetches is busy in the page the moment its handler
+  // runs: the browser's report of the request may come after a loaded machine
+  // has already found the page quiet, and the page was then read before the answer.
+  for (const [kind, start] of [
+    ['fetch', "void fetch('/own/held')"],
+    ['XHR', "const x = new XMLHttpRequest(); x.open('GET', '/own/held'); x.send()"],
+  ] as const) {
+    it(`${kind === 'XHR' ? 'an' : 'a'} ${kind} the page's script starts keeps the page busy until it is answered`, async () => {
+      const page = await browser.newPage();
+      try {
+        const settle = await watchSettle(page);
+        await page.goto(`${site.url}/own/page`);
+        assert.equal(await pendingRequests(page), 0);
+        await page.evaluate(start);
+        assert.equal(await pendingRequests(page), 1);
+        const settled = settle.settled({ quietMs: QUIET_MS, capAt: Date.now() + 60_000 });
+        assert.equal(await firstOf(settled, 200), 'timer', 'quiet while its request was unanswered');
+        await waitUntil('the request reached the site', () => held.length === 1);
+        answerAll();
+        await settled;
+        assert.equal(await pendingRequests(page), 0);
+      } finally {
+        await page.close();
+      }
+    });
+  }
 });
