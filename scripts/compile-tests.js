@@ -9,6 +9,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, symlinkSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { build, stop } from 'esbuild';
+import { filesUnder } from './files-under.js';
 
 const COMPILED_DIRS = ['src', 'test'];
 // Not linked: what is compiled and what no test reaches.
@@ -34,15 +35,6 @@ function linkBeside(from, to) {
     if (statSync(source).isDirectory() && holdsTypeScript(source)) linkBeside(source, target);
     else if (!existsSync(target)) symlinkSync(source, target);
   }
-}
-
-/** The modules under `dir`, recursively. */
-function modulesUnder(dir) {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return basename(path) === 'node_modules' ? [] : modulesUnder(path);
-    return isModule(name) ? [path] : [];
-  });
 }
 
 const RELATIVE = /^\.{1,2}\//;
@@ -106,7 +98,10 @@ async function compileModules(root, out, entries) {
 export async function compileTests(root) {
   const out = mkdtempSync(join(root, '.test-build-'));
   const done = new Set();
-  for (let next = COMPILED_DIRS.flatMap((dir) => modulesUnder(join(root, dir))); next.length > 0;) {
+  for (
+    let next = COMPILED_DIRS.flatMap((dir) => filesUnder(join(root, dir)).filter((file) => isModule(basename(file))));
+    next.length > 0;
+  ) {
     next.forEach((module) => done.add(module));
     next = (await compileModules(root, out, next)).filter((module) => !done.has(module));
   }

@@ -3,22 +3,15 @@
 // JavaScript once per run (scripts/compile-tests.js), several files to a
 // process (scripts/test-batches.js).
 // Extra arguments narrow the run to files whose path contains one of them.
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { compiledPath, compileTests } from './compile-tests.js';
+import { filesUnder } from './files-under.js';
 import { storeTestFiles } from './store-tests.js';
 import { dealOut, needsOwnProcess, writeBatch } from './test-batches.js';
 import { cachedSnapshot, snapshotKey } from './test-snapshots.js';
-
-function findTests(dir) {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return findTests(path);
-    return name.endsWith('.test.ts') ? [path] : [];
-  });
-}
 
 const filters = process.argv.slice(2);
 // Test processes at once (PAGEWATCH_TEST_PROCESSES, default 3): with two, a
@@ -29,7 +22,8 @@ if (!Number.isInteger(PROCESSES) || PROCESSES < 1) {
   console.error(`PAGEWATCH_TEST_PROCESSES must be a whole number of processes, at least 1: ${process.env.PAGEWATCH_TEST_PROCESSES}`);
   process.exit(1);
 }
-const matching = findTests('test')
+const matching = filesUnder('test')
+  .filter((f) => f.endsWith('.test.ts'))
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
   .sort();
 // On PostgreSQL only the files that open a store run (scripts/store-tests.js).

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { filesUnder } from './files-under.js';
 
 /** What a snapshot is made from, relative to the repository. */
 const INPUTS = ['src', join('test', 'helpers'), 'package-lock.json'];
@@ -13,13 +14,6 @@ const INPUTS = ['src', join('test', 'helpers'), 'package-lock.json'];
 const KEPT = 3;
 /** A snapshot still being written this long after it began was left by a run that was stopped. */
 const ABANDONED_MS = 3_600_000;
-
-function filesUnder(path) {
-  if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path)
-    .sort()
-    .flatMap((name) => filesUnder(join(path, name)));
-}
 
 /** The hash of the inputs of the repository at `root`, as they are now. */
 export function snapshotKey(root) {
