@@ -5,9 +5,11 @@ import type { Database } from '../../src/store/database.ts';
 import { copyStore } from '../../src/store/copy-store.ts';
 import { openDatabase } from '../../src/store/open-database.ts';
 import { migratedSnapshot } from './migrated-snapshot.ts';
+import { storePool, type StorePool } from './store-pool.ts';
 
-// Each test file gets a fresh isolated database: PGlite in memory, or, when
-// TEST_DATABASE_URL is set, a fresh schema on that PostgreSQL server.
+// Each test file gets a fresh isolated database: PGlite in memory (a store of
+// the process's pool, emptied back to the migrated snapshot: store-pool.ts),
+// or, when TEST_DATABASE_URL is set, a fresh schema on that PostgreSQL server.
 // With PAGEWATCH_TEST_MOVED_STORE set, scripts/run-tests.js also makes a
 // populated embedded store (populated-snapshot.ts) and names it here: each
 // fresh schema is then filled by `pagewatch migrate-store`'s own copy of that
@@ -29,11 +31,14 @@ async function moveInto(target: Database): Promise<void> {
   }
 }
 
+let embeddedStores: StorePool | null = null;
+
 /** `migrate: false` opens the store with no schema at all (migration tests). */
 export async function openTestDatabase(options: { migrate?: boolean } = {}): Promise<Database> {
   if (!testDatabaseUrl) {
-    const start = options.migrate === false ? undefined : migratedSnapshot();
-    return openDatabase({ databaseUrl: null, dataDir: null, migrate: options.migrate, snapshot: start });
+    if (options.migrate === false) return openDatabase({ databaseUrl: null, dataDir: null, migrate: false });
+    embeddedStores ??= storePool(() => openDatabase({ databaseUrl: null, dataDir: null, snapshot: migratedSnapshot() }));
+    return embeddedStores.take();
   }
   const schema = `test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: testDatabaseUrl });
