@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run build` (also npm ci's prepare step): compiles src/ to dist/ with
-// tsc, so `npm start` runs JavaScript without a TypeScript loader, and copies
+// tsc, so `npm start` runs JavaScript without a TypeScript loader, bundles the
+// extraction thread's code into one module (bundle-threads.js), and copies
 // the files the code reads next to itself (migrations, dashboard assets), and
 // writes the template a new embedded store starts from.
 // An argument names another output directory (a test builds into its own).
@@ -9,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { stop as stopEsbuild } from 'esbuild';
+import { bundleExtractionThread } from './bundle-threads.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const dist = resolve(process.argv[2] ?? `${root}dist`);
@@ -22,6 +25,8 @@ const compiled = spawnSync(process.execPath, [tsc, '-p', `${root}tsconfig.build.
 });
 if (compiled.status !== 0) process.exit(compiled.status ?? 1);
 cpSync(`${root}src`, dist, { recursive: true, filter: (path) => !path.endsWith('.ts') });
+await bundleExtractionThread(`${root}src`, dist, `${root}tsconfig.build.json`);
+await stopEsbuild();
 
 // The template a new embedded store starts from (src/store/store-template.ts):
 // a store created and migrated by the code just built.

@@ -9,6 +9,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, symlinkSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { build, stop } from 'esbuild';
+import { bundleExtractionThread } from './bundle-threads.js';
 import { filesUnder } from './files-under.js';
 
 const COMPILED_DIRS = ['src', 'test'];
@@ -105,6 +106,8 @@ export async function compileTests(root) {
     next.forEach((module) => done.add(module));
     next = (await compileModules(root, out, next)).filter((module) => !done.has(module));
   }
+  // As `npm run build` ships it: the extraction thread's code in one module.
+  await bundleExtractionThread(join(root, 'src'), join(out, 'src'), join(root, 'tsconfig.test-build.json'));
   // esbuild's service process would otherwise stay for the whole run.
   await stop();
   for (const dir of COMPILED_DIRS) linkBeside(join(root, dir), join(out, dir));

@@ -1,6 +1,7 @@
 // Worker threads run the same code as the process that starts them: the
-// JavaScript compiled by `npm run build` (what `npm start` runs), or the
-// TypeScript sources through tsx (tests and development). tsx's hooks,
+// JavaScript compiled by `npm run build` (what `npm start` runs; the
+// extraction thread's as one bundled module, scripts/bundle-threads.js), or
+// the TypeScript sources through tsx (tests and development). tsx's hooks,
 // registered in the main thread, do not reach worker threads on Node 20, so a
 // thread started from the sources registers them itself; a compiled one never
 // loads the TypeScript compiler.

@@ -1,4 +1,4 @@
-import { after, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -20,6 +20,11 @@ const dataDir = useTempDataDirs('pw-compiled-');
 const out = mkdtempSync(join(ROOT, '.test-build-'));
 after(() => rmSync(out, { recursive: true, force: true }));
 
+before(() => {
+  const build = spawnSync(process.execPath, [join(ROOT, 'scripts/build.js'), out], { encoding: 'utf8' });
+  assert.equal(build.status, 0, build.stdout + build.stderr);
+});
+
 function childNames(pid: number): string[] {
   const names: string[] = [];
   for (const entry of readdirSync('/proc')) {
@@ -38,8 +43,6 @@ test(
   'serve from the compiled JavaScript answers /readyz and previews a page, its threads loading no TypeScript',
   { timeout: 600_000 },
   async () => {
-    const build = spawnSync(process.execPath, [join(ROOT, 'scripts/build.js'), out], { encoding: 'utf8' });
-    assert.equal(build.status, 0, build.stdout + build.stderr);
     const site = await startFixtureServer();
     const main = pathToFileURL(join(out, 'cli/main.js')).href;
     const child = spawn(
@@ -81,3 +84,20 @@ test(
     assert.doesNotMatch(output, /ERR_UNKNOWN_FILE_EXTENSION/);
   },
 );
+
+test('the built extraction thread is one module: it imports only Node modules and PDF.js, loaded on a first PDF', () => {
+  // Its code lines, not the comments of the packages inside it (JSDoc names modules in import() types).
+  const code = readFileSync(join(out, 'extraction/extraction-worker.js'), 'utf8')
+    .split('\n')
+    .filter((line) => !/^\s*(\*|\/\/|\/\*)/.test(line));
+  const imported = code.flatMap((line) =>
+    [...line.matchAll(/^import\s.*?from\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g)].map(
+      ([, statically, dynamically]) => statically ?? dynamically,
+    ),
+  );
+  assert.ok(imported.length > 0, 'the thread imports node:worker_threads at least');
+  assert.deepEqual(
+    imported.filter((name) => !name!.startsWith('node:') && !name!.startsWith('pdfjs-dist/')),
+    [],
+  );
+});
