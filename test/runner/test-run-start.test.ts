@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 // @ts-expect-error the runner's scripts are plain JavaScript without types
@@ -115,6 +115,7 @@ test('the compiled tests import each other by .js, and a module they import from
   write(root, 'packages/client/src/greet.ts', 'export const greet = (name: string): string => `hello ${name}`;');
   write(root, 'src/kinds.ts', "export type Kind = 'price';");
   write(root, 'src/named.ts', 'export class Named {}');
+  write(root, 'src/extraction/extraction-worker.ts', 'export const runExtractionThread = (): void => undefined;');
   write(
     root,
     'test/uses.ts',
@@ -132,4 +133,20 @@ test('the compiled tests import each other by .js, and a module they import from
   assert.equal(compiled.said, 'hello price Named');
   assert.equal((await compiled.lazily()).Named.name, 'Named');
   assert.ok(existsSync(join(out, 'packages/client/src/greet.js')));
+});
+
+test("the extraction thread's entry is compiled as one module, as npm run build ships it", async () => {
+  const root = newDir();
+  write(root, 'tsconfig.test-build.json', JSON.stringify({ compilerOptions: { target: 'ES2022' } }));
+  write(root, 'src/named.ts', 'export class Named {}');
+  write(root, 'test/none.ts', 'export {};');
+  write(
+    root,
+    'src/extraction/extraction-worker.ts',
+    "import { Named } from '../named.ts';\nexport const runExtractionThread = (): string => Named.name;",
+  );
+  const out: string = await compileTests(root);
+  const thread = join(out, 'src/extraction/extraction-worker.js');
+  assert.doesNotMatch(readFileSync(thread, 'utf8'), /named\.js/, 'the module it imports is inside it');
+  assert.equal((await import(pathToFileURL(thread).href)).runExtractionThread(), 'Named');
 });
