@@ -108,14 +108,24 @@ test('a snapshot left half-written by a stopped run is removed after an hour, no
   assert.deepEqual(readdirSync(dir).sort(), ['migrated-b.tar.102.partial', 'migrated-c.tar']);
 });
 
-test('the compiled tests import each other by .js, and a module they import from outside src/ and test/ is compiled too', async () => {
+/** A repository to compile: its test build's settings, a module, and the extraction thread's entry, which imports it. */
+function compilable(): string {
   const root = newDir();
   write(root, 'tsconfig.test-build.json', JSON.stringify({ compilerOptions: { target: 'ES2022' } }));
+  write(root, 'src/named.ts', 'export class Named {}');
+  write(
+    root,
+    'src/extraction/extraction-worker.ts',
+    "import { Named } from '../named.ts';\nexport const runExtractionThread = (): string => Named.name;",
+  );
+  return root;
+}
+
+test('the compiled tests import each other by .js, and a module they import from outside src/ and test/ is compiled too', async () => {
+  const root = compilable();
   write(root, 'packages/client/src/index.ts', "export { greet } from './greet.js';");
   write(root, 'packages/client/src/greet.ts', 'export const greet = (name: string): string => `hello ${name}`;');
   write(root, 'src/kinds.ts', "export type Kind = 'price';");
-  write(root, 'src/named.ts', 'export class Named {}');
-  write(root, 'src/extraction/extraction-worker.ts', 'export const runExtractionThread = (): void => undefined;');
   write(
     root,
     'test/uses.ts',
@@ -136,15 +146,8 @@ test('the compiled tests import each other by .js, and a module they import from
 });
 
 test("the extraction thread's entry is compiled as one module, as npm run build ships it", async () => {
-  const root = newDir();
-  write(root, 'tsconfig.test-build.json', JSON.stringify({ compilerOptions: { target: 'ES2022' } }));
-  write(root, 'src/named.ts', 'export class Named {}');
+  const root = compilable();
   write(root, 'test/none.ts', 'export {};');
-  write(
-    root,
-    'src/extraction/extraction-worker.ts',
-    "import { Named } from '../named.ts';\nexport const runExtractionThread = (): string => Named.name;",
-  );
   const out: string = await compileTests(root);
   const thread = join(out, 'src/extraction/extraction-worker.js');
   assert.doesNotMatch(readFileSync(thread, 'utf8'), /named\.js/, 'the module it imports is inside it');
