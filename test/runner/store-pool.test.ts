@@ -25,52 +25,61 @@ function countingPool() {
   return { pool, opened: () => count };
 }
 
-async function rowsOf(db: Database, sql: string): Promise<unknown[]> {
-  return db.query(sql);
+/**
+ * A test's use of a store (`use` reads what it needs of it first, then changes it), then the store the pool hands
+ * the next test, and how many stores the pool opened for both.
+ */
+async function usedAgain<T>(use: (db: Database) => Promise<T>): Promise<{ read: T; next: Database; opened: number }> {
+  const { pool, opened } = countingPool();
+  const first = await pool.take();
+  const read = await use(first);
+  await first.close();
+  return { read, next: await pool.take(), opened: opened() };
 }
 
 test('a store closed by its test is the next test store, not a new one', async () => {
-  const { pool, opened: count } = countingPool();
-  await (await pool.take()).close();
-  await (await pool.take()).close();
-  assert.equal(count(), 1);
+  const { next, opened } = await usedAgain(async () => undefined);
+  await next.close();
+  assert.equal(opened, 1);
 });
 
 test('a store used again holds none of the rows its last test wrote, and the rows the migrations wrote', async () => {
-  const { pool, opened: count } = countingPool();
-  const first = await pool.take();
-  const seeded = await rowsOf(first, 'SELECT * FROM api_status');
-  await first.query(
-    "INSERT INTO accounts (id, email, plan, created_at, updated_at) VALUES (gen_random_uuid(), 'a@example.com', 'pro', now(), now())",
-  );
-  await first.query('UPDATE api_status SET open = false');
-  await first.close();
-  const next = await pool.take();
-  assert.deepEqual(await rowsOf(next, 'SELECT count(*)::int AS n FROM accounts'), [{ n: 0 }]);
-  assert.deepEqual(await rowsOf(next, 'SELECT * FROM api_status'), seeded);
-  assert.equal(count(), 1, 'the same store, emptied');
+  const {
+    read: seeded,
+    next,
+    opened,
+  } = await usedAgain(async (db) => {
+    const seeded = await db.query('SELECT * FROM api_status');
+    await db.query(
+      "INSERT INTO accounts (id, email, plan, created_at, updated_at) VALUES (gen_random_uuid(), 'a@example.com', 'pro', now(), now())",
+    );
+    await db.query('UPDATE api_status SET open = false');
+    return seeded;
+  });
+  assert.deepEqual(await next.query('SELECT count(*)::int AS n FROM accounts'), [{ n: 0 }]);
+  assert.deepEqual(await next.query('SELECT * FROM api_status'), seeded);
+  assert.equal(opened, 1, 'the same store, emptied');
   await next.close();
 });
 
 test('a store used again restarts its sequences', async () => {
-  const { pool } = countingPool();
-  const first = await pool.take();
-  const [start] = await rowsOf(first, "SELECT nextval('monitors_seq_seq')::int AS n");
-  await first.query("SELECT nextval('monitors_seq_seq')");
-  await first.close();
-  const next = await pool.take();
-  assert.deepEqual(await rowsOf(next, "SELECT nextval('monitors_seq_seq')::int AS n"), [start]);
+  const nextval = "SELECT nextval('monitors_seq_seq')::int AS n";
+  const { read: start, next } = await usedAgain(async (db) => {
+    const start = await db.query(nextval);
+    await db.query(nextval);
+    return start;
+  });
+  assert.deepEqual(await next.query(nextval), start);
   await next.close();
 });
 
 test('a store used again has its settings reset', async () => {
-  const { pool } = countingPool();
-  const first = await pool.take();
-  const [fresh] = await rowsOf(first, 'SHOW statement_timeout');
-  await first.exec("SET statement_timeout = '1234ms'");
-  await first.close();
-  const next = await pool.take();
-  assert.deepEqual(await rowsOf(next, 'SHOW statement_timeout'), [fresh]);
+  const { read: fresh, next } = await usedAgain(async (db) => {
+    const fresh = await db.query('SHOW statement_timeout');
+    await db.exec("SET statement_timeout = '1234ms'");
+    return fresh;
+  });
+  assert.deepEqual(await next.query('SHOW statement_timeout'), fresh);
   await next.close();
 });
 
@@ -86,22 +95,16 @@ test('a closed test store refuses every call as a closed store does', async () =
 });
 
 test('a store whose schema its test changed is not used again', async () => {
-  const { pool, opened: count } = countingPool();
-  const first = await pool.take();
-  await first.exec('CREATE TABLE left_behind (id int)');
-  await first.close();
-  const next = await pool.take();
-  assert.equal(count(), 2);
-  assert.deepEqual(await rowsOf(next, "SELECT to_regclass('left_behind')::text AS t"), [{ t: null }]);
+  const { next, opened } = await usedAgain((db) => db.exec('CREATE TABLE left_behind (id int)'));
+  assert.equal(opened, 2);
+  assert.deepEqual(await next.query("SELECT to_regclass('left_behind')::text AS t"), [{ t: null }]);
   await next.close();
 });
 
 test('a store closed with a statement still running is not used again', async () => {
-  const { pool, opened: count } = countingPool();
-  const first = await pool.take();
-  const running = first.query('SELECT pg_sleep(0.2)').catch((err: Error) => err);
-  await first.close();
-  await running;
-  await (await pool.take()).close();
-  assert.equal(count(), 2);
+  // Started, not waited for: the test closes its store while the statement runs.
+  const { read, next, opened } = await usedAgain(async (db) => ({ running: db.query('SELECT pg_sleep(0.2)').catch((err: Error) => err) }));
+  await read.running;
+  await next.close();
+  assert.equal(opened, 2);
 });
