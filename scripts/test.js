@@ -13,10 +13,9 @@ const args = coverageDir
   ? [
       createRequire(import.meta.url).resolve('c8/bin/c8.js'),
       '--reporter=text-summary',
+      // Judged by the sources a compiled file maps back to (the test build's .test-build-*/src/ maps to src/): the
+      // extraction thread's bundle (scripts/bundle-threads.js) maps to its packages too, which are not ours to cover.
       '--include=src/**',
-      '--include=.test-build-*/src/**',
-      // Judged by the sources a compiled file maps back to: the extraction thread's bundle
-      // (scripts/bundle-threads.js) maps to its packages too, which are not ours to cover.
       '--exclude-after-remap',
       `--report-dir=${coverageDir}`,
       process.execPath,
