@@ -52,7 +52,13 @@ export async function startBrowserDashboard(artifactsDir: string, options: TestA
       return context.newPage();
     },
     async shot(page, name) {
-      await page.screenshot({ path: `${artifacts}${name}.png`, fullPage: true });
+      const take = () => page.screenshot({ path: `${artifacts}${name}.png`, fullPage: true });
+      // Chromium can refuse a full-page capture once on a loaded machine (it failed a side-by-side .ci/run); a second
+      // try is taken, and a second refusal fails the test.
+      await take().catch((err: Error) => {
+        if (!/Unable to capture screenshot/.test(err.message)) throw err;
+        return take();
+      });
     },
     async close() {
       await browser.close();
