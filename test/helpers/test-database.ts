@@ -33,10 +33,17 @@ async function moveInto(target: Database): Promise<void> {
 
 let embeddedStores: StorePool | null = null;
 
-/** `migrate: false` opens the store with no schema at all (migration tests). */
-export async function openTestDatabase(options: { migrate?: boolean } = {}): Promise<Database> {
+/**
+ * `migrate: false` opens the store with no schema at all (migration tests).
+ * `pooled: false` opens an embedded store no earlier test used: the pool's
+ * reset empties a store but leaves its session's prepared statements, and
+ * with them the plan history PostgreSQL chooses their plans by (a test of
+ * plan choice needs none).
+ */
+export async function openTestDatabase(options: { migrate?: boolean; pooled?: boolean } = {}): Promise<Database> {
   if (!testDatabaseUrl) {
     if (options.migrate === false) return openDatabase({ databaseUrl: null, dataDir: null, migrate: false });
+    if (options.pooled === false) return openDatabase({ databaseUrl: null, dataDir: null, snapshot: migratedSnapshot() });
     embeddedStores ??= storePool(() => openDatabase({ databaseUrl: null, dataDir: null, snapshot: migratedSnapshot() }));
     return embeddedStores.take();
   }

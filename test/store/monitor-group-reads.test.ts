@@ -19,7 +19,8 @@ const ids: string[] = [];
 const at = new Date('2026-11-20T10:00:00.123Z');
 
 before(async () => {
-  db = await openTestDatabase();
+  // The plan test below counts this store's plans of the grouped read from its first run.
+  db = await openTestDatabase({ pooled: false });
   [accountId, otherAccountId] = [randomUUID(), randomUUID()];
   for (const id of [accountId, otherAccountId]) {
     await insertAccount(db, { id, email: `${id}@example.com`, plan: 'pro', created_at: at, updated_at: at });
