@@ -72,6 +72,26 @@ function checker(token: string, monitorId: string) {
   };
 }
 
+type Issue = { code: string; message: string };
+type Monitor = { last_issues: Issue[]; observations: { value: unknown; issues: Issue[] }[] };
+
+/**
+ * A check that reads the page: checked again while the browser ran out of
+ * time (a machine loaded by both stores' suites at once can take longer than
+ * the load's budget; that is not what these tests are about), at most three
+ * times; then its issues, if any, fail the test with what they were.
+ */
+async function readingCheck<M extends Monitor>(check: () => Promise<M>): Promise<M> {
+  let monitor = await check();
+  for (let again = 0; again < 2; again++) {
+    const issues = [...monitor.last_issues, ...monitor.observations.flatMap((o) => o.issues)];
+    if (issues.length === 0 || !issues.every((i) => i.code === 'timeout')) break;
+    monitor = await check();
+  }
+  assert.deepEqual([monitor.last_issues, monitor.observations.map((o) => o.issues)], [[], monitor.observations.map(() => [])]);
+  return monitor;
+}
+
 /** A new account with the supplier password stored and a monitor of the portal behind the login, checked once. */
 async function portalMonitor() {
   const { token } = await createAccountWithToken(t.app);
@@ -88,7 +108,7 @@ async function portalMonitor() {
   assert.equal(created.statusCode, 201, created.body);
   const monitorId = created.json().data.id as string;
   const check = checker(token, monitorId);
-  return { token, monitorId, preview: preview.json().data, first: await check(), check };
+  return { token, monitorId, preview: preview.json().data, first: await readingCheck(check), check };
 }
 
 test('a secret is stored (201), replaced (200) and listed by name only', async () => {
@@ -134,7 +154,7 @@ test('a type step with a secret signs in to the portal: the stored monitor reads
   assert.equal(first.observations[0].value, 4000);
   state.portalPrice = '€35.00';
   try {
-    const second = await check();
+    const second = await readingCheck(check);
     assert.equal(second.observations[0].value, 3500);
     const changes = await call(token, 'GET', `/changes?monitor_id=${monitorId}`);
     assert.deepEqual(
@@ -253,10 +273,10 @@ test('a page that shows the typed secret keeps [secret] in its place: in the val
   assert.equal(created.statusCode, 201, created.body);
   const monitorId = created.json().data.id as string;
   const check = checker(token, monitorId);
-  assert.equal((await check()).observations[0].value, 'Price for [secret]: €1.00');
+  assert.equal((await readingCheck(check)).observations[0].value, 'Price for [secret]: €1.00');
   state.price = '€2.00';
   try {
-    assert.equal((await check()).observations[0].value, 'Price for [secret]: €2.00');
+    assert.equal((await readingCheck(check)).observations[0].value, 'Price for [secret]: €2.00');
   } finally {
     state.price = '€1.00';
   }
