@@ -5,6 +5,7 @@ import { AppError } from '../errors.ts';
 import type { AppDeps, CoreDeps } from './app-deps.ts';
 import { sendError, sendFrameworkError } from './error-handler.ts';
 import { nulError, nulField, validatorCompiler } from './validation.ts';
+import { serializerCompiler } from './serialization.ts';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from './json-depth.ts';
 import { apiGate } from '../api/plugins/api-gate.ts';
 import { ADMIN_PREFIX, API_PREFIX, FEEDS_PREFIX, buildOpenApiDocument } from './openapi.ts';
@@ -54,6 +55,7 @@ export async function buildApp(core: CoreDeps, options: BuildAppOptions = {}): P
   const deps = await hotPath(app, core);
 
   app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (jsonNestsDeeperThan(body as string, MAX_JSON_DEPTH)) {

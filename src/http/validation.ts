@@ -66,10 +66,22 @@ export function nulError(part: 'body' | 'querystring' | 'params', field: string)
 // Built on first use, not at import time.
 let instances: { body: Ajv; text: Ajv } | null = null;
 
+// Compiled once per process and kind of part, keyed by the schema's JSON:
+// route modules make their schema objects anew whenever the application is
+// built, and Ajv's own cache, keyed by the object, compiled and kept each one
+// again (serialization.ts says why that matters).
+const validators = new Map<string, ReturnType<FastifySchemaCompiler<unknown>>>();
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  instances ??= { body: makeAjv(false), text: makeAjv(true) };
-  const ajv = httpPart === 'body' ? instances.body : instances.text;
-  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  const body = httpPart === 'body';
+  const key = `${body ? 'body' : 'text'} ${JSON.stringify(schema)}`;
+  let validate = validators.get(key);
+  if (!validate) {
+    instances ??= { body: makeAjv(false), text: makeAjv(true) };
+    validate = (body ? instances.body : instances.text).compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+    validators.set(key, validate);
+  }
+  return validate;
 };
 
 /** `/targets/0/selection` → `targets[0].selection` */
