@@ -10,8 +10,9 @@ import type { Database } from '../../src/store/database.ts';
 // empty but the ones the migrations filled (their rows written back),
 // sequences restarted, settings, session locks, temporary tables and activity
 // statistics reset (not its session's prepared statements: openTestDatabase's
-// `pooled: false` is for a test of their plans). A store in doubt (a schema changed, a statement still
-// running when it was closed, a reset that failed) is closed for good.
+// `pooled: false` is for a test of their plans). A store in doubt (a schema
+// changed, a statement still running when it was closed, a reset that failed)
+// is closed for good.
 
 /** Every part of the store's schema a test could change, as one hash. */
 const FINGERPRINT = `
