@@ -27,6 +27,17 @@ export interface BrowserDashboard {
   close(): Promise<void>;
 }
 
+/** A full-page screenshot written to `path`. */
+export async function fullPageShot(page: Page, path: string): Promise<void> {
+  const take = () => page.screenshot({ path, fullPage: true });
+  // Chromium can refuse a full-page capture once on a loaded machine (it failed a side-by-side .ci/run); a second
+  // try is taken, and a second refusal fails the test.
+  await take().catch((err: Error) => {
+    if (!/Unable to capture screenshot/.test(err.message)) throw err;
+    return take();
+  });
+}
+
 export async function startBrowserDashboard(artifactsDir: string, options: TestAppOptions = {}): Promise<BrowserDashboard> {
   const artifacts = new URL(`../../test-artifacts/${artifactsDir}/`, import.meta.url).pathname;
   mkdirSync(artifacts, { recursive: true });
@@ -51,15 +62,7 @@ export async function startBrowserDashboard(artifactsDir: string, options: TestA
       await context.addCookies([...client.cookies].map(([name, value]) => ({ name, value, url: base })));
       return context.newPage();
     },
-    async shot(page, name) {
-      const take = () => page.screenshot({ path: `${artifacts}${name}.png`, fullPage: true });
-      // Chromium can refuse a full-page capture once on a loaded machine (it failed a side-by-side .ci/run); a second
-      // try is taken, and a second refusal fails the test.
-      await take().catch((err: Error) => {
-        if (!/Unable to capture screenshot/.test(err.message)) throw err;
-        return take();
-      });
-    },
+    shot: (page, name) => fullPageShot(page, `${artifacts}${name}.png`),
     async close() {
       await browser.close();
       await engine.stop();

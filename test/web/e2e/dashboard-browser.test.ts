@@ -9,6 +9,7 @@ import { startFixtureServer, type FixtureServer } from '../../helpers/fixture-se
 import { startTestEngine } from '../../helpers/test-engine.ts';
 import { PRICE, TITLE, watchPage } from '../../helpers/watched-page.ts';
 import { passwordLink } from '../../helpers/dashboard-client.ts';
+import { fullPageShot } from '../../helpers/browser-dashboard.ts';
 
 // The dashboard in real headless Chromium against a listening server. Every
 // address involved is loopback. Screenshots go to test-artifacts/dashboard/.
@@ -26,7 +27,7 @@ let page: Page;
 let base: string;
 let accountId: string;
 
-const shot = (name: string) => page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
+const shot = (name: string) => fullPageShot(page, `${ARTIFACTS}${name}.png`);
 
 before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
