@@ -4,7 +4,7 @@
 // process (scripts/test-batches.js).
 // Extra arguments narrow the run to files whose path contains one of them.
 import { rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { compiledPath, compileTests } from './compile-tests.js';
@@ -68,17 +68,21 @@ const inputs = snapshotKey(root);
 const snapshot = (kind, script) => cachedSnapshot(snapshots, kind, inputs, (path) => runNode(['--import', 'tsx', script, path]));
 env.PAGEWATCH_TEST_PGLITE_SNAPSHOT = await snapshot('migrated', 'test/helpers/pglite-snapshot.ts');
 if (!env.PAGEWATCH_TEST_PGLITE_SNAPSHOT) stop(1);
-// PAGEWATCH_TEST_MOVED_STORE (with TEST_DATABASE_URL): every test schema is
-// filled by moving one populated embedded store into it, made once
-// (test/helpers/populated-snapshot.ts, test-database.ts; issue #43).
+// PAGEWATCH_TEST_MOVED_STORE (with TEST_DATABASE_URL): the API files' test
+// schemas are filled by moving one populated embedded store into each, made
+// once (test/helpers/populated-snapshot.ts, test-database.ts; issue #43); the
+// other files' schemas by the migrations, as without it (docs/decisions/0076).
+let movedStoreEnv = null;
 if (env.PAGEWATCH_TEST_MOVED_STORE) {
   if (!env.TEST_DATABASE_URL) {
     console.error('PAGEWATCH_TEST_MOVED_STORE moves a store into PostgreSQL: set TEST_DATABASE_URL too');
     stop(1);
   }
-  env.PAGEWATCH_TEST_POPULATED_SNAPSHOT = await snapshot('populated', 'test/helpers/populated-snapshot.ts');
-  if (!env.PAGEWATCH_TEST_POPULATED_SNAPSHOT) stop(1);
+  const populated = await snapshot('populated', 'test/helpers/populated-snapshot.ts');
+  if (!populated) stop(1);
+  movedStoreEnv = { PAGEWATCH_TEST_POPULATED_SNAPSHOT: populated };
 }
+const onMovedStore = (file) => movedStoreEnv !== null && file.startsWith(join('test', 'api') + sep);
 // TAP on stdout as always; after it, on stderr, the failed tests and the slowest files.
 const reporters = [
   '--test-reporter=tap',
@@ -102,9 +106,15 @@ if (out) {
   const alone = named.filter(([f]) => ownProcess.has(f));
   const shared = named.filter(([f]) => !ownProcess.has(f));
   const dir = join(out, 'test-batches');
+  const storeEnv = (file) => (onMovedStore(file) ? movedStoreEnv : {});
+  // Files on moved stores are batched apart: a batch's process has one environment.
+  const dealt = (list) => dealOut(list, Math.ceil(list.length / FILES_PER_BATCH));
+  const sharedMoved = shared.filter(([f]) => onMovedStore(f));
+  const sharedOther = shared.filter(([f]) => !onMovedStore(f));
   const batches = [
-    ...alone.map((file, i) => writeBatch(join(dir, `own-process-${i + 1}.js`), [file])),
-    ...dealOut(shared, Math.ceil(shared.length / FILES_PER_BATCH)).map((files, i) => writeBatch(join(dir, `batch-${i + 1}.js`), files)),
+    ...alone.map((file, i) => writeBatch(join(dir, `own-process-${i + 1}.js`), [file], storeEnv(file[0]))),
+    ...dealt(sharedMoved).map((files, i) => writeBatch(join(dir, `moved-store-batch-${i + 1}.js`), files, movedStoreEnv)),
+    ...dealt(sharedOther).map((files, i) => writeBatch(join(dir, `batch-${i + 1}.js`), files)),
   ];
   statuses.push(await runFiles(['--enable-source-maps'], batches, 3_600_000));
 }

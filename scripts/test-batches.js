@@ -34,10 +34,15 @@ export function dealOut(files, count) {
   return batches;
 }
 
-/** Writes the entry file of a batch at `path`; `files` are [source path, compiled path] pairs. */
-export function writeBatch(path, files) {
+/**
+ * Writes the entry file of a batch at `path`; `files` are [source path,
+ * compiled path] pairs. `env` is set in the batch's process before its files
+ * are imported (the runner's processes share one environment otherwise).
+ */
+export function writeBatch(path, files, env = {}) {
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, batchEntry(files.map(([source, compiled]) => [source, pathToFileURL(compiled).href])));
+  const entries = files.map(([source, compiled]) => [source, pathToFileURL(compiled).href]);
+  writeFileSync(path, batchEntry(entries, env));
   return path;
 }
 
@@ -48,8 +53,9 @@ export function writeBatch(path, files) {
 // it, put the file's tests and hooks at the batch's top level). The suites
 // still run one after the other; a file's top-level await (a receiver it
 // starts) runs when the batch starts.
-function batchEntry(entries) {
+function batchEntry(entries, env) {
   return `import { describe } from 'node:test';
+Object.assign(process.env, ${JSON.stringify(env)});
 const files = ${JSON.stringify(entries, null, 2)};
 for (const [source, url] of files) describe(source, { timeout: ${FILE_TIMEOUT_MS} }, () => import(url));
 `;

@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { bearer, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
 import { loadPreview, postMonitor, TITLE_TARGET } from '../helpers/monitor-api.ts';
-import { openTestDatabase, testDatabaseUrl, testStoreIsMoved } from '../helpers/test-database.ts';
+import { openTestDatabase, testDatabaseUrl } from '../helpers/test-database.ts';
 import { adminQuery } from '../helpers/scratch-databases.ts';
 import { openDatabase } from '../../src/store/open-database.ts';
 import { canMount, mountTinyDisk, type TinyDisk } from '../helpers/tiny-disk.ts';
@@ -41,7 +41,9 @@ async function postgresOnTinyDisk(): Promise<Database> {
   disk = mountTinyDisk(2, idsOf('postgres'));
   tablespace = `pagewatch_full_${randomBytes(4).toString('hex')}`;
   await adminQuery(`CREATE TABLESPACE ${tablespace} LOCATION '${disk.path}'`);
-  const db = await openTestDatabase();
+  // Not a moved store (PAGEWATCH_TEST_MOVED_STORE): its monitors table would
+  // already hold a page with room for another row, so no write would reach the disk.
+  const db = await openTestDatabase({ moved: false });
   await db.exec(`ALTER TABLE monitors SET TABLESPACE ${tablespace}`);
   return db;
 }
@@ -52,12 +54,7 @@ async function embeddedOnTinyDisk(): Promise<Database> {
   return openDatabase({ databaseUrl: null, dataDir: join(disk.path, 'data') });
 }
 
-// On a moved store (PAGEWATCH_TEST_MOVED_STORE) the monitors table already
-// holds the moved monitor's page, with room for another row: the write needs
-// no new page, so the full disk is never asked and there is nothing to test.
-const SKIP = !canMount
-  ? 'needs root to mount a small tmpfs'
-  : testStoreIsMoved && 'the moved monitors table has room in its page: no write reaches the disk';
+const SKIP = !canMount && 'needs root to mount a small tmpfs';
 
 before(async () => {
   if (SKIP) return;

@@ -11,9 +11,10 @@ import { storePool, type StorePool } from './store-pool.ts';
 // the process's pool, emptied back to the migrated snapshot: store-pool.ts),
 // or, when TEST_DATABASE_URL is set, a fresh schema on that PostgreSQL server.
 // With PAGEWATCH_TEST_MOVED_STORE set, scripts/run-tests.js also makes a
-// populated embedded store (populated-snapshot.ts) and names it here: each
-// fresh schema is then filled by `pagewatch migrate-store`'s own copy of that
-// store instead of by the migrations alone (issue #43).
+// populated embedded store (populated-snapshot.ts) and names it here, in the
+// API files' processes: each fresh schema is then filled by `pagewatch
+// migrate-store`'s own copy of that store instead of by the migrations alone
+// (issue #43).
 
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL || null;
 const populatedSnapshotPath = process.env.PAGEWATCH_TEST_POPULATED_SNAPSHOT || null;
@@ -38,9 +39,11 @@ let embeddedStores: StorePool | null = null;
  * `pooled: false` opens an embedded store no earlier test used: the pool's
  * reset empties a store but leaves its session's prepared statements, and
  * with them the plan history PostgreSQL chooses their plans by (a test of
- * plan choice needs none).
+ * plan choice needs none). `moved: false` fills a PostgreSQL schema by the
+ * migrations even where the run moves stores (a test that needs the tables
+ * as the migrations leave them).
  */
-export async function openTestDatabase(options: { migrate?: boolean; pooled?: boolean } = {}): Promise<Database> {
+export async function openTestDatabase(options: { migrate?: boolean; pooled?: boolean; moved?: boolean } = {}): Promise<Database> {
   if (!testDatabaseUrl) {
     if (options.migrate === false) return openDatabase({ databaseUrl: null, dataDir: null, migrate: false });
     if (options.pooled === false) return openDatabase({ databaseUrl: null, dataDir: null, snapshot: migratedSnapshot() });
@@ -52,7 +55,7 @@ export async function openTestDatabase(options: { migrate?: boolean; pooled?: bo
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
-  const move = testStoreIsMoved && options.migrate !== false;
+  const move = testStoreIsMoved && options.migrate !== false && options.moved !== false;
   const db = await openDatabase({ databaseUrl: testDatabaseUrl, dataDir: null, schema, migrate: move ? false : options.migrate });
   if (move) await moveInto(db);
   return {

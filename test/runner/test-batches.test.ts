@@ -54,6 +54,26 @@ test('a batch runs each file as a suite named by its source, its hooks around it
   assert.match(run.stdout, /^# pass 6$/m);
 });
 
+test("a batch's environment is set before its files are imported", () => {
+  const dir = newDir();
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'reads-env.test.mjs');
+  writeFileSync(
+    file,
+    `import { test } from 'node:test';
+const atImport = process.env.PAGEWATCH_BATCH_PROBE;
+test('reads the batch environment at import', () => {
+  if (atImport !== 'set by the batch') throw new Error('at import: ' + atImport);
+});
+`,
+  );
+  const entry = writeBatch(join(dir, 'batch-1.js'), [['test/reads-env.test.ts', file]], { PAGEWATCH_BATCH_PROBE: 'set by the batch' });
+  const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+  const run = spawnSync(process.execPath, ['--test', '--test-reporter=tap', entry], { encoding: 'utf8', env });
+  assert.equal(run.status, 0, run.stdout + run.stderr);
+  assert.match(run.stdout, /^# pass 1$/m);
+});
+
 test('files are dealt out in turn, so each batch mixes the directories', () => {
   assert.deepEqual(dealOut(['a1', 'a2', 'b1', 'b2', 'c1'], 2), [
     ['a1', 'b1', 'c1'],
