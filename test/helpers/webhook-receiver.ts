@@ -16,6 +16,8 @@ export interface ScriptedAnswer {
   headers?: Record<string, string>;
   /** answer only after this long (a slow endpoint) */
   delayMs?: number;
+  /** answer only once this resolves (an endpoint slow for as long as the test needs) */
+  until?: Promise<void>;
 }
 
 export interface WebhookReceiver {
@@ -41,7 +43,8 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
         res.end('ok');
       };
-      if (answer.delayMs) setTimeout(reply, answer.delayMs);
+      if (answer.until) void answer.until.then(reply);
+      else if (answer.delayMs) setTimeout(reply, answer.delayMs);
       else reply();
     });
   });

@@ -5,6 +5,7 @@ import type { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { useWebhookWorld } from '../helpers/webhook-world.ts';
 import { insertNotifiedChange, insertNotifyingMonitor, outboxRow, testDispatcher } from '../helpers/notification-rows.ts';
 import { waitUntil } from '../helpers/pagewatch-process.ts';
+import { signal } from '../helpers/signal.ts';
 
 // Delivery leases follow the work as the engine's do: a send that takes
 // longer than the lease keeps its row while the dispatcher's heartbeat renews
@@ -20,8 +21,9 @@ test('a slow send keeps its row leased while the dispatcher beats: no second dis
   await admin(t.app, 'PATCH', `/accounts/${account.accountId}`, { webhook_url: `${receiver.url}/hook` });
   const monitorId = await insertNotifyingMonitor(t, { accountId: account.accountId, webhookEnabled: true });
   const { outbox } = await insertNotifiedChange(t, { accountId: account.accountId, monitorId, channels: ['webhook'] });
-  // A slow endpoint: it answers while the test lets two leases' worth of clock pass (within the 15 s webhook deadline).
-  receiver.answer({ status: 200, delayMs: 12_000 });
+  // A slow endpoint: it answers once the test has let two leases' worth of clock pass.
+  const { promise: answered, resolve: answer } = signal();
+  receiver.answer({ status: 200, until: answered });
   const sending = testDispatcher(t, { leaseSeconds: LEASE_SECONDS });
   sending.start();
   try {
@@ -31,8 +33,10 @@ test('a slow send keeps its row leased while the dispatcher beats: no second dis
       await waitUntil('the lease renewed', async () => (await outboxRow(t, outbox.webhook)).next_attempt_at > t.clock.now());
     }
     assert.deepEqual(await testDispatcher(t, { leaseSeconds: LEASE_SECONDS }).runOnce(), [], 'a renewed lease is not taken over');
-    await waitUntil('the delivery recorded', async () => (await outboxRow(t, outbox.webhook)).status === 'delivered', 20_000);
+    answer();
+    await waitUntil('the delivery recorded', async () => (await outboxRow(t, outbox.webhook)).status === 'delivered');
   } finally {
+    answer();
     await sending.stop();
   }
   assert.equal(receiver.received.length, 1);
