@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ADMIN_TOKEN, ALL_SCOPES } from './test-app.ts';
+import { ADMIN_TOKEN, ALL_SCOPES } from './test-credentials.ts';
 import { pagewatchArgs } from './pagewatch-bin.ts';
 
 // Real pagewatch processes (`pagewatch <command>`, see pagewatch-bin.ts) as an operator

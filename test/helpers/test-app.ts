@@ -1,4 +1,3 @@
-import { SCOPES } from '../../src/domain/scopes.ts';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/http/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -6,12 +5,11 @@ import { parsePlans } from '../../src/domain/plans.ts';
 import type { Database } from '../../src/store/database.ts';
 import { ManualClock } from './manual-clock.ts';
 import { openTestDatabase } from './test-database.ts';
+import { ADMIN_TOKEN, ALL_SCOPES } from './test-credentials.ts';
 import { createLoaders, type Loaders, type LoaderSettings } from '../../src/fetch/loaders.ts';
 import { createMetrics, type Metrics } from '../../src/process-metrics.ts';
 
-export const ADMIN_TOKEN = 'test-admin-token-0123456789';
-/** Every scope a token can have (src/domain/scopes.ts). */
-export const ALL_SCOPES: string[] = [...SCOPES];
+export { ADMIN_TOKEN, ALL_SCOPES };
 
 export interface TestApp {
   app: FastifyInstance;

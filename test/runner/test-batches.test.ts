@@ -93,6 +93,8 @@ test('on PostgreSQL the files that reach TEST_DATABASE_URL through their imports
     'test/scale-out/serve-crash.test.ts',
     'test/domain/noise.test.ts',
     'test/fetch/ssrf/policy.test.ts',
+    // pagewatch processes on embedded stores only
+    'test/cli/compiled-start.test.ts',
   ];
   assert.deepEqual(storeTestFiles(root, files), ['test/api/monitors.test.ts', 'test/scale-out/serve-crash.test.ts']);
 });
