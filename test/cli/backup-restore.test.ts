@@ -7,7 +7,7 @@ import { openDatabase } from '../../src/store/open-database.ts';
 import { readBackupHeader } from '../../src/store/backup-file.ts';
 import { listMigrations } from '../../src/store/migrate.ts';
 import { baseEnv, ProcessGroup, type PagewatchProcess } from '../helpers/pagewatch-process.ts';
-import { ADMIN_TOKEN } from '../helpers/test-app.ts';
+import { ADMIN_TOKEN } from '../helpers/test-credentials.ts';
 import { useMigratedDataDirs } from '../helpers/migrated-snapshot.ts';
 import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 import { pagewatchArgs } from '../helpers/pagewatch-bin.ts';

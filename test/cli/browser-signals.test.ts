@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
-import { ADMIN_TOKEN } from '../helpers/test-app.ts';
+import { ADMIN_TOKEN } from '../helpers/test-credentials.ts';
 import { seedDataDir } from '../helpers/migrated-snapshot.ts';
 import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 import { pagewatchArgs } from '../helpers/pagewatch-bin.ts';

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { loadConfig } from '../../src/config.ts';
 import { startServer } from '../../src/server.ts';
 import { startFixtureServer } from '../helpers/fixture-server.ts';
-import { ADMIN_TOKEN } from '../helpers/test-app.ts';
+import { ADMIN_TOKEN } from '../helpers/test-credentials.ts';
 import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 import { signal } from '../helpers/signal.ts';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
 import { gatedPages } from '../helpers/gated-page.ts';
 import { baseEnv, createAccountVia, ProcessGroup, waitUntil, writePlansFile } from '../helpers/pagewatch-process.ts';
-import { ADMIN_TOKEN } from '../helpers/test-app.ts';
+import { ADMIN_TOKEN } from '../helpers/test-credentials.ts';
 import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 
 const crashDir = useTempDataDirs('pw-crash-');
