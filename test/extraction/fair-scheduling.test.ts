@@ -42,16 +42,18 @@ test("a flooding account does not delay another account's job beyond its turn", 
 test('checks keep a thread of their own: a check never waits behind interactive work', async () => {
   const pool = new ExtractionPool({ size: 2, workerUrl: SLOW_WORKER, maxPerAccount: 20 });
   const answered: string[] = [];
+  // Long interactive jobs, so the check's thread has started long before the second one is answered.
+  const first = job(pool, 'interactive0', 5000, ticket('flooder'), answered);
+  const rest = Array.from({ length: 2 }, (_, i) => job(pool, `interactive${i + 1}`, 5000, ticket('flooder'), answered));
+  // They end with the pool, refused or stopped, not after their 10 s.
+  const restEnded = Promise.allSettled(rest);
   try {
-    // Long interactive jobs, so the check's thread has started long before the second one is answered.
-    const first = job(pool, 'interactive0', 5000, ticket('flooder'), answered);
-    const rest = Array.from({ length: 2 }, (_, i) => job(pool, `interactive${i + 1}`, 5000, ticket('flooder'), answered));
     await first;
     await job(pool, 'check', 1, ticket('monitor', 'check'), answered);
     assert.deepEqual(answered, ['interactive0', 'check'], 'the check was answered while interactive jobs still waited');
-    await Promise.all(rest);
   } finally {
     await pool.close();
+    await restEnded;
   }
 });
 
