@@ -19,7 +19,7 @@ import { storePool, type StorePool } from './store-pool.ts';
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL || null;
 const populatedSnapshotPath = process.env.PAGEWATCH_TEST_POPULATED_SNAPSHOT || null;
 /** Whether this run's PostgreSQL test stores are moved, populated stores (PAGEWATCH_TEST_MOVED_STORE). */
-export const testStoreIsMoved = testDatabaseUrl !== null && populatedSnapshotPath !== null;
+const testStoreIsMoved = testDatabaseUrl !== null && populatedSnapshotPath !== null;
 
 /** The moved store's schema: the populated embedded store copied in, as migrate-store copies it. */
 async function moveInto(target: Database): Promise<void> {
