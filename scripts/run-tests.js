@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import { compiledPath, compileTests } from './compile-tests.js';
 import { filesUnder } from './files-under.js';
 import { storeTestFiles } from './store-tests.js';
-import { dealOut, needsOwnProcess, writeBatch } from './test-batches.js';
+import { batchesByEnv, needsOwnProcess, writeBatch } from './test-batches.js';
 import { cachedSnapshot, snapshotKey } from './test-snapshots.js';
 
 const filters = process.argv.slice(2);
@@ -107,14 +107,9 @@ if (out) {
   const shared = named.filter(([f]) => !ownProcess.has(f));
   const dir = join(out, 'test-batches');
   const storeEnv = (file) => (onMovedStore(file) ? movedStoreEnv : {});
-  // Files on moved stores are batched apart: a batch's process has one environment.
-  const dealt = (list) => dealOut(list, Math.ceil(list.length / FILES_PER_BATCH));
-  const sharedMoved = shared.filter(([f]) => onMovedStore(f));
-  const sharedOther = shared.filter(([f]) => !onMovedStore(f));
   const batches = [
     ...alone.map((file, i) => writeBatch(join(dir, `own-process-${i + 1}.js`), [file], storeEnv(file[0]))),
-    ...dealt(sharedMoved).map((files, i) => writeBatch(join(dir, `moved-store-batch-${i + 1}.js`), files, movedStoreEnv)),
-    ...dealt(sharedOther).map((files, i) => writeBatch(join(dir, `batch-${i + 1}.js`), files)),
+    ...batchesByEnv(shared, FILES_PER_BATCH, storeEnv).map(([files, env], i) => writeBatch(join(dir, `batch-${i + 1}.js`), files, env)),
   ];
   statuses.push(await runFiles(['--enable-source-maps'], batches, 3_600_000));
 }

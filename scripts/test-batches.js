@@ -35,6 +35,24 @@ export function dealOut(files, count) {
 }
 
 /**
+ * `files` ([source path, compiled path] pairs) dealt out into batches of about
+ * `perBatch` files, files whose environment (`envOf(source)`) differs never in
+ * one batch: a batch's process has one environment. [files, env] pairs.
+ */
+export function batchesByEnv(files, perBatch, envOf) {
+  const groups = new Map();
+  for (const file of files) {
+    const env = envOf(file[0]);
+    const key = JSON.stringify(env);
+    if (!groups.has(key)) groups.set(key, { env, members: [] });
+    groups.get(key).members.push(file);
+  }
+  return [...groups.values()].flatMap(({ env, members }) =>
+    dealOut(members, Math.ceil(members.length / perBatch)).map((batch) => [batch, env]),
+  );
+}
+
+/**
  * Writes the entry file of a batch at `path`; `files` are [source path,
  * compiled path] pairs. `env` is set in the batch's process before its files
  * are imported (the runner's processes share one environment otherwise).

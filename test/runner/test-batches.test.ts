@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // @ts-expect-error the runner's scripts are plain JavaScript without types
-import { dealOut, needsOwnProcess, writeBatch } from '../../scripts/test-batches.js';
+import { batchesByEnv, dealOut, needsOwnProcess, writeBatch } from '../../scripts/test-batches.js';
 // @ts-expect-error the runner's scripts are plain JavaScript without types
 import { storeTestFiles } from '../../scripts/store-tests.js';
 import { useTempDataDirs } from '../helpers/temp-dirs.ts';
@@ -80,6 +80,20 @@ test('files are dealt out in turn, so each batch mixes the directories', () => {
     ['a2', 'b2'],
   ]);
   assert.deepEqual(dealOut(['a1'], 3), [['a1']]);
+});
+
+test("files of another environment are batched apart, each batch with its files' environment", () => {
+  const moved = { PAGEWATCH_TEST_POPULATED_SNAPSHOT: '/populated' };
+  const files = ['test/api/a', 'test/api/b', 'test/api/c', 'test/store/x', 'test/web/y'].map((f) => [f, `${f}.js`]);
+  const batches = batchesByEnv(files, 2, (source: string) => (source.startsWith('test/api/') ? moved : {})) as [string[][], object][];
+  assert.deepEqual(
+    batches.map(([batch, env]) => [batch.map(([source]) => source), env]),
+    [
+      [['test/api/a', 'test/api/c'], moved],
+      [['test/api/b'], moved],
+      [['test/store/x', 'test/web/y'], {}],
+    ],
+  );
 });
 
 test('a file that watches its whole process asks for one of its own in its first lines', () => {
