@@ -1,12 +1,13 @@
 // Which test files open a store: those that reach, through their own imports
-// inside test/, a module that reads TEST_DATABASE_URL (test-database.ts and
-// the helpers around it). On PostgreSQL (TEST_DATABASE_URL set) only they run:
+// inside test/, the module that reads process.env.TEST_DATABASE_URL
+// (test-database.ts; a file that only names the variable, in a comment or a
+// skip reason, does not count). On PostgreSQL (TEST_DATABASE_URL set) only they run:
 // the others never touch a store, so a second pass of them ran the very same
 // code again (docs/decisions/0063-test-files-batched-per-process.md).
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
 
-const READS_STORE_CHOICE = /TEST_DATABASE_URL/;
+const READS_STORE_CHOICE = /process\.env\.TEST_DATABASE_URL\b/;
 // import … from './x.ts', export … from './x.ts', import('./x.ts'), import './x.ts'
 const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
 

@@ -110,6 +110,8 @@ test('on PostgreSQL the files that reach TEST_DATABASE_URL through their imports
     // pagewatch processes on embedded stores only
     'test/cli/compiled-start.test.ts',
     'test/scale-out/serve-crash.test.ts',
+    // names the variable in a comment only
+    'test/store/pglite-memory.test.ts',
   ];
   assert.deepEqual(storeTestFiles(root, files), ['test/api/monitors.test.ts', 'test/scale-out/manual-first-capture.test.ts']);
 });
