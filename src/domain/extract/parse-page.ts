@@ -4,6 +4,7 @@ import { DomHandler, type Document, type Element } from 'domhandler';
 import { normaliseText } from '../observed-value.ts';
 import { capDepth, MAX_ELEMENT_DEPTH } from './cap-depth.ts';
 import { PageElements } from './page-elements.ts';
+import { SkippingTokenizer } from './skipping-tokenizer.ts';
 import { TextCapture, type CapturedText } from './text-capture.ts';
 
 // A loaded page, parsed once and shared by every target and the preview.
@@ -83,7 +84,7 @@ function resolveBase(href: string | undefined, finalUrl: string): string {
 export function parsePage(html: string, finalUrl: string, options: ParseOptions = {}): ParsedPage {
   const text = options.captureText === false ? null : new TextCapture();
   const handler = new PageHandler(text);
-  new Parser(handler).end(html);
+  new Parser(handler, { Tokenizer: SkippingTokenizer }).end(html);
   const document = handler.root;
   // capDepth lifts only elements nested deeper than its limit
   const capped = handler.deepest > MAX_ELEMENT_DEPTH;

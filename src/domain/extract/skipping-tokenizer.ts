@@ -1,0 +1,76 @@
+import { Tokenizer } from 'htmlparser2';
+
+// htmlparser2's tokenizer calls a state's method for every character of a
+// page, most of which the state ignores: a text run up to its next `<` or
+// `&`, a quoted attribute value up to its quote or `&`, a script up to its
+// next `<` (found by a loop of its own). On shop pages of hundreds of KB that
+// stepping was a large part of the parse (docs/decisions/0078-parse-skips-what-the-tokenizer-ignores.md). This tokenizer jumps
+// to the next character the state acts on with the engine's own search and
+// hands that character to htmlparser2's method: the same tokens in the same
+// order, so the same tree (test/domain/skipping-tokenizer.test.ts compares
+// the trees of every corpus page).
+
+/** What the overrides read and move of htmlparser2's tokenizer: private in its types, plain properties at run time. */
+interface TokenizerInternals {
+  /** the chunk being read: a page parsed with one end() call is one chunk */
+  buffer: string;
+  /** the character being read, counted from the start of the first chunk */
+  index: number;
+  /** where the current chunk starts, counted the same way */
+  offset: number;
+  stateText(c: number): void;
+  stateInAttributeValueDoubleQuotes(c: number): void;
+  stateInAttributeValueSingleQuotes(c: number): void;
+  fastForwardTo(c: number): boolean;
+}
+
+const LT = 0x3c;
+const AMP = 0x26;
+const DOUBLE_QUOTE = 0x22;
+const SINGLE_QUOTE = 0x27;
+
+const Base = Tokenizer as unknown as new (...args: ConstructorParameters<typeof Tokenizer>) => TokenizerInternals;
+
+class SkippingTokenizerImpl extends Base {
+  // One search each, global so that lastIndex says where to start; test() finds without allocating a match.
+  private readonly textStops = /[<&]/g;
+  private readonly doubleQuotedStops = /["&]/g;
+  private readonly singleQuotedStops = /['&]/g;
+
+  /** Moves to just before the next character `stops` matches after this one (the end if none): the parse loop steps onto it. */
+  private skipTo(stops: RegExp): void {
+    stops.lastIndex = this.index - this.offset + 1;
+    const stop = stops.test(this.buffer) ? stops.lastIndex - 1 : this.buffer.length;
+    this.index = stop + this.offset - 1;
+  }
+
+  override stateText(c: number): void {
+    if (c === LT || c === AMP) super.stateText(c);
+    else this.skipTo(this.textStops);
+  }
+
+  override stateInAttributeValueDoubleQuotes(c: number): void {
+    if (c === DOUBLE_QUOTE || c === AMP) super.stateInAttributeValueDoubleQuotes(c);
+    else this.skipTo(this.doubleQuotedStops);
+  }
+
+  override stateInAttributeValueSingleQuotes(c: number): void {
+    if (c === SINGLE_QUOTE || c === AMP) super.stateInAttributeValueSingleQuotes(c);
+    else this.skipTo(this.singleQuotedStops);
+  }
+
+  /** htmlparser2's own skip (scripts, comments, declarations), with indexOf instead of a loop over characters. */
+  override fastForwardTo(c: number): boolean {
+    const at = this.buffer.indexOf(String.fromCharCode(c), this.index - this.offset + 1);
+    if (at === -1) {
+      // as htmlparser2's: the loop's own step then ends the chunk
+      this.index = this.buffer.length + this.offset - 1;
+      return false;
+    }
+    this.index = at + this.offset;
+    return true;
+  }
+}
+
+/** htmlparser2's tokenizer, for its Parser's `Tokenizer` option. */
+export const SkippingTokenizer = SkippingTokenizerImpl as unknown as typeof Tokenizer;
