@@ -56,6 +56,8 @@ function findAndTake(text: string, taken: Uint8Array, phrases: readonly StockPhr
   return found;
 }
 
+const NO_WORDING: StockWording = Object.freeze({ out: 0, in: 0 });
+
 const RANK: Record<Strength, number> = { weak: 1, strong: 2 };
 
 function strongest(found: readonly Found[]): number {
@@ -112,6 +114,8 @@ export class StockText {
   private readonly folded: string;
   private readonly slicing: boolean;
   private readonly wording = new Map<string, StockWording>();
+  /** where a phrase starts in `folded`, in order; null until first needed */
+  private phraseStarts: number[] | null = null;
 
   constructor(private readonly text: string) {
     const lower = text.toLowerCase();
@@ -129,11 +133,38 @@ export class StockText {
     return wording;
   }
 
+  /**
+   * Whether some phrase starts in folded[from, to): where none does, a slice
+   * of it holds none. The places are found in one pass over the whole text on
+   * first use; a page's many controls then cost a lookup each, not a search.
+   */
+  private mayHoldPhrase(from: number, to: number): boolean {
+    if (this.phraseStarts === null) {
+      this.phraseStarts = [];
+      const anywhere = new RegExp(ANY_PHRASE.source, 'gu');
+      // stepping one place past each match finds every place a phrase starts, overlapping ones included
+      for (let found = anywhere.exec(this.folded); found !== null; found = anywhere.exec(this.folded)) {
+        this.phraseStarts.push(found.index);
+        anywhere.lastIndex = found.index + 1;
+      }
+    }
+    const starts = this.phraseStarts;
+    let low = 0;
+    let high = starts.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (starts[mid]! < from) low = mid + 1;
+      else high = mid;
+    }
+    return low < starts.length && starts[low]! < to;
+  }
+
   /** stockWording(text.slice(from, to)) */
   of(from: number, to: number): StockWording {
     const stretch = this.text.slice(from, to);
     const sliceable = this.slicing && !splitsPair(stretch) && stretch.normalize('NFC') === stretch;
-    return this.judged(sliceable ? this.folded.slice(from, to) : normalise(stretch));
+    if (!sliceable) return this.judged(normalise(stretch));
+    return this.mayHoldPhrase(from, to) ? this.judged(this.folded.slice(from, to)) : NO_WORDING;
   }
 
   /** stockWording(text) */
