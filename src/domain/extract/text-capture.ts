@@ -21,6 +21,8 @@ export class TextCapture {
   private length = 0;
   /** where each open element being read starts */
   private readonly open: number[] = [];
+  /** the separator of each open element being read (a <br> has none: it is skipped once opened) */
+  private readonly separators: string[] = [];
   /** the open element whose contents are not read (unread, or a <br> after its line break) */
   private skipping: Element | null = null;
   private readonly elements: Element[] = [];
@@ -51,6 +53,7 @@ export class TextCapture {
       return;
     }
     const separator = separatorOf(el.name);
+    this.separators.push(separator);
     if (separator !== '') this.push(separator);
   }
 
@@ -64,7 +67,7 @@ export class TextCapture {
       this.skipping = null;
       if (el.name !== 'br' || isUnread(el)) return;
     } else {
-      const separator = separatorOf(el.name);
+      const separator = this.separators.pop()!;
       if (separator !== '') this.push(separator);
     }
     this.read(el, this.open.pop()!);
