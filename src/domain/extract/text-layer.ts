@@ -56,26 +56,32 @@ export class TextLayer {
     let at = 0;
     while (at < raw.length && isSpace(raw.charCodeAt(at))) at++;
     let copied = at;
-    while (at < raw.length) {
-      const c = raw.charCodeAt(at);
-      if (!isSpace(c)) {
-        at++;
-        continue;
+    let stop = raw.length;
+    // The runs normalising changes: two or more whitespace characters, or one that is not a space. A single space
+    // stays, so the search (the engine's own, not a loop over characters) passes over words and the spaces between.
+    // A run's first character is where its match starts: no earlier place in the run matches.
+    const runs = /\s{2,}|[^\S ]/g;
+    runs.lastIndex = at;
+    while (runs.test(raw)) {
+      const end = runs.lastIndex;
+      let run = end - 1;
+      let lineBreak = raw.charCodeAt(run) === 10;
+      while (run > copied && isSpace(raw.charCodeAt(run - 1))) {
+        run--;
+        if (raw.charCodeAt(run) === 10) lineBreak = true;
       }
-      let end = at;
-      let lineBreak = false;
-      for (let w = raw.charCodeAt(end); end < raw.length && isSpace(w); w = raw.charCodeAt(++end)) lineBreak ||= w === 10;
-      if (end === raw.length) break;
-      // a single space is already what normalising makes of it
-      if (end - at > 1 || c !== 32) {
-        length = this.copy(parts, copied, at, length);
-        parts.push(lineBreak ? '\n' : ' ');
-        length++;
-        copied = end;
+      if (end === raw.length) {
+        stop = run;
+        break;
       }
-      at = end;
+      length = this.copy(parts, copied, run, length);
+      parts.push(lineBreak ? '\n' : ' ');
+      length++;
+      copied = end;
     }
-    this.copy(parts, copied, at, length);
+    // a single space ending the text is no run the search finds, and normalising drops it too
+    if (stop === raw.length && stop > copied && raw.charCodeAt(stop - 1) === 32) stop--;
+    this.copy(parts, copied, stop, length);
     return parts.join('');
   }
 
