@@ -32,20 +32,33 @@ const byLength = (phrases: readonly StockPhrase[]) =>
   phrases.map((p) => ({ phrase: normalise(p.phrase), strength: p.strength })).sort((a, b) => b.phrase.length - a.phrase.length);
 const OUT = byLength(OUT_OF_STOCK_PHRASES);
 const IN = byLength(IN_STOCK_PHRASES);
-// One pass telling whether any phrase occurs at all: most texts (a page's
-// areas around its title, most elements) hold none, and a phrase-by-phrase
-// search of a long text costs a scan per phrase.
-const ANY_PHRASE = new RegExp([...OUT, ...IN].map(({ phrase }) => phrase.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')).join('|'), 'u');
+// Where any phrase starts, found in one pass of one expression (stepping one
+// place past each match, so overlapping phrases are found too): most texts (a
+// page's areas around its title, most elements) hold none, and each phrase is
+// then looked for at those places only, not searched for through the text.
+const ANY_PHRASE = new RegExp([...OUT, ...IN].map(({ phrase }) => phrase.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')).join('|'), 'gu');
+
+/** Where any phrase starts in the text, in order. */
+function phraseStarts(text: string): number[] {
+  const starts: number[] = [];
+  ANY_PHRASE.lastIndex = 0;
+  for (let found = ANY_PHRASE.exec(text); found !== null; found = ANY_PHRASE.exec(text)) {
+    starts.push(found.index);
+    ANY_PHRASE.lastIndex = found.index + 1;
+  }
+  return starts;
+}
 
 /**
- * Finds the phrases in `text` where it is not yet `taken`, and marks what they
- * cover as taken (a mask, so long pages cost one pass per phrase, not a copy
- * of the text per match).
+ * Finds the phrases in `text` (each at the places `starts` lists) where it is
+ * not yet `taken`, and marks what they cover as taken (a mask, not a copy of
+ * the text per match).
  */
-function findAndTake(text: string, taken: Uint8Array, phrases: readonly StockPhrase[]): Found[] {
+function findAndTake(text: string, starts: readonly number[], taken: Uint8Array, phrases: readonly StockPhrase[]): Found[] {
   const found: Found[] = [];
   for (const { phrase: needle, strength } of phrases) {
-    for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
+    for (const at of starts) {
+      if (!text.startsWith(needle, at)) continue;
       const end = at + needle.length;
       if (!boundaryOk(needle.charAt(0), text[at - 1]) || !boundaryOk(needle.charAt(needle.length - 1), text[end])) continue;
       if (taken.subarray(at, end).includes(1)) continue;
@@ -75,10 +88,11 @@ export function stockWording(text: string): StockWording {
 }
 
 function normalisedWording(normalised: string): StockWording {
-  if (!ANY_PHRASE.test(normalised)) return { out: 0, in: 0 };
+  const starts = phraseStarts(normalised);
+  if (starts.length === 0) return NO_WORDING;
   const taken = new Uint8Array(normalised.length);
-  const out = strongest(findAndTake(normalised, taken, OUT));
-  return { out, in: strongest(findAndTake(normalised, taken, IN)) };
+  const out = strongest(findAndTake(normalised, starts, taken, OUT));
+  return { out, in: strongest(findAndTake(normalised, starts, taken, IN)) };
 }
 
 /** The state the wording states, or null when it states none or contradicts itself. */
@@ -139,15 +153,7 @@ export class StockText {
    * first use; a page's many controls then cost a lookup each, not a search.
    */
   private mayHoldPhrase(from: number, to: number): boolean {
-    if (this.phraseStarts === null) {
-      this.phraseStarts = [];
-      const anywhere = new RegExp(ANY_PHRASE.source, 'gu');
-      // stepping one place past each match finds every place a phrase starts, overlapping ones included
-      for (let found = anywhere.exec(this.folded); found !== null; found = anywhere.exec(this.folded)) {
-        this.phraseStarts.push(found.index);
-        anywhere.lastIndex = found.index + 1;
-      }
-    }
+    this.phraseStarts ??= phraseStarts(this.folded);
     const starts = this.phraseStarts;
     let low = 0;
     let high = starts.length;
