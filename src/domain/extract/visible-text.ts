@@ -109,7 +109,10 @@ export function isUnread(el: Element): boolean {
 }
 
 // one lookup per element, not one per set: the parser notes every element's separator (text-capture.ts)
-const SEPARATORS: ReadonlyMap<string, string> = new Map([...[...SPACED].map((name) => [name, ' '] as const), ...[...BLOCKS].map((name) => [name, '\n'] as const)]);
+const SEPARATORS: ReadonlyMap<string, string> = new Map([
+  ...[...SPACED].map((name) => [name, ' '] as const),
+  ...[...BLOCKS].map((name) => [name, '\n'] as const),
+]);
 
 /** What stands before and after an element's text: a line break (blocks), a space (cells, controls) or nothing. */
 export function separatorOf(name: string): string {
