@@ -7,8 +7,8 @@ import { Tokenizer } from 'htmlparser2';
 // stepping was a large part of the parse (docs/decisions/0078-parse-skips-what-the-tokenizer-ignores.md). This tokenizer jumps
 // to the next character the state acts on with the engine's own search and
 // hands that character to htmlparser2's method: the same tokens in the same
-// order, so the same tree (test/domain/skipping-tokenizer.test.ts compares
-// the trees of every corpus page).
+// order, so the same tree (test/domain/extract/skipping-tokenizer.test.ts
+// compares the parser's events on every corpus page).
 
 /** What the overrides read and move of htmlparser2's tokenizer: private in its types, plain properties at run time. */
 interface TokenizerInternals {
