@@ -78,6 +78,8 @@ function indexOf(walk: PageWalk, el: Element): number | undefined {
 /** The stretches of the raw text the options leave out, outermost only, in text order. */
 function cutsOf(walk: PageWalk, options: VisibleTextOptions): { start: number; end: number }[] {
   const cuts: { start: number; end: number }[] = [];
+  // the plain view leaves nothing out: no need to ask every element
+  if (!options.skipStruck && options.skip === undefined) return cuts;
   walk.elements.forEach((el, i) => {
     if (!((options.skipStruck && STRUCK.has(el.name)) || options.skip?.(el))) return;
     const start = walk.starts[i]!;
