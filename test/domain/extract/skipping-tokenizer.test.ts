@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { Parser, type Handler, type ParserOptions } from 'htmlparser2';
+import { Parser, Tokenizer, type Handler, type ParserOptions } from 'htmlparser2';
 import { SkippingTokenizer } from '../../../src/domain/extract/skipping-tokenizer.ts';
 
 // The skipping tokenizer must give htmlparser2's parser exactly the events
@@ -96,5 +96,13 @@ test('without entity decoding, and in XML mode, the events are the same too', ()
   for (const html of CASES) {
     assertSameEvents([html], { decodeEntities: false });
     assertSameEvents([html], { xmlMode: true });
+  }
+});
+
+test('the methods the skipping tokenizer overrides are still htmlparser2’s (a rename would silently stop the skipping)', () => {
+  const own = Tokenizer.prototype as unknown as Record<string, unknown>;
+  for (const method of ['stateText', 'stateInAttributeValueDoubleQuotes', 'stateInAttributeValueSingleQuotes', 'fastForwardTo']) {
+    assert.equal(typeof own[method], 'function', method);
+    assert.notEqual((SkippingTokenizer.prototype as unknown as Record<string, unknown>)[method], own[method], method);
   }
 });
