@@ -1,5 +1,6 @@
 import type { Element } from 'domhandler';
 import type { ParsedPage } from './parse-page.ts';
+import { partitionPoint } from './partition-point.ts';
 import { perPage } from './per-page.ts';
 import { TextLayer } from './text-layer.ts';
 import { rawVisibleText, STRUCK, visibleText, type VisibleTextOptions } from './visible-text.ts';
@@ -108,16 +109,7 @@ function viewWithout(walk: PageWalk, options: VisibleTextOptions): PageTextView 
     layer = new TextLayer(kept.join(''));
   }
   // how many cuts start (or end) at or before the offset
-  const count = (at: number, edge: 'start' | 'end'): number => {
-    let low = 0;
-    let high = cuts.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (cuts[mid]![edge] <= at) low = mid + 1;
-      else high = mid;
-    }
-    return low;
-  };
+  const count = (at: number, edge: 'start' | 'end'): number => partitionPoint(cuts.length, (i) => cuts[i]![edge] <= at);
   // an element's offsets are never inside a cut: what is cut before one is every cut ending by it
   const shift = (at: number) => at - (removed[count(at, 'end') - 1] ?? 0);
   /** The element's offsets in the view's raw text; null when its text is read on its own. */

@@ -1,5 +1,6 @@
 import { IN_STOCK_PHRASES, OUT_OF_STOCK_PHRASES, type StockPhrase, type Strength } from './data/stock-phrases.ts';
 import type { Availability } from '../observed-value.ts';
+import { partitionPoint } from './partition-point.ts';
 
 // Stock state from wording. Out-of-stock phrases are found first and their
 // text set aside, so in-stock wording inside them ("available" in "not available",
@@ -155,14 +156,8 @@ export class StockText {
   private mayHoldPhrase(from: number, to: number): boolean {
     this.phraseStarts ??= phraseStarts(this.folded);
     const starts = this.phraseStarts;
-    let low = 0;
-    let high = starts.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (starts[mid]! < from) low = mid + 1;
-      else high = mid;
-    }
-    return low < starts.length && starts[low]! < to;
+    const first = partitionPoint(starts.length, (i) => starts[i]! < from);
+    return first < starts.length && starts[first]! < to;
   }
 
   /** stockWording(text.slice(from, to)) */

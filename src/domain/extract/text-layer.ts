@@ -1,4 +1,5 @@
 import { normaliseLines } from './visible-text.ts';
+import { partitionPoint } from './partition-point.ts';
 
 // A raw visible text normalised once (normaliseLines), from which the
 // normalised text of any stretch of it is a slice: a page's areas, controls
@@ -95,13 +96,7 @@ export class TextLayer {
 
   /** Where raw offset `at` lands in `text`: in a copied stretch, its place; in whitespace collapsed, before the separator. */
   private toText(at: number): number {
-    let low = 0;
-    let high = this.rawStarts.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (this.rawStarts[mid]! <= at) low = mid + 1;
-      else high = mid;
-    }
+    const low = partitionPoint(this.rawStarts.length, (i) => this.rawStarts[i]! <= at);
     if (low === 0) return 0;
     const word = low - 1;
     return this.textStarts[word]! + Math.min(at - this.rawStarts[word]!, this.lengths[word]!);
