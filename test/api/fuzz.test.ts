@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bearer, createAccountWithToken, ADMIN_TOKEN, type TestApp } from '../helpers/test-app.ts';
+import { bearer, createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
+import { ADMIN_TOKEN } from '../helpers/test-credentials.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
 import { createMonitorFor, loadPreview, TITLE_TARGET } from '../helpers/monitor-api.ts';

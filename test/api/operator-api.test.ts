@@ -1,6 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN_TOKEN, admin, bearer, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { admin, bearer, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { ADMIN_TOKEN } from '../helpers/test-credentials.ts';
 import { insertMonitorRow } from '../helpers/monitor-rows.ts';
 import { TITLE } from '../helpers/watched-page.ts';
 

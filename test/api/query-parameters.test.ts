@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import { requireQueryDeclaration } from '../../src/http/query-declaration.ts';
 import { NoQuery } from '../../src/schemas/common.ts';
-import { ADMIN_TOKEN, bearer, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { bearer, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { ADMIN_TOKEN } from '../helpers/test-credentials.ts';
 import { TITLE_TARGET } from '../helpers/monitor-api.ts';
 
 // Every operation of the public and the operator API, each with a request that

@@ -1,6 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN_TOKEN, bearer, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { bearer, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { ADMIN_TOKEN } from '../helpers/test-credentials.ts';
 import { MAX_JSON_DEPTH } from '../../src/http/json-depth.ts';
 
 // Body handling is shared by every route; these requests use the operator API's

@@ -2,7 +2,8 @@ import { after, before, mock, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type AddressInfo } from 'node:net';
 import { adminCommand } from '../../src/cli/admin-command.ts';
-import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { ADMIN_TOKEN } from '../helpers/test-credentials.ts';
 
 // `pagewatch admin` against a real listening server: what an operator reads
 // when the server refuses a request, or is not there at all.

@@ -1,4 +1,4 @@
-import { ADMIN_TOKEN } from './test-app.ts';
+import { ADMIN_TOKEN } from './test-credentials.ts';
 import { cookieHeader, formToken, keepCookies, OWNER_PASSWORD } from './dashboard-client.ts';
 
 // The dashboard over real HTTP, for tests against running pagewatch processes

@@ -9,8 +9,6 @@ import { ADMIN_TOKEN, ALL_SCOPES } from './test-credentials.ts';
 import { createLoaders, type Loaders, type LoaderSettings } from '../../src/fetch/loaders.ts';
 import { createMetrics, type Metrics } from '../../src/process-metrics.ts';
 
-export { ADMIN_TOKEN, ALL_SCOPES };
-
 export interface TestApp {
   app: FastifyInstance;
   db: Database;

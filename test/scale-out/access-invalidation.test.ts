@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN_TOKEN } from '../helpers/test-app.ts';
+import { ADMIN_TOKEN } from '../helpers/test-credentials.ts';
 import { baseEnv, createAccountVia, type PagewatchProcess } from '../helpers/pagewatch-process.ts';
 import type { SharedSchema } from '../helpers/shared-schema.ts';
 import { SHARED_WORLD_SKIP as SKIP, useSharedWorld } from '../helpers/shared-world.ts';

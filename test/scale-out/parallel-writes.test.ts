@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { TITLE_TARGET as TITLE } from '../helpers/monitor-api.ts';
-import { ADMIN_TOKEN } from '../helpers/test-app.ts';
+import { ADMIN_TOKEN } from '../helpers/test-credentials.ts';
 import { baseEnv, writePlansFile, type PagewatchProcess } from '../helpers/pagewatch-process.ts';
 import { createAccountOver, statusCounts } from '../helpers/parallel-requests.ts';
 import type { SharedSchema } from '../helpers/shared-schema.ts';
