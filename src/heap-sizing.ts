@@ -6,12 +6,14 @@ import { setFlagsFromString } from 'node:v8';
 // later. A server's start allocates enough to grow it in every isolate (the
 // main one, PGlite's thread), so an empty install held ~20 MiB more at rest
 // than it needed (docs/decisions/0059-footprint-v8s-young-generation-not-grown.md).
-// `fixed` holds it at the size it has (2 MiB when serve sets it): more,
-// cheaper scavenges, and more objects promoted to the old generation. V8
-// reads the growth factor each time it would grow, so setting it at run
-// time, before the server's modules load, is enough: no command-line flag,
-// and threads started later inherit it. `growing` leaves V8's own sizing,
-// for a busy server that allocates fast.
+// `fixed` holds the main thread's at the size it has (2 MiB when serve sets
+// it): more, cheaper scavenges, and more objects promoted to the old
+// generation. V8 reads the growth factor each time it would grow, so setting
+// it at run time, before the server's modules load, is enough: no
+// command-line flag. Worker threads (PGlite's, the extraction threads) are
+// not held by it on Node 20: theirs grows to 32 MiB all the same
+// (docs/decisions/0079). `growing` leaves V8's own sizing, for a busy
+// server that allocates fast.
 
 export const YOUNG_GENERATIONS = ['fixed', 'growing'] as const;
 export type YoungGeneration = (typeof YOUNG_GENERATIONS)[number];
