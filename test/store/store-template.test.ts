@@ -14,7 +14,14 @@ import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 
 const dataDirs = useTempDataDirs('pw-template-test-');
 
-async function dumpOfMigratedStore(): Promise<Uint8Array> {
+let migratedDump: Promise<Uint8Array> | undefined;
+/** A migrated store's dump, made once for the file's tests (each costs a store's start and a PGlite's), read only. */
+function dumpOfMigratedStore(): Promise<Uint8Array> {
+  migratedDump ??= makeDump();
+  return migratedDump;
+}
+
+async function makeDump(): Promise<Uint8Array> {
   const dataDir = dataDirs();
   await (await openDatabase({ databaseUrl: null, dataDir })).close();
   const pg = new PGlite(dataDir);
