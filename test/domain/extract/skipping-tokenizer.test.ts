@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { Parser, Tokenizer, type Handler, type ParserOptions } from 'htmlparser2';
+import { loadRealPages } from '../../../scripts/realpages-eval.ts';
 import { SkippingTokenizer } from '../../../src/domain/extract/skipping-tokenizer.ts';
 
 // The skipping tokenizer must give htmlparser2's parser exactly the events
@@ -15,10 +15,7 @@ import { SkippingTokenizer } from '../../../src/domain/extract/skipping-tokenize
 const CORPORA = resolve(import.meta.dirname, '../../corpora');
 
 function corpusPages(): { name: string; html: string }[] {
-  const realDir = join(CORPORA, 'realpages', 'html');
-  const real = readdirSync(realDir)
-    .filter((name) => name.endsWith('.html.gz'))
-    .map((name) => ({ name, html: gunzipSync(readFileSync(join(realDir, name))).toString('utf8') }));
+  const real = loadRealPages(join(CORPORA, 'realpages')).map((page) => ({ name: page.key, html: page.html.toString('utf8') }));
   const availabilityDir = join(CORPORA, 'availability');
   const availability = readdirSync(availabilityDir)
     .filter((name) => name.endsWith('.html'))
