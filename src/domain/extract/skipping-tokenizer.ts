@@ -3,12 +3,14 @@ import { Tokenizer } from 'htmlparser2';
 // htmlparser2's tokenizer calls a state's method for every character of a
 // page, most of which the state ignores: a text run up to its next `<` or
 // `&`, a quoted attribute value up to its quote or `&`, a script up to its
-// next `<` (found by a loop of its own). On shop pages of hundreds of KB that
-// stepping was a large part of the parse (docs/decisions/0078-parse-skips-what-the-tokenizer-ignores.md). This tokenizer jumps
-// to the next character the state acts on with the engine's own search and
-// hands that character to htmlparser2's method: the same tokens in the same
-// order, so the same tree (test/domain/extract/skipping-tokenizer.test.ts
-// compares the parser's events on every corpus page).
+// next `<` (found by a loop of its own), a tag or attribute name up to its
+// end. On shop pages of hundreds of KB that stepping was a large part of the
+// parse (docs/decisions/0078-parse-skips-what-the-tokenizer-ignores.md). This
+// tokenizer jumps to the next character the state acts on (with the engine's
+// own search; through names, short, with a loop) and hands that character to
+// htmlparser2's method: the same tokens in the same order, so the same tree
+// (test/domain/extract/skipping-tokenizer.test.ts compares the parser's
+// events on every corpus page).
 
 /** What the overrides read and move of htmlparser2's tokenizer: private in its types, plain properties at run time. */
 interface TokenizerInternals {
@@ -21,6 +23,9 @@ interface TokenizerInternals {
   stateText(c: number): void;
   stateInAttributeValueDoubleQuotes(c: number): void;
   stateInAttributeValueSingleQuotes(c: number): void;
+  stateInTagName(c: number): void;
+  stateInClosingTagName(c: number): void;
+  stateInAttributeName(c: number): void;
   fastForwardTo(c: number): boolean;
 }
 
@@ -28,6 +33,14 @@ const LT = 0x3c;
 const AMP = 0x26;
 const DOUBLE_QUOTE = 0x22;
 const SINGLE_QUOTE = 0x27;
+const SLASH = 0x2f;
+const GT = 0x3e;
+const EQ = 0x3d;
+
+/** htmlparser2's end of a tag or attribute name: whitespace (its five), `/` or `>`. */
+function endsName(c: number): boolean {
+  return c === GT || c === SLASH || c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d || c === 0x0c;
+}
 
 const Base = Tokenizer as unknown as new (...args: ConstructorParameters<typeof Tokenizer>) => TokenizerInternals;
 
@@ -42,6 +55,33 @@ class SkippingTokenizerImpl extends Base {
     stops.lastIndex = this.index - this.offset + 1;
     const stop = stops.test(this.buffer) ? stops.lastIndex - 1 : this.buffer.length;
     this.index = stop + this.offset - 1;
+  }
+
+  /** Moves to just before the next character that ends a name (or is `=` when `eq`), by a loop of its own: names are short. */
+  private skipName(eq: boolean): void {
+    const buffer = this.buffer;
+    let at = this.index - this.offset + 1;
+    while (at < buffer.length) {
+      const c = buffer.charCodeAt(at);
+      if (endsName(c) || (eq && c === EQ)) break;
+      at++;
+    }
+    this.index = at + this.offset - 1;
+  }
+
+  override stateInTagName(c: number): void {
+    if (endsName(c)) super.stateInTagName(c);
+    else this.skipName(false);
+  }
+
+  override stateInClosingTagName(c: number): void {
+    if (endsName(c)) super.stateInClosingTagName(c);
+    else this.skipName(false);
+  }
+
+  override stateInAttributeName(c: number): void {
+    if (c === EQ || endsName(c)) super.stateInAttributeName(c);
+    else this.skipName(true);
   }
 
   override stateText(c: number): void {

@@ -10,7 +10,7 @@ import { SkippingTokenizer } from '../../../src/domain/extract/skipping-tokenize
 // its own tokenizer gives: the same callbacks, with the same arguments, at
 // the same source positions. Checked on every page of the corpora and on
 // the cases where the skipped stretches end (entities, quotes, scripts,
-// comments, unterminated constructs, chunk ends).
+// comments, tag and attribute names, unterminated constructs, chunk ends).
 
 const CORPORA = resolve(import.meta.dirname, '../../corpora');
 
@@ -68,6 +68,10 @@ const CASES = [
   '<svg viewBox="0 0 1 1"><path d="M0 0L1 1"/><foreignObject><p>in</p></foreignObject></svg>',
   '<ul><li>one<li>two</ul></p><br/></br>text at the end &',
   'trailing entity at the end &amp',
+  '<DIV Class=A\tdata-X\f=1\rID/><Img SRC=x/ ><br\n/></DIV\n><sp',
+  '<p data-long-attribute-name-without-value',
+  '<p data-never-ends=',
+  '</closing-name-never-ends',
 ];
 
 test('every corpus page gives the same parser events as htmlparser2’s own tokenizer', () => {
@@ -98,7 +102,16 @@ test('without entity decoding, and in XML mode, the events are the same too', ()
 
 test('the methods the skipping tokenizer overrides are still htmlparser2’s (a rename would silently stop the skipping)', () => {
   const own = Tokenizer.prototype as unknown as Record<string, unknown>;
-  for (const method of ['stateText', 'stateInAttributeValueDoubleQuotes', 'stateInAttributeValueSingleQuotes', 'fastForwardTo']) {
+  const overridden = [
+    'stateText',
+    'stateInAttributeValueDoubleQuotes',
+    'stateInAttributeValueSingleQuotes',
+    'stateInTagName',
+    'stateInClosingTagName',
+    'stateInAttributeName',
+    'fastForwardTo',
+  ];
+  for (const method of overridden) {
     assert.equal(typeof own[method], 'function', method);
     assert.notEqual((SkippingTokenizer.prototype as unknown as Record<string, unknown>)[method], own[method], method);
   }
