@@ -67,7 +67,7 @@ async function timedRound(thread: Worker): Promise<number> {
   return ms;
 }
 
-async function extractionTimes(): Promise<{ pagewatchMs: number; parserMs: number }> {
+async function extractionTimes(): Promise<{ pagewatchMs: number; parserMs: number; roundRatios: number[] }> {
   const threads = { parser: await timingThread('parse'), pagewatch: await timingThread('extraction') };
   try {
     const pagewatch: number[] = [];
@@ -78,7 +78,9 @@ async function extractionTimes(): Promise<{ pagewatchMs: number; parserMs: numbe
     }
     pagewatch.splice(0, WARM_ROUNDS);
     parser.splice(0, WARM_ROUNDS);
-    return { pagewatchMs: median(pagewatch), parserMs: median(parser) };
+    // each round's pair: the machine's speed drifts by tens of per cent within minutes, and the spread shows it
+    const roundRatios = pagewatch.map((ms, i) => ms / parser[i]!).sort((a, b) => a - b);
+    return { pagewatchMs: median(pagewatch), parserMs: median(parser), roundRatios };
   } finally {
     await Promise.all([threads.parser.terminate(), threads.pagewatch.terminate()]);
   }
@@ -186,13 +188,14 @@ ${fmt(sizes[sizes.length - 1]! / 1024, 0)} KB), with a whole-page \`price\` targ
 Extraction per page (each side in a thread of its own, that thread's CPU time, median of ${EXTRACTION_ROUNDS} alternating rounds over all pages after ${WARM_ROUNDS} not counted):
 
 ${table(
-  ['what', 'ms/page', 'ratio to baseline'],
+  ['what', 'ms/page', 'ratio to baseline', 'ratio in each round (lowest, median, highest)'],
   [
-    ['htmlparser2 parseDocument alone (baseline)', fmt(extraction.parserMs, 2), '1.00×'],
+    ['htmlparser2 parseDocument alone (baseline)', fmt(extraction.parserMs, 2), '1.00×', ''],
     [
       'parsePage + both targets, as the extraction threads run them',
       fmt(extraction.pagewatchMs, 2),
       ratio(extraction.pagewatchMs, extraction.parserMs),
+      [extraction.roundRatios[0]!, median(extraction.roundRatios), extraction.roundRatios.at(-1)!].map((r) => `${fmt(r, 2)}×`).join(', '),
     ],
   ],
 )}
