@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { useMonitoringWorld, type MonitoringWorld } from '../helpers/monitoring-world.ts';
 import { bearer, createAccountWithToken } from '../helpers/test-app.ts';
 import { loadPreview, postMonitor, TITLE_TARGET } from '../helpers/monitor-api.ts';
-import { advanceToDue } from '../helpers/test-engine.ts';
+import { checkDueMonitor } from '../helpers/test-engine.ts';
 import { createBrowserLoader } from '../../src/fetch/loader/browser-loader.ts';
 
 // A page whose load event never comes (a script host that never answers, as
@@ -57,8 +57,7 @@ test('a check of a page whose load event never comes records the value, not a fa
   const created = await postMonitor(w.t.app, own, { preview_id: previewId, targets: [TITLE_TARGET], interval_minutes: 15 });
   assert.equal(created.statusCode, 201, created.body);
   const monitorId = created.json().data.id as string;
-  await advanceToDue(w.t, monitorId);
-  await w.engine.runCycle();
+  await checkDueMonitor(w.t, w.engine, monitorId);
 
   const runs = await w.t.app.inject({ method: 'GET', url: `/api/v1/monitors/${monitorId}/checks`, headers: bearer(own) });
   assert.deepEqual(

@@ -4,7 +4,7 @@ import { bearer, createAccountWithToken, startTestApp, type TestApp } from '../h
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
 import { startHttpConnectProxy, startSocks5Proxy, type RecordingProxy } from '../helpers/recording-proxies.ts';
 import { createMonitorFor, loadPreview, patchMonitor, postMonitor, TITLE_TARGET } from '../helpers/monitor-api.ts';
-import { advanceToDue, startTestEngine } from '../helpers/test-engine.ts';
+import { checkDueMonitor, startTestEngine } from '../helpers/test-engine.ts';
 import type { SteppedEngine } from '../../src/engine/scheduler.ts';
 
 // The monitor and preview field `proxy` (DESIGN §5 Outbound proxies): a
@@ -47,13 +47,7 @@ function postPreview(token: string, body: Record<string, unknown>) {
 }
 
 async function checkNow(monitorId: string): Promise<{ code: string }[]> {
-  await t.db.query("UPDATE monitors SET status = 'paused' WHERE id <> $1", [monitorId]);
-  await advanceToDue(t, monitorId);
-  const report = await engine.runCycle();
-  assert.ok(
-    report.claimed.some((item) => item.monitorId === monitorId),
-    'the monitor was checked',
-  );
+  await checkDueMonitor(t, engine, monitorId);
   const [row] = await t.db.query<{ last_issues: { code: string }[] }>('SELECT last_issues FROM check_state WHERE monitor_id = $1', [
     monitorId,
   ]);

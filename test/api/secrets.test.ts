@@ -7,7 +7,7 @@ import { createLogger } from '../../src/http/logger.ts';
 import { bearer, createAccountWithToken, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
 import { patchMonitor, postMonitor } from '../helpers/monitor-api.ts';
-import { advanceToDue, startTestEngine } from '../helpers/test-engine.ts';
+import { checkDueMonitor, startTestEngine } from '../helpers/test-engine.ts';
 import { routeStepSites, type StepSiteState } from '../helpers/step-sites.ts';
 
 // Account secrets typed by browser steps (issue #42): write-only values,
@@ -63,11 +63,10 @@ const LOGIN_STEPS = [
   { action: 'wait_for', selector: '#price', timeout_ms: 3000 },
 ];
 
-/** Brings the monitor due, runs one engine cycle and returns the monitor as the API shows it. */
+/** Checks the monitor in one engine cycle and returns it as the API shows it. */
 function checker(token: string, monitorId: string) {
   return async () => {
-    await advanceToDue(t, monitorId);
-    await engine.runCycle();
+    await checkDueMonitor(t, engine, monitorId);
     return (await call(token, 'GET', `/monitors/${monitorId}`)).json().data;
   };
 }

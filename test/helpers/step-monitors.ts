@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { MonitoringWorld } from './monitoring-world.ts';
 import { bearer, createAccountWithToken } from './test-app.ts';
 import { postMonitor } from './monitor-api.ts';
-import { advanceToDue } from './test-engine.ts';
+import { checkDueMonitor } from './test-engine.ts';
 
 // A customer's browser-step flow (issue #42) over the API: a preview with
 // steps, a monitor made from it with the same steps, and its checks.
@@ -19,9 +19,6 @@ export function previewWithSteps(w: MonitoringWorld, token: string, path: string
 
 /** A new account's monitor of `path` with `steps`, checked once: its preview, its state after the check, and `check` for more. */
 export async function watchWithSteps(w: MonitoringWorld, path: string, steps: unknown[], target: object, extra: object = {}) {
-  // As watchPage does: the store's other monitors (earlier tests', a moved
-  // store's) would fall due with this one and take the cycle's claims.
-  await w.t.db.query("UPDATE monitors SET status = 'paused'");
   const { token } = await createAccountWithToken(w.t.app);
   const previewed = await previewWithSteps(w, token, path, steps);
   assert.equal(previewed.statusCode, 201, previewed.body);
@@ -35,8 +32,7 @@ export async function watchWithSteps(w: MonitoringWorld, path: string, steps: un
   assert.equal(created.statusCode, 201, created.body);
   const monitorId = created.json().data.id as string;
   const check = async () => {
-    await advanceToDue(w.t, monitorId);
-    await w.engine.runCycle();
+    await checkDueMonitor(w.t, w.engine, monitorId);
     return (await w.t.app.inject({ method: 'GET', url: `/api/v1/monitors/${monitorId}`, headers: bearer(token) })).json().data;
   };
   return { token, monitorId, preview: previewed.json().data, monitor: await check(), check };

@@ -1,5 +1,6 @@
+import assert from 'node:assert/strict';
 import pino from 'pino';
-import { createSteppedEngine, type SteppedEngine, type EngineOptions } from '../../src/engine/scheduler.ts';
+import { createSteppedEngine, type CycleReport, type SteppedEngine, type EngineOptions } from '../../src/engine/scheduler.ts';
 import { nextCheckAt } from './monitor-rows.ts';
 import type { TestApp } from './test-app.ts';
 
@@ -22,4 +23,21 @@ export function startTestEngine(t: TestApp, options: Partial<EngineOptions> = {}
 export async function advanceToDue(t: TestApp, monitorId: string): Promise<void> {
   const due = await nextCheckAt(t.db, monitorId);
   if (due > t.clock.now()) t.clock.set(due);
+}
+
+/**
+ * Checks one monitor now: the store's other monitors are paused first (earlier
+ * tests', a moved store's: falling due with this one they would take the
+ * cycle's claims or the host's slots), the clock is moved to its due time and
+ * one engine cycle runs, which must have checked it.
+ */
+export async function checkDueMonitor(t: TestApp, engine: SteppedEngine, monitorId: string): Promise<CycleReport> {
+  await t.db.query("UPDATE monitors SET status = 'paused' WHERE id <> $1", [monitorId]);
+  await advanceToDue(t, monitorId);
+  const report = await engine.runCycle();
+  assert.ok(
+    report.claimed.some((item) => item.monitorId === monitorId),
+    `the due monitor ${monitorId} was checked`,
+  );
+  return report;
 }
