@@ -20,6 +20,8 @@ after(() => db.close());
 const statisticsSettled = () => flushActivityStatistics(db);
 
 test('a table changed by more than 50 rows + 10 % since its last ANALYZE is analysed, once', { skip: SKIP }, async () => {
+  // A pooled store's earlier user may have left changes not yet counted: counted and analysed first.
+  await statisticsSettled();
   await analyzeChangedTables(db);
   await db.query('INSERT INTO grows SELECT g FROM generate_series(1, 500) g');
   await db.query('INSERT INTO still SELECT g FROM generate_series(1, 10) g');
