@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import { compiledPath, compileTests } from './compile-tests.js';
 import { filesUnder } from './files-under.js';
 import { storeTestFiles } from './store-tests.js';
-import { batchesByEnv, needsOwnProcess, writeBatch } from './test-batches.js';
+import { batchesByEnv, needsOwnProcess, WASM_BASELINE_ONLY, writeBatch } from './test-batches.js';
 import { cachedSnapshot, snapshotKey } from './test-snapshots.js';
 
 const filters = process.argv.slice(2);
@@ -98,7 +98,15 @@ const FILES_PER_BATCH = 10;
 // and a batch of files on a busy machine (or beside the other store's suite)
 // may take many minutes without any test hanging.
 const runFiles = (loader, list, timeoutMs) =>
-  runNode([...loader, '--test', `--test-concurrency=${PROCESSES}`, `--test-timeout=${timeoutMs}`, ...reporters, ...list]);
+  runNode([
+    ...loader,
+    WASM_BASELINE_ONLY,
+    '--test',
+    `--test-concurrency=${PROCESSES}`,
+    `--test-timeout=${timeoutMs}`,
+    ...reporters,
+    ...list,
+  ]);
 const statuses = [sourceFiles.length > 0 ? await runFiles(['--import', 'tsx'], sourceFiles, 600_000) : 0];
 if (out) {
   const named = compiledFiles.map((f) => [f, compiledPath(root, out, f)]);

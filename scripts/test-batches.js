@@ -11,6 +11,14 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
+/**
+ * V8's baseline WebAssembly compiler only (Liftoff, never TurboFan), for the
+ * test processes and the pagewatch processes they start (test/helpers/pagewatch-bin.ts):
+ * a test uses each embedded store briefly, and optimising PGlite's hot
+ * functions cost more CPU than it saved (docs/decisions/0081).
+ */
+export const WASM_BASELINE_ONLY = '--liftoff-only';
+
 /** The marker, with the reason after it, of a file that needs a process of its own. */
 export const OWN_PROCESS = '// test-process: own';
 /** How long one file of a batch may run; the runner's own --test-timeout bounds a batch as a whole. */

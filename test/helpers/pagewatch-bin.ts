@@ -1,4 +1,6 @@
 import { runsFromSources } from '../../src/thread-entry.ts';
+// @ts-expect-error the runner's scripts are plain JavaScript without types
+import { WASM_BASELINE_ONLY } from '../../scripts/test-batches.js';
 
 // The pagewatch command the tests start: from the run's compiled JavaScript
 // when the test files run compiled (scripts/compile-tests.js compiles src/ and
@@ -10,7 +12,7 @@ import { runsFromSources } from '../../src/thread-entry.ts';
 const DEV_BIN = new URL('../../bin/pagewatch-dev.js', import.meta.url).pathname;
 const COMPILED_MAIN = new URL('./pagewatch-main.js', import.meta.url).pathname;
 
-/** The arguments of `node` that run `pagewatch <args>`. */
+/** The arguments of `node` that run `pagewatch <args>`, with the test processes' WebAssembly compiler setting. */
 export function pagewatchArgs(args: string[]): string[] {
-  return [runsFromSources(import.meta.url) ? DEV_BIN : COMPILED_MAIN, ...args];
+  return [WASM_BASELINE_ONLY, runsFromSources(import.meta.url) ? DEV_BIN : COMPILED_MAIN, ...args];
 }
