@@ -6,7 +6,7 @@ import type { SteppedEngine } from '../../src/engine/scheduler.ts';
 import { createAccountWithToken, type TestApp } from '../helpers/test-app.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { useMonitoringWorld } from '../helpers/monitoring-world.ts';
-import { advanceToDue } from '../helpers/test-engine.ts';
+import { checkDueMonitor } from '../helpers/test-engine.ts';
 import { makePdf } from '../helpers/pdf-documents.ts';
 import { serveValidatingPage } from '../helpers/validating-page.ts';
 import { routeStepSites } from '../helpers/step-sites.ts';
@@ -224,15 +224,7 @@ test('a manual check is requested once per key and its receipt polled until it i
 test('checks.history iterates every check of a monitor, newest first, across pages of any size', async () => {
   const { pw } = await client();
   const id = await monitorOf(pw);
-  // The earlier tests' monitors would share the engine's cycles with this one.
-  await t.db.query("UPDATE monitors SET status = 'paused' WHERE id <> $1", [id]);
-  for (let i = 0; i < 12; i++) {
-    await advanceToDue(t, id);
-    assert.ok(
-      (await engine.runCycle()).claimed.some((item) => item.monitorId === id),
-      `check ${i + 1} ran`,
-    );
-  }
+  for (let i = 0; i < 12; i++) await checkDueMonitor(t, engine, id);
   const history = async (limit: number) => {
     const times = [];
     for await (const check of pw.checks.history(id, { limit })) times.push(check.checked_at);
@@ -256,11 +248,7 @@ test('monitors.create sends a schedule and reads it back with next_check_at; a 3
   assert.equal(monitor.proxy, null);
   assert.ok(monitor.next_check_at !== null && !Number.isNaN(Date.parse(monitor.next_check_at)));
 
-  await t.db.query("UPDATE monitors SET status = 'paused' WHERE id <> $1", [created.data.id]);
-  for (let i = 0; i < 2; i++) {
-    await advanceToDue(t, created.data.id);
-    assert.ok((await engine.runCycle()).claimed.some((item) => item.monitorId === created.data.id));
-  }
+  for (let i = 0; i < 2; i++) await checkDueMonitor(t, engine, created.data.id);
   const outcomes = [];
   for await (const check of pw.checks.history(created.data.id)) outcomes.push([check.outcome, check.http_status]);
   assert.deepEqual(outcomes, [

@@ -1,10 +1,9 @@
-import assert from 'node:assert/strict';
 import type { Target } from '../../src/domain/targets.ts';
 import type { SteppedEngine } from '../../src/engine/scheduler.ts';
 import type { FixtureServer } from './fixture-server.ts';
 import { insertMonitorRow } from './monitor-rows.ts';
 import { serveShop, type ShopState } from './shop-page.ts';
-import { advanceToDue } from './test-engine.ts';
+import { checkDueMonitor } from './test-engine.ts';
 import type { TestApp } from './test-app.ts';
 
 let pageCounter = 0;
@@ -52,13 +51,7 @@ export async function watchPage(
   });
   const check = async (changes: Partial<ShopState> = {}) => {
     setPage(changes);
-    await advanceToDue(t, monitorId);
-    const report = await engine.runCycle();
-    assert.ok(
-      report.claimed.some((item) => item.monitorId === monitorId),
-      'the due monitor was checked',
-    );
-    return report;
+    return checkDueMonitor(t, engine, monitorId);
   };
   return { monitorId, path, url: `${site.url}${path}`, setPage, check };
 }

@@ -6,7 +6,7 @@ import { bearer, createAccountWithToken, startTestApp, type TestApp } from '../.
 import { startFixtureServer, type FixtureServer } from '../../helpers/fixture-server.ts';
 import { insertMonitorRow } from '../../helpers/monitor-rows.ts';
 import { shopHtml, INITIAL_SHOP } from '../../helpers/shop-page.ts';
-import { advanceToDue, startTestEngine } from '../../helpers/test-engine.ts';
+import { checkDueMonitor, startTestEngine } from '../../helpers/test-engine.ts';
 import { TITLE } from '../../helpers/watched-page.ts';
 import { extractionJobsSent } from '../../helpers/extraction-jobs-sent.ts';
 import type { SteppedEngine } from '../../../src/engine/scheduler.ts';
@@ -52,12 +52,7 @@ async function watchedSite(loadMode: 'html' | 'browser' = 'html') {
   });
   const check = async (next: Answer) => {
     answer = next;
-    await advanceToDue(t, id);
-    const report = await engine.runCycle();
-    assert.ok(
-      report.claimed.some((item) => item.monitorId === id),
-      'the due monitor was checked',
-    );
+    await checkDueMonitor(t, engine, id);
   };
   const issues = async () => {
     const [row] = await t.db.query<{ last_issues: { code: string; message: string }[] }>(

@@ -6,7 +6,7 @@ import type { FixtureServer } from '../../helpers/fixture-server.ts';
 import { createMonitorFor, loadPreview, patchMonitor } from '../../helpers/monitor-api.ts';
 import { PRICE, TITLE } from '../../helpers/watched-page.ts';
 import { useMonitoringWorld } from '../../helpers/monitoring-world.ts';
-import { advanceToDue } from '../../helpers/test-engine.ts';
+import { checkDueMonitor } from '../../helpers/test-engine.ts';
 import { serveValidatingPage, type ValidatingPage } from '../../helpers/validating-page.ts';
 
 // Conditional requests through stored monitors and the engine (issue #41):
@@ -41,12 +41,7 @@ async function watch(options: { honoursValidators?: boolean } = {}) {
 }
 
 async function scheduledCheck(monitorId: string): Promise<void> {
-  await advanceToDue(t, monitorId);
-  const report = await engine.runCycle();
-  assert.ok(
-    report.claimed.some((item) => item.monitorId === monitorId),
-    'the due monitor was checked',
-  );
+  await checkDueMonitor(t, engine, monitorId);
 }
 
 /** The monitor's check history as the API shows it, oldest first. */

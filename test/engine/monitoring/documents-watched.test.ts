@@ -5,7 +5,7 @@ import { createAccountWithToken, type TestApp } from '../../helpers/test-app.ts'
 import type { FixtureServer } from '../../helpers/fixture-server.ts';
 import { loadPreview, postMonitor } from '../../helpers/monitor-api.ts';
 import { useMonitoringWorld } from '../../helpers/monitoring-world.ts';
-import { advanceToDue } from '../../helpers/test-engine.ts';
+import { checkDueMonitor } from '../../helpers/test-engine.ts';
 import { makePdf } from '../../helpers/pdf-documents.ts';
 
 // Documents other than HTML pages watched end to end: a monitor created
@@ -38,12 +38,7 @@ async function watchDocument(contentType: string, initial: string | Buffer, targ
   const monitorId: string = created.json().data.id;
   const check = async (next?: string | Buffer) => {
     if (next !== undefined) body = next;
-    await advanceToDue(t, monitorId);
-    const report = await engine.runCycle();
-    assert.ok(
-      report.claimed.some((item) => item.monitorId === monitorId),
-      'the due monitor was checked',
-    );
+    await checkDueMonitor(t, engine, monitorId);
   };
   const changes = () =>
     t.db.query<{ id: string; before_value: unknown; after_value: unknown; rule_matches: unknown }>(
