@@ -2,6 +2,7 @@ import type { Element } from 'domhandler';
 import type { ParsedPage } from './parse-page.ts';
 import { partitionPoint } from './partition-point.ts';
 import { perPage } from './per-page.ts';
+import { CUTTABLE } from './text-capture.ts';
 import { TextLayer } from './text-layer.ts';
 import { rawVisibleText, STRUCK, visibleText, type VisibleTextOptions } from './visible-text.ts';
 
@@ -9,12 +10,14 @@ import { rawVisibleText, STRUCK, visibleText, type VisibleTextOptions } from './
 // starts and ends in it: the stored text, the areas around the title and the
 // controls are slices of it, and a text without some elements (struck-through
 // prices, controls worded both ways) is the walk's raw text less their
-// stretches, normalised once. Every text equals visibleText of the same nodes
-// with the same options; an element the walk did not read (inside a hidden
-// one) or inside a left-out one is read on its own.
+// stretches, normalised once. A view leaves out only elements named in
+// CUTTABLE (text-capture.ts): its skip is asked of those alone. Every text
+// equals visibleText of the same nodes with the same options (the skip so
+// confined); an element the walk did not read (inside a hidden one) or inside
+// a left-out one is read on its own.
 
 export interface PageTextView {
-  /** visibleText(page.document.children, options) */
+  /** visibleText(page.document.children, options), the skip asked only of elements named in CUTTABLE */
   readonly text: string;
   /** visibleText([el], options) */
   of(el: Element): string;
@@ -28,6 +31,8 @@ interface PageWalk {
   elements: Element[];
   starts: number[];
   ends: number[];
+  /** the places in `elements` of those named in CUTTABLE, in order */
+  cuttable: number[];
   /** where the last element looked up was found, and how many places lookups have scanned in all */
   cursor: number;
   scanned: number;
@@ -41,11 +46,12 @@ const SCANS_BEFORE_MAP = 16;
 function walkPage(page: ParsedPage): PageWalk {
   const lookups = { cursor: 0, scanned: 0, index: null };
   if (page.parsedText) {
-    const { raw, elements, starts, ends } = page.parsedText;
-    return { layer: new TextLayer(raw), elements, starts, ends, ...lookups };
+    const { raw, elements, starts, ends, cuttable } = page.parsedText;
+    return { layer: new TextLayer(raw), elements, starts, ends, cuttable, ...lookups };
   }
-  const walk: PageWalk = { layer: new TextLayer(''), elements: [], starts: [], ends: [], ...lookups };
+  const walk: PageWalk = { layer: new TextLayer(''), elements: [], starts: [], ends: [], cuttable: [], ...lookups };
   const onElement = (el: Element, start: number, end: number) => {
+    if (CUTTABLE.has(el.name)) walk.cuttable.push(walk.elements.length);
     walk.elements.push(el);
     walk.starts.push(start);
     walk.ends.push(end);
@@ -81,18 +87,22 @@ function cutsOf(walk: PageWalk, options: VisibleTextOptions): { start: number; e
   const cuts: { start: number; end: number }[] = [];
   // the plain view leaves nothing out: no need to ask every element
   if (!options.skipStruck && options.skip === undefined) return cuts;
-  walk.elements.forEach((el, i) => {
-    if (!((options.skipStruck && STRUCK.has(el.name)) || options.skip?.(el))) return;
+  for (const i of walk.cuttable) {
+    const el = walk.elements[i]!;
+    if (!((options.skipStruck && STRUCK.has(el.name)) || options.skip?.(el))) continue;
     const start = walk.starts[i]!;
     // children come first: the cuts inside this element are part of it
     while (cuts.length > 0 && cuts[cuts.length - 1]!.start >= start) cuts.pop();
     cuts.push({ start, end: walk.ends[i]! });
-  });
+  }
   return cuts;
 }
 
 function viewWithout(walk: PageWalk, options: VisibleTextOptions): PageTextView {
   const cuts = cutsOf(walk, options);
+  const { skip } = options;
+  // an element read on its own leaves out what the view does, and no more
+  const confined: VisibleTextOptions = skip ? { ...options, skip: (el) => CUTTABLE.has(el.name) && skip(el) } : options;
   const raw = walk.layer.raw;
   let layer = walk.layer;
   /** removed[k]: raw characters left out before cut k ends */
@@ -126,7 +136,7 @@ function viewWithout(walk: PageWalk, options: VisibleTextOptions): PageTextView 
     text: layer.text,
     of(el) {
       const raw = rawSpan(el);
-      return raw ? layer.slice(raw.start, raw.end) : visibleText([el], options);
+      return raw ? layer.slice(raw.start, raw.end) : visibleText([el], confined);
     },
     span(el) {
       const raw = rawSpan(el);
@@ -137,7 +147,8 @@ function viewWithout(walk: PageWalk, options: VisibleTextOptions): PageTextView 
 
 /**
  * The page's visible text with the options' leaving out (`key` names them:
- * one view per page and key), and any element's text within it.
+ * one view per page and key), and any element's text within it. The skip is
+ * asked only of elements named in CUTTABLE.
  */
 export function pageTextView(page: ParsedPage, key: string, options: VisibleTextOptions = {}): PageTextView {
   const walk = perPage(page, 'visible text walk', () => walkPage(page));

@@ -1,5 +1,5 @@
 import type { Element } from 'domhandler';
-import { isUnread, separatorOf } from './visible-text.ts';
+import { isUnread, separatorOf, STRUCK } from './visible-text.ts';
 
 // The page's visible text as a walk of the finished tree reads it
 // (rawVisibleText of the whole document, each element's offsets reported as
@@ -8,12 +8,21 @@ import { isUnread, separatorOf } from './visible-text.ts';
 // every node of the page. Only valid for the tree as parsed: capDepth's
 // lifting of deep elements reorders their text.
 
+/**
+ * The elements a view of the page's text may leave out (page-text.ts): struck-through text, table rows (shipping
+ * costs), links and buttons (labels the page switches between). Where they are read is noted as they close: a view
+ * then asks only them, where a pass over every element of a parsed page touched each again, long out of the cache.
+ */
+export const CUTTABLE: ReadonlySet<string> = new Set([...STRUCK, 'tr', 'a', 'button']);
+
 export interface CapturedText {
   raw: string;
   /** the elements read, children before their parent, with their raw text's offsets (end exclusive) */
   elements: Element[];
   starts: number[];
   ends: number[];
+  /** the places in `elements` of those named in CUTTABLE, in order */
+  cuttable: number[];
 }
 
 export class TextCapture {
@@ -23,11 +32,14 @@ export class TextCapture {
   private readonly open: number[] = [];
   /** the separator of each open element being read (a <br> has none: it is skipped once opened) */
   private readonly separators: string[] = [];
+  /** whether each open element being read is named in CUTTABLE */
+  private readonly cuttableOpen: boolean[] = [];
   /** the open element whose contents are not read (unread, or a <br> after its line break) */
   private skipping: Element | null = null;
   private readonly elements: Element[] = [];
   private readonly starts: number[] = [];
   private readonly ends: number[] = [];
+  private readonly cuttable: number[] = [];
 
   private push(piece: string): void {
     this.parts.push(piece);
@@ -54,6 +66,7 @@ export class TextCapture {
     }
     const separator = separatorOf(el.name);
     this.separators.push(separator);
+    this.cuttableOpen.push(CUTTABLE.has(el.name));
     if (separator !== '') this.push(separator);
   }
 
@@ -69,11 +82,13 @@ export class TextCapture {
     } else {
       const separator = this.separators.pop()!;
       if (separator !== '') this.push(separator);
+      if (this.cuttableOpen.pop()) this.cuttable.push(this.elements.length);
     }
     this.read(el, this.open.pop()!);
   }
 
   finish(): CapturedText {
-    return { raw: this.parts.join(''), elements: this.elements, starts: this.starts, ends: this.ends };
+    const { elements, starts, ends, cuttable } = this;
+    return { raw: this.parts.join(''), elements, starts, ends, cuttable };
   }
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { Element } from 'domhandler';
 import { parsePage } from '../../../src/domain/extract/parse-page.ts';
 import { rawVisibleText } from '../../../src/domain/extract/visible-text.ts';
+import { CUTTABLE } from '../../../src/domain/extract/text-capture.ts';
 import { extractFromDocument, outlineDocument, readsPageText, readTextDocument } from '../../../src/domain/extract/document.ts';
 import type { Target } from '../../../src/domain/targets.ts';
 
@@ -12,16 +13,18 @@ function walked(html: string) {
   const elements: Element[] = [];
   const starts: number[] = [];
   const ends: number[] = [];
+  const cuttable: number[] = [];
   const raw = rawVisibleText(page.document.children, {
     parts: [],
     length: 0,
     onElement: (el, start, end) => {
+      if (CUTTABLE.has(el.name)) cuttable.push(elements.length);
       elements.push(el);
       starts.push(start);
       ends.push(end);
     },
   });
-  return { page, walk: { raw, elements, starts, ends } };
+  return { page, walk: { raw, elements, starts, ends, cuttable } };
 }
 
 const PAGES = [

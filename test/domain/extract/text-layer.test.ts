@@ -5,6 +5,7 @@ import type { Element } from 'domhandler';
 import { loadRealPages } from '../../../scripts/realpages-eval.ts';
 import { descendants } from '../../../src/domain/extract/dom.ts';
 import { pageTextView } from '../../../src/domain/extract/page-text.ts';
+import { CUTTABLE } from '../../../src/domain/extract/text-capture.ts';
 import { isSpace, TextLayer } from '../../../src/domain/extract/text-layer.ts';
 import { normaliseLines, visibleText, type VisibleTextOptions } from '../../../src/domain/extract/visible-text.ts';
 import { page } from './helpers.ts';
@@ -14,7 +15,11 @@ import type { ParsedPage } from '../../../src/domain/extract/parse-page.ts';
 // text visibleText reads of the same nodes with the same options, whatever
 // the element: the slices are a speed-up, never a different reading.
 
-const LEFT_OUT: VisibleTextOptions = { skipStruck: true, skip: (el) => el.name === 'tr' || el.attribs.class === 'cut' };
+// a view's skip is asked only of the elements CUTTABLE names (text-capture.ts)
+const LEFT_OUT: VisibleTextOptions = {
+  skipStruck: true,
+  skip: (el) => el.name === 'tr' || (el.name === 'a' && el.attribs.class === 'cut'),
+};
 
 function assertSameAsVisibleText(parsed: ParsedPage, label: string): void {
   const elements = descendants(parsed.document.children);
@@ -35,7 +40,7 @@ test('slices of the one-pass text equal each element read on its own, on every r
 });
 
 test('slices equal each element read on its own at the edges of left-out, hidden and inline elements', () => {
-  const html = `<div> a <span><del>9</del> b</span><span class="cut">x</span>c<br>
+  const html = `<div> a <span><del>9</del> b</span><a class="cut">x</a>c<br>
     <p hidden>h <b>i</b></p><del><span>in del</span> <b>too</b></del>
     <table><tr><td>Shipping</td><td>4.95</td></tr></table><i></i><s></s> end\u00a0 <b> </b>\n\t<em>last</em> </div>`;
   assertSameAsVisibleText(page(html), 'edges');
@@ -69,4 +74,16 @@ test('an element inside a left-out one is read on its own, as visibleText reads 
   const parsed = page('<div><del><p>old <b>12</b></p></del><p>new</p></div>');
   const inner = descendants(parsed.document.children).find((el) => el.name === 'p') as Element;
   assert.equal(pageTextView(parsed, 'struck', { skipStruck: true }).of(inner), 'old 12');
+});
+
+test('a view asks its skip only of the elements CUTTABLE names, on the page and on an element read on its own', () => {
+  assert.deepEqual([...CUTTABLE].sort(), ['a', 'button', 'del', 's', 'strike', 'tr']);
+  const parsed = page(
+    '<div><p hidden><b><span class="cut">kept</span> <a class="cut">cut</a></b></p><span class="cut">kept</span> <a class="cut">cut</a> end</div>',
+  );
+  const view = pageTextView(parsed, 'class cut', { skip: (el) => el.attribs.class === 'cut' });
+  assert.equal(view.text, 'kept end');
+  // inside a hidden element: not read by the page's walk
+  const unread = descendants(parsed.document.children).find((el) => el.name === 'b') as Element;
+  assert.equal(view.of(unread), 'kept');
 });
