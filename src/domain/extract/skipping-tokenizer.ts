@@ -6,9 +6,10 @@ import { Tokenizer } from 'htmlparser2';
 // next `<` (found by a loop of its own), a tag or attribute name up to its
 // end. On shop pages of hundreds of KB that stepping was a large part of the
 // parse (docs/decisions/0078-parse-skips-what-the-tokenizer-ignores.md). This
-// tokenizer jumps to the next character the state acts on (with the engine's
-// own search; through names, short, with a loop) and hands that character to
-// htmlparser2's method: the same tokens in the same order, so the same tree
+// tokenizer jumps to the next character the state acts on (indexOf, each
+// occurrence searched for once; through names, short, with a loop) and hands
+// that character to htmlparser2's method: the same tokens in the same order,
+// so the same tree
 // (test/domain/extract/skipping-tokenizer.test.ts compares the parser's
 // events on every corpus page).
 
@@ -44,17 +45,44 @@ function endsName(c: number): boolean {
 
 const Base = Tokenizer as unknown as new (...args: ConstructorParameters<typeof Tokenizer>) => TokenizerInternals;
 
-class SkippingTokenizerImpl extends Base {
-  // One search each, global so that lastIndex says where to start; test() finds without allocating a match.
-  private readonly textStops = /[<&]/g;
-  private readonly doubleQuotedStops = /["&]/g;
-  private readonly singleQuotedStops = /['&]/g;
+/**
+ * Where a character next occurs in a chunk, from any place on: the last
+ * answer stands until the place passes it, so each occurrence is searched for
+ * once however often it is asked for (a text holding many `&` before its next
+ * `<` does not search to the `<` again after each).
+ */
+class NextOccurrence {
+  private buffer = '';
+  /** the answer (-1: none) for a search from `from` */
+  private from = 0;
+  private at = -1;
 
-  /** Moves to just before the next character `stops` matches after this one (the end if none): the parse loop steps onto it. */
-  private skipTo(stops: RegExp): void {
-    stops.lastIndex = this.index - this.offset + 1;
-    const stop = stops.test(this.buffer) ? stops.lastIndex - 1 : this.buffer.length;
-    this.index = stop + this.offset - 1;
+  constructor(private readonly char: string) {}
+
+  after(buffer: string, from: number): number {
+    if (buffer !== this.buffer || from < this.from || (this.at !== -1 && from > this.at)) {
+      this.buffer = buffer;
+      this.from = from;
+      this.at = buffer.indexOf(this.char, from);
+    }
+    return this.at;
+  }
+}
+
+class SkippingTokenizerImpl extends Base {
+  private readonly lt = new NextOccurrence('<');
+  private readonly amp = new NextOccurrence('&');
+  private readonly doubleQuote = new NextOccurrence('"');
+  private readonly singleQuote = new NextOccurrence("'");
+
+  /** Moves to just before the next `stop` or `&` after this character (the end if neither): the parse loop steps onto it. */
+  private skipTo(stop: NextOccurrence): void {
+    const buffer = this.buffer;
+    const from = this.index - this.offset + 1;
+    const at = stop.after(buffer, from);
+    const amp = this.amp.after(buffer, from);
+    const next = at === -1 ? (amp === -1 ? buffer.length : amp) : amp === -1 || at < amp ? at : amp;
+    this.index = next + this.offset - 1;
   }
 
   /** Moves to just before the next character that ends a name (or is `=` when `eq`), by a loop of its own: names are short. */
@@ -86,17 +114,17 @@ class SkippingTokenizerImpl extends Base {
 
   override stateText(c: number): void {
     if (c === LT || c === AMP) super.stateText(c);
-    else this.skipTo(this.textStops);
+    else this.skipTo(this.lt);
   }
 
   override stateInAttributeValueDoubleQuotes(c: number): void {
     if (c === DOUBLE_QUOTE || c === AMP) super.stateInAttributeValueDoubleQuotes(c);
-    else this.skipTo(this.doubleQuotedStops);
+    else this.skipTo(this.doubleQuote);
   }
 
   override stateInAttributeValueSingleQuotes(c: number): void {
     if (c === SINGLE_QUOTE || c === AMP) super.stateInAttributeValueSingleQuotes(c);
-    else this.skipTo(this.singleQuotedStops);
+    else this.skipTo(this.singleQuote);
   }
 
   /** htmlparser2's own skip (scripts, comments, declarations), with indexOf instead of a loop over characters. */
