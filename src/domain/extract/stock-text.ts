@@ -162,6 +162,9 @@ export class StockText {
 
   /** stockWording(text.slice(from, to)) */
   of(from: number, to: number): StockWording {
+    // A stretch where no phrase starts says nothing, whether sliceable or not: a surrogate split at its edge changes
+    // no phrase inside it, and a stretch of a visible text (whitespace collapsed, in NFC) is in NFC itself.
+    if (this.slicing && !this.mayHoldPhrase(from, to)) return NO_WORDING;
     const stretch = this.text.slice(from, to);
     const sliceable = this.slicing && !splitsPair(stretch) && stretch.normalize('NFC') === stretch;
     if (!sliceable) return this.judged(normalise(stretch));
