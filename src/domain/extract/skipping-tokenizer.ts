@@ -9,9 +9,8 @@ import { Tokenizer } from 'htmlparser2';
 // tokenizer jumps to the next character the state acts on (indexOf, each
 // occurrence searched for once; through names, short, with a loop) and hands
 // that character to htmlparser2's method: the same tokens in the same order,
-// so the same tree
-// (test/domain/extract/skipping-tokenizer.test.ts compares the parser's
-// events on every corpus page).
+// so the same tree (test/domain/extract/skipping-tokenizer.test.ts compares
+// the parser's events on every corpus page).
 
 /** What the overrides read and move of htmlparser2's tokenizer: private in its types, plain properties at run time. */
 interface TokenizerInternals {
