@@ -11,14 +11,14 @@ export class PageElements {
   private readonly named = new Map<string, Element[]>();
   readonly itemprops: Element[] = [];
 
-  /** Notes an element of the page; elements come in document order. */
-  note(el: Element): void {
+  /** Notes an element of the page, `itemprop`: whether it has that attribute; elements come in document order. */
+  note(el: Element, itemprop: boolean): void {
     if (NAMED.has(el.name)) {
       const list = this.named.get(el.name);
       if (list) list.push(el);
       else this.named.set(el.name, [el]);
     }
-    if (el.attribs.itemprop !== undefined) this.itemprops.push(el);
+    if (itemprop) this.itemprops.push(el);
   }
 
   of(name: string): readonly Element[] {

@@ -6,6 +6,7 @@ import { capDepth, MAX_ELEMENT_DEPTH } from './cap-depth.ts';
 import { PageElements } from './page-elements.ts';
 import { SkippingTokenizer } from './skipping-tokenizer.ts';
 import { TextCapture, type CapturedText } from './text-capture.ts';
+import { hiddenBy } from './visible-text.ts';
 
 // A loaded page, parsed once and shared by every target and the preview.
 // What whole-page lookups need of every element (how deep elements nest, the
@@ -44,9 +45,29 @@ class PageHandler extends DomHandler {
   /** the first <base> with an href, as domutils' findOne finds it */
   baseHref: string | undefined;
   readonly elements = new PageElements();
+  // What the tag being opened says of itself, noted as the parser reads its
+  // attributes (the first `style` counts, as in attribs): looked up in
+  // `attribs` instead, each was a lookup in an object whose shape varies from
+  // element to element (decision record 0082).
+  #hidden = false;
+  #style: string | undefined = undefined;
+  #itemprop = false;
 
   constructor(private readonly text: TextCapture | null) {
     super();
+  }
+
+  /** Every tag opened, implied ones too, is named first: what its attributes say starts afresh. */
+  onopentagname(): void {
+    this.#hidden = false;
+    this.#style = undefined;
+    this.#itemprop = false;
+  }
+
+  onattribute(name: string, value: string): void {
+    if (name === 'style') this.#style ??= value;
+    else if (name === 'hidden') this.#hidden = true;
+    else if (name === 'itemprop') this.#itemprop = true;
   }
 
   override onopentag(name: string, attribs: Record<string, string>): void {
@@ -56,8 +77,8 @@ class PageHandler extends DomHandler {
     if (open > this.deepest) this.deepest = open;
     if (this.baseHref === undefined && name === 'base') this.baseHref = attribs.href;
     const el = this.tagStack[open] as Element;
-    this.elements.note(el);
-    this.text?.opened(el);
+    this.elements.note(el, this.#itemprop);
+    this.text?.opened(el, hiddenBy(this.#hidden, this.#style));
   }
 
   override ontext(data: string): void {

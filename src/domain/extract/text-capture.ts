@@ -1,5 +1,5 @@
 import type { Element } from 'domhandler';
-import { isUnread, separatorOf, STRUCK } from './visible-text.ts';
+import { isUnread, isUnreadTag, separatorOf, STRUCK } from './visible-text.ts';
 
 // The page's visible text as a walk of the finished tree reads it
 // (rawVisibleText of the whole document, each element's offsets reported as
@@ -52,9 +52,10 @@ export class TextCapture {
     this.ends.push(this.length);
   }
 
-  opened(el: Element): void {
+  /** `hidden`: whether the element's attributes hide it (visible-text.ts, hiddenBy) */
+  opened(el: Element, hidden: boolean): void {
     if (this.skipping !== null) return;
-    if (isUnread(el)) {
+    if (isUnreadTag(el.name, hidden)) {
       this.skipping = el;
       return;
     }

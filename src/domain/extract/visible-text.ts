@@ -84,10 +84,13 @@ const HIDING_STYLE = new RegExp(
   'i',
 );
 
+/** Whether attributes hide their element: a `hidden` attribute, or an inline style saying so. */
+export function hiddenBy(hidden: boolean, style: string | undefined): boolean {
+  return hidden || (style !== undefined && HIDING_STYLE.test(style));
+}
+
 export function isHidden(el: Element): boolean {
-  if (el.attribs.hidden !== undefined) return true;
-  const style = el.attribs.style;
-  return style !== undefined && HIDING_STYLE.test(style);
+  return hiddenBy(el.attribs.hidden !== undefined, el.attribs.style);
 }
 
 /** What a walk writes: the raw text's pieces, and where each element's raw text starts and ends when asked. */
@@ -106,6 +109,11 @@ function push(out: RawText, piece: string): void {
 /** Whether a reader sees nothing of the element: a kind never shown, or hidden. */
 export function isUnread(el: Element): boolean {
   return SKIPPED.has(el.name) || isHidden(el);
+}
+
+/** isUnread of an element named `name` whose attributes hide it or not (hiddenBy). */
+export function isUnreadTag(name: string, hidden: boolean): boolean {
+  return hidden || SKIPPED.has(name);
 }
 
 // one lookup per element, not one per set: the parser notes every element's separator (text-capture.ts)

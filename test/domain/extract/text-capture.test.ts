@@ -34,6 +34,8 @@ const PAGES = [
   '<div>never closed <span>nor this',
   '<head><title>T</title><script>var x = "<p>";</script><style>p{}</style></head><body><!-- c --><noscript>n</noscript>z</body>',
   '<svg><text>drawn</text></svg><template><p>t</p></template><s>old</s> <del>older</del><p hidden><b>hidden child</b></p>text',
+  // the first of two style attributes counts; an implied <br> and a second <form>'s attributes hide nothing
+  '<div style="color: red" style="display:none">first style</div><p hidden>h</br>after</p><form><form hidden><i>in</i></form>',
 ];
 
 test('the visible text noted while parsing equals a walk of the parsed tree, with the same element offsets', () => {
