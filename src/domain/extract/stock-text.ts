@@ -167,8 +167,7 @@ export class StockText {
     if (this.slicing && !this.mayHoldPhrase(from, to)) return NO_WORDING;
     const stretch = this.text.slice(from, to);
     const sliceable = this.slicing && !splitsPair(stretch) && stretch.normalize('NFC') === stretch;
-    if (!sliceable) return this.judged(normalise(stretch));
-    return this.mayHoldPhrase(from, to) ? this.judged(this.folded.slice(from, to)) : NO_WORDING;
+    return this.judged(sliceable ? this.folded.slice(from, to) : normalise(stretch));
   }
 
   /** stockWording(text) */

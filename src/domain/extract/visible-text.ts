@@ -108,7 +108,7 @@ function push(out: RawText, piece: string): void {
 
 /** Whether a reader sees nothing of the element: a kind never shown, or hidden. */
 export function isUnread(el: Element): boolean {
-  return SKIPPED.has(el.name) || isHidden(el);
+  return isUnreadTag(el.name, isHidden(el));
 }
 
 /** isUnread of an element named `name` whose attributes hide it or not (hiddenBy). */
