@@ -14,6 +14,9 @@ import { parseProxies, type OutboundProxy } from './domain/network/outbound-prox
  */
 export const DEFAULT_CHECK_LEASE_SECONDS = 30;
 
+/** scrypt's cost for owner passwords as log2 of N (PAGEWATCH_PASSWORD_HASH_COST); 2^18 already needs 256 MiB a hash. */
+export const PASSWORD_HASH_COST = { default: 15, min: 10, max: 18 };
+
 export interface Config {
   /** PORT, default 8080 */
   port: number;
@@ -69,6 +72,8 @@ export interface Config {
   channelHostOverrides: Record<string, string>;
   /** PAGEWATCH_SECRETS_KEY: 32 bytes (base64 or hex) sealing the accounts' step secrets; unset: no secrets can be stored or typed */
   secretsKey: Buffer | null;
+  /** PAGEWATCH_PASSWORD_HASH_COST, default 15: scrypt's N = 2^cost for owner passwords set from now on (10–18) */
+  passwordHashCost: number;
 }
 
 export class ConfigError extends Error {
@@ -240,5 +245,12 @@ export function loadConfig(env: Env): Config {
     channelHostOverrides: hostOverrides(env, 'PAGEWATCH_CHANNEL_HOST_OVERRIDES'),
     proxies: proxies(env),
     secretsKey: key256(env, 'PAGEWATCH_SECRETS_KEY'),
+    passwordHashCost: integer(
+      env,
+      'PAGEWATCH_PASSWORD_HASH_COST',
+      PASSWORD_HASH_COST.default,
+      PASSWORD_HASH_COST.min,
+      PASSWORD_HASH_COST.max,
+    ),
   };
 }

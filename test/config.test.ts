@@ -137,3 +137,11 @@ test('PAGEWATCH_SECRETS_KEY is unset by default and takes 32 bytes as hex or bas
     assert.throws(() => loadConfig({ PAGEWATCH_SECRETS_KEY: bad }), /PAGEWATCH_SECRETS_KEY/, bad);
   }
 });
+
+test('PAGEWATCH_PASSWORD_HASH_COST is scrypt N = 2^15 by default and takes 10 to 18; anything else stops start-up', () => {
+  assert.equal(loadConfig({}).passwordHashCost, 15);
+  assert.equal(loadConfig({ PAGEWATCH_PASSWORD_HASH_COST: '17' }).passwordHashCost, 17);
+  for (const bad of ['9', '19', '15.5', 'high']) {
+    assert.throws(() => loadConfig({ PAGEWATCH_PASSWORD_HASH_COST: bad }), /PAGEWATCH_PASSWORD_HASH_COST/, bad);
+  }
+});

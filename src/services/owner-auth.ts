@@ -15,7 +15,7 @@ import {
   replacePasswordLink,
   writePasswordHash,
 } from '../store/dashboard-store.ts';
-import { hashPassword, UNUSABLE_HASH, verifyPassword } from './password-hash.ts';
+import { hashPassword, unusableHash, verifyPassword } from './password-hash.ts';
 
 // How an account owner gets into the dashboard: the operator creates a
 // one-time set-password link, the owner sets a password and signs in with it.
@@ -23,7 +23,7 @@ import { hashPassword, UNUSABLE_HASH, verifyPassword } from './password-hash.ts'
 export interface OwnerAuthDeps {
   db: Database;
   clock: Clock;
-  config: { publicUrl: string };
+  config: { publicUrl: string; passwordHashCost: number };
 }
 
 export const PASSWORD_LINK_HOURS = 24;
@@ -64,7 +64,7 @@ export function passwordProblem(password: string): string | null {
  * account ends, so a password reset also signs out whoever else was in.
  */
 export async function setPasswordWithLink(deps: OwnerAuthDeps, secret: string, password: string): Promise<boolean> {
-  const hash = await hashPassword(password);
+  const hash = await hashPassword(password, deps.config.passwordHashCost);
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const accountId = await consumePasswordLink(tx, sha256(secret), now);
@@ -93,7 +93,7 @@ export async function signIn(deps: OwnerAuthDeps, input: { email: string; passwo
     return { ok: false, reason: 'throttled', retryAfterMinutes: Math.max(1, Math.ceil((freeAt - now.getTime()) / 60_000)) };
   }
   const account = await findSignInAccount(deps.db, email);
-  const matches = await verifyPassword(input.password, account?.password_hash ?? UNUSABLE_HASH);
+  const matches = await verifyPassword(input.password, account?.password_hash ?? unusableHash(deps.config.passwordHashCost));
   if (!account || !account.password_hash || !matches) {
     await deleteOldSignInFailures(deps.db, since);
     await recordSignInFailure(deps.db, keys, now);

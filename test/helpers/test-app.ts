@@ -42,6 +42,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       PAGEWATCH_ADMIN_TOKEN: ADMIN_TOKEN,
       LOG_LEVEL: 'silent',
       PAGEWATCH_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
+      // The lowest scrypt cost: the tests are of signing in, not of scrypt, and at
+      // the default 2^15 hashing was half of the dashboard files' CPU.
+      PAGEWATCH_PASSWORD_HASH_COST: '10',
       ...options.env,
     }),
     ...(options.plans ? { plans: parsePlans(options.plans) } : {}),

@@ -40,6 +40,14 @@ test('the operator creates a one-time set-password link; it works once', async (
   await signedIn(t.app, 'link-owner@example.com', 'a long enough secret');
 });
 
+test('a password is stored as a scrypt hash at the configured PAGEWATCH_PASSWORD_HASH_COST, never as given', async () => {
+  const [row] = await t.db.query<{ password_hash: string }>('SELECT password_hash FROM account_passwords WHERE account_id = $1', [
+    owner.accountId,
+  ]);
+  assert.match(row!.password_hash, new RegExp(`^scrypt\\$${2 ** t.config.passwordHashCost}\\$8\\$1\\$`));
+  assert.ok(!row!.password_hash.includes(OWNER_PASSWORD));
+});
+
 test("a password link for an unknown account is 404 in the operator API's JSON", async () => {
   const res = await admin(t.app, 'POST', '/accounts/00000000-0000-4000-8000-000000000000/password-link', {});
   assert.equal(res.statusCode, 404);
