@@ -37,15 +37,25 @@ function cssString(value: string): string {
   return `"${value.replace(/["\\]/gu, '\\$&').replace(/\n/gu, '\\a ')}"`;
 }
 
-/** Counts of what simple selectors would match, built once per page. */
+/**
+ * Counts of what simple selectors would match, built once per page. An
+ * element's classes are split once, and its own selector and each class
+ * pair's count are worked out once: listing a page climbs the same ancestors
+ * for every element listed.
+ */
 export class SelectorIndex {
   private readonly counts = new Map<string, number>();
   private readonly byClass = new Map<string, Element[]>();
+  private readonly classLists = new Map<Element, string[]>();
+  private readonly pairCounts = new Map<string, number>();
+  private readonly ownSelectors = new Map<Element, string | null>();
 
   constructor(readonly document: Document) {
     for (const el of descendants(document.children)) {
-      for (const key of this.keysOf(el)) this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
-      for (const cls of classes(el)) {
+      const own = splitClasses(el);
+      this.classLists.set(el, own);
+      for (const key of this.keysOf(el, own)) this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+      for (const cls of own) {
         const list = this.byClass.get(cls);
         if (list) list.push(el);
         else this.byClass.set(cls, [el]);
@@ -53,15 +63,20 @@ export class SelectorIndex {
     }
   }
 
-  private keysOf(el: Element): string[] {
+  private keysOf(el: Element, own: readonly string[]): string[] {
     const keys: string[] = [];
     if (el.name === 'body') keys.push('body');
     if (el.attribs.id) keys.push(`#${el.attribs.id}`);
     for (const name of [...TEST_ID_ATTRIBUTES, 'itemprop']) {
       if (el.attribs[name]) keys.push(`[${name}=${el.attribs[name]}]`, `${el.name}[${name}=${el.attribs[name]}]`);
     }
-    for (const cls of classes(el)) keys.push(`${el.name}.${cls}`);
+    for (const cls of own) keys.push(`${el.name}.${cls}`);
     return keys;
+  }
+
+  /** The element's distinct classes, in the order it names them. */
+  classesOf(el: Element): string[] {
+    return this.classLists.get(el) ?? splitClasses(el);
   }
 
   isUnique(key: string): boolean {
@@ -70,11 +85,27 @@ export class SelectorIndex {
 
   /** How many elements with this tag carry both classes. */
   pairCount(tag: string, a: string, b: string): number {
-    return (this.byClass.get(a) ?? []).filter((el) => el.name === tag && classes(el).includes(b)).length;
+    const key = `${tag}.${a}.${b}`;
+    let count = this.pairCounts.get(key);
+    if (count === undefined) {
+      count = (this.byClass.get(a) ?? []).filter((el) => el.name === tag && this.classesOf(el).includes(b)).length;
+      this.pairCounts.set(key, count);
+    }
+    return count;
+  }
+
+  /** ownSelector(el, this), worked out once per element. */
+  ownSelector(el: Element): string | null {
+    let own = this.ownSelectors.get(el);
+    if (own === undefined) {
+      own = ownSelector(el, this);
+      this.ownSelectors.set(el, own);
+    }
+    return own;
   }
 }
 
-function classes(el: Element): string[] {
+function splitClasses(el: Element): string[] {
   return [...new Set((el.attribs.class ?? '').split(/\s+/u).filter((c) => c !== ''))];
 }
 
@@ -88,7 +119,7 @@ function ownSelector(el: Element, index: SelectorIndex): string | null {
     if (index.isUnique(`[${name}=${value}]`)) return `[${name}=${cssString(value)}]`;
     if (index.isUnique(`${el.name}[${name}=${value}]`)) return `${el.name}[${name}=${cssString(value)}]`;
   }
-  const own = classes(el);
+  const own = index.classesOf(el);
   const single = own.find((cls) => index.isUnique(`${el.name}.${cls}`));
   if (single) return `${el.name}.${cssIdent(single)}`;
   for (const [i, first] of own.entries()) {
@@ -118,7 +149,7 @@ interface Path {
 function positionalPath(el: Element, index: SelectorIndex, anchored: boolean): Path {
   const steps: string[] = [];
   for (let node: Element | null = el; node; node = node.parent && isElement(node.parent) ? node.parent : null) {
-    const own = anchored && node !== el ? ownSelector(node, index) : null;
+    const own = anchored && node !== el ? index.ownSelector(node) : null;
     if (own) return { anchor: { selector: own, el: node }, selector: [own, ...steps].join(' > ') };
     steps.unshift(nthOfType(node));
     if (anchored && node.name === 'body') return { anchor: { selector: 'body', el: node }, selector: steps.join(' > ') };
@@ -160,7 +191,7 @@ function pathMatchesOnly(path: Path, el: Element, index: SelectorIndex): boolean
  * fragment page (no <html>/<body>) where even a positional path is ambiguous.
  */
 export function uniqueSelector(el: Element, index: SelectorIndex): string | null {
-  const own = ownSelector(el, index);
+  const own = index.ownSelector(el);
   if (own !== null && confirmedOwn(own, el)) return own;
   for (const path of [positionalPath(el, index, true), positionalPath(el, index, false)]) {
     if (pathMatchesOnly(path, el, index)) return path.selector;
