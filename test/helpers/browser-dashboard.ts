@@ -27,8 +27,16 @@ export interface BrowserDashboard {
   close(): Promise<void>;
 }
 
-/** A full-page screenshot written to `path`. */
+/**
+ * Whether the dashboard tests keep screenshots (PAGEWATCH_TEST_SCREENSHOTS=1):
+ * nothing reads them back, and the ~80 full-page captures and PNG encodings of
+ * a run cost Chromium ~0.4 s of CPU each (docs/decisions/0083).
+ */
+export const SCREENSHOTS_ASKED = process.env.PAGEWATCH_TEST_SCREENSHOTS === '1';
+
+/** A full-page screenshot written to `path`, when screenshots are asked for. */
 export async function fullPageShot(page: Page, path: string): Promise<void> {
+  if (!SCREENSHOTS_ASKED) return;
   const take = () => page.screenshot({ path, fullPage: true });
   // Chromium can refuse a full-page capture once on a loaded machine (it failed a side-by-side .ci/run); a second
   // try is taken, and a second refusal fails the test.

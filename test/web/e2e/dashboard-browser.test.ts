@@ -12,7 +12,7 @@ import { passwordLink } from '../../helpers/dashboard-client.ts';
 import { fullPageShot } from '../../helpers/browser-dashboard.ts';
 
 // The dashboard in real headless Chromium against a listening server. Every
-// address involved is loopback. Screenshots go to test-artifacts/dashboard/.
+// address involved is loopback. Screenshots, when asked for, go to test-artifacts/dashboard/.
 
 const ARTIFACTS = new URL('../../../test-artifacts/dashboard/', import.meta.url).pathname;
 const PASSWORD = 'browser test password';
