@@ -18,6 +18,11 @@ function derive(password: string, salt: Buffer, options: Required<Pick<ScryptOpt
   });
 }
 
+/** Parameters scrypt takes (N a power of two) within the memory the highest cost needs. */
+function usable({ N, r, p }: { N: number; r: number; p: number }): boolean {
+  return Number.isInteger(N) && N >= 2 && (N & (N - 1)) === 0 && r >= 1 && p >= 1 && p <= 16 && N * r <= MAX_N_TIMES_R;
+}
+
 /** The hash of `password` at scrypt N = 2^`cost`, with its parameters and salt. */
 export async function hashPassword(password: string, cost: number): Promise<string> {
   const salt = randomBytes(16);
@@ -30,9 +35,7 @@ export async function hashPassword(password: string, cost: number): Promise<stri
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, key] = stored.split('$');
   const params = { N: Number(n), r: Number(r), p: Number(p) };
-  if (scheme !== 'scrypt' || !salt || !key) return false;
-  const { N, r: blockSize, p: parallel } = params;
-  if (!(N >= 2 && blockSize >= 1 && parallel >= 1 && parallel <= 16 && N * blockSize <= MAX_N_TIMES_R)) return false;
+  if (scheme !== 'scrypt' || !salt || !key || !usable(params)) return false;
   const expected = Buffer.from(key, 'base64url');
   const actual = await derive(password, Buffer.from(salt, 'base64url'), params);
   return actual.length === expected.length && timingSafeEqual(actual, expected);

@@ -32,7 +32,7 @@ export interface BrowserDashboard {
  * nothing reads them back, and the ~80 full-page captures and PNG encodings of
  * a run cost Chromium ~0.4 s of CPU each (docs/decisions/0083).
  */
-export const SCREENSHOTS_ASKED = process.env.PAGEWATCH_TEST_SCREENSHOTS === '1';
+const SCREENSHOTS_ASKED = process.env.PAGEWATCH_TEST_SCREENSHOTS === '1';
 
 /** A full-page screenshot written to `path`, when screenshots are asked for. */
 export async function fullPageShot(page: Page, path: string): Promise<void> {

@@ -24,7 +24,7 @@ test('passwords are compared after NFKC normalisation', async () => {
   assert.equal(await verifyPassword('fine long secret', hash), true);
 });
 
-test('the unusable hash and malformed or oversized stored hashes verify no password', async () => {
+test('the unusable hash and malformed, oversized or non-power-of-two stored hashes verify no password', async () => {
   assert.equal(await verifyPassword('', unusableHash(10)), false);
   assert.equal(await verifyPassword('a long enough secret', unusableHash(10)), false);
   const [, , , , salt, key] = (await hashPassword('a long enough secret', 10)).split('$');
@@ -34,6 +34,7 @@ test('the unusable hash and malformed or oversized stored hashes verify no passw
     'scrypt$1024$8$1$$',
     `scrypt$${2 ** 19}$8$1$${salt}$${key}`,
     `scrypt$1024$8$0$${salt}$${key}`,
+    `scrypt$1000$8$1$${salt}$${key}`,
   ]) {
     assert.equal(await verifyPassword('a long enough secret', stored), false, stored);
   }
