@@ -1,5 +1,5 @@
 import type { Element } from 'domhandler';
-import { isUnread, isUnreadTag, separatorOf, STRUCK } from './visible-text.ts';
+import { isUnreadTag, separatorOf, STRUCK } from './visible-text.ts';
 
 // The page's visible text as a walk of the finished tree reads it
 // (rawVisibleText of the whole document, each element's offsets reported as
@@ -59,12 +59,15 @@ export class TextCapture {
       this.skipping = el;
       return;
     }
-    this.open.push(this.length);
     if (el.name === 'br') {
+      // A void element: read at once, its close (next, with nothing between) skipped.
+      const start = this.length;
       this.push('\n');
+      this.read(el, start);
       this.skipping = el;
       return;
     }
+    this.open.push(this.length);
     const separator = separatorOf(el.name);
     this.separators.push(separator);
     this.cuttableOpen.push(CUTTABLE.has(el.name));
@@ -77,14 +80,12 @@ export class TextCapture {
 
   closed(el: Element): void {
     if (this.skipping !== null) {
-      if (el !== this.skipping) return;
-      this.skipping = null;
-      if (el.name !== 'br' || isUnread(el)) return;
-    } else {
-      const separator = this.separators.pop()!;
-      if (separator !== '') this.push(separator);
-      if (this.cuttableOpen.pop()) this.cuttable.push(this.elements.length);
+      if (el === this.skipping) this.skipping = null;
+      return;
     }
+    const separator = this.separators.pop()!;
+    if (separator !== '') this.push(separator);
+    if (this.cuttableOpen.pop()) this.cuttable.push(this.elements.length);
     this.read(el, this.open.pop()!);
   }
 
