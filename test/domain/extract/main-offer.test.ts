@@ -73,6 +73,11 @@ test('a structured-data offer priced at zero is a placeholder: neither its price
   assert.equal(stockOf(html), 'in_stock');
 });
 
+test('a JSON-LD block with trailing commas is read with them dropped', () => {
+  const block = `<script type="application/ld+json">{"@type":"Product","offers":{"@type":"Offer","price":"17.10","priceCurrency":"EUR",},}</script>`;
+  assert.equal(priceOf(`${block}<div><h1>Kettle</h1><p>18,00 €</p><p>21,00 €</p></div>`), 1710);
+});
+
 test('the stock wording next to the product title decides over other products’ wording', () => {
   assert.equal(
     stockOf(`<main><div><h1>Steel kettle</h1><p>99,95 €</p><button>Add to cart</button></div>${RECOMMENDED}</main>`),
