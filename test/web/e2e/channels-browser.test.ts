@@ -72,6 +72,7 @@ for (const width of WIDTHS) {
 
     await page.goto('/channels');
     await page.getByRole('link', { name: 'Delete shop team' }).click();
+    await page.waitForURL(/\/channels\/[^/]+\/delete$/);
     await world.shot(page, `${width}-channel-delete`);
     await fits(page);
     await page.getByRole('button', { name: 'Delete the channel' }).click();
