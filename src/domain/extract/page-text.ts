@@ -2,6 +2,7 @@ import type { Element } from 'domhandler';
 import type { ParsedPage } from './parse-page.ts';
 import { partitionPoint } from './partition-point.ts';
 import { perPage } from './per-page.ts';
+import { BlockList } from './block-list.ts';
 import { CUTTABLE } from './text-capture.ts';
 import { TextLayer } from './text-layer.ts';
 import { rawVisibleText, STRUCK, visibleText, type VisibleTextOptions } from './visible-text.ts';
@@ -28,9 +29,9 @@ export interface PageTextView {
 interface PageWalk {
   layer: TextLayer;
   /** the elements read, children before their parent, with their raw text's offsets */
-  elements: Element[];
-  starts: number[];
-  ends: number[];
+  elements: BlockList<Element>;
+  starts: BlockList<number>;
+  ends: BlockList<number>;
   /** the places in `elements` of those named in CUTTABLE, in order */
   cuttable: number[];
   /** where the last element looked up was found, and how many places lookups have scanned in all */
@@ -49,7 +50,14 @@ function walkPage(page: ParsedPage): PageWalk {
     const { raw, elements, starts, ends, cuttable } = page.parsedText;
     return { layer: new TextLayer(raw), elements, starts, ends, cuttable, ...lookups };
   }
-  const walk: PageWalk = { layer: new TextLayer(''), elements: [], starts: [], ends: [], cuttable: [], ...lookups };
+  const walk: PageWalk = {
+    layer: new TextLayer(''),
+    elements: new BlockList(),
+    starts: new BlockList(),
+    ends: new BlockList(),
+    cuttable: [],
+    ...lookups,
+  };
   const onElement = (el: Element, start: number, end: number) => {
     if (CUTTABLE.has(el.name)) walk.cuttable.push(walk.elements.length);
     walk.elements.push(el);
@@ -76,7 +84,10 @@ function indexOf(walk: PageWalk, el: Element): number | undefined {
     at = cursor > 0 ? elements.lastIndexOf(el, cursor - 1) : -1;
     walk.scanned += elements.length - (at >= 0 ? at : 0);
   }
-  if (walk.scanned > SCANS_BEFORE_MAP * elements.length) walk.index = new Map(elements.map((e, i) => [e, i]));
+  if (walk.scanned > SCANS_BEFORE_MAP * elements.length) {
+    walk.index = new Map();
+    for (let i = 0; i < elements.length; i++) walk.index.set(elements.at(i), i);
+  }
   if (at < 0) return undefined;
   walk.cursor = at;
   return at;
@@ -88,12 +99,12 @@ function cutsOf(walk: PageWalk, options: VisibleTextOptions): { start: number; e
   // the plain view leaves nothing out: no need to ask every element
   if (!options.skipStruck && options.skip === undefined) return cuts;
   for (const i of walk.cuttable) {
-    const el = walk.elements[i]!;
+    const el = walk.elements.at(i);
     if (!((options.skipStruck && STRUCK.has(el.name)) || options.skip?.(el))) continue;
-    const start = walk.starts[i]!;
+    const start = walk.starts.at(i);
     // children come first: the cuts inside this element are part of it
     while (cuts.length > 0 && cuts[cuts.length - 1]!.start >= start) cuts.pop();
-    cuts.push({ start, end: walk.ends[i]! });
+    cuts.push({ start, end: walk.ends.at(i) });
   }
   return cuts;
 }
@@ -126,8 +137,8 @@ function viewWithout(walk: PageWalk, options: VisibleTextOptions): PageTextView 
   const rawSpan = (el: Element) => {
     const i = indexOf(walk, el);
     if (i === undefined) return null;
-    const start = walk.starts[i]!;
-    const end = walk.ends[i]!;
+    const start = walk.starts.at(i);
+    const end = walk.ends.at(i);
     const around = cuts[count(start, 'start') - 1];
     if (around && around.end >= end) return null;
     return { start: shift(start), end: shift(end) };

@@ -1,4 +1,5 @@
 import type { Element } from 'domhandler';
+import { BlockList } from './block-list.ts';
 import { isUnreadTag, separatorOf, STRUCK } from './visible-text.ts';
 
 // The page's visible text as a walk of the finished tree reads it
@@ -18,15 +19,15 @@ export const CUTTABLE: ReadonlySet<string> = new Set([...STRUCK, 'tr', 'a', 'but
 export interface CapturedText {
   raw: string;
   /** the elements read, children before their parent, with their raw text's offsets (end exclusive) */
-  elements: Element[];
-  starts: number[];
-  ends: number[];
+  elements: BlockList<Element>;
+  starts: BlockList<number>;
+  ends: BlockList<number>;
   /** the places in `elements` of those named in CUTTABLE, in order */
   cuttable: number[];
 }
 
 export class TextCapture {
-  private readonly parts: string[] = [];
+  private readonly parts = new BlockList<string>();
   private length = 0;
   /** where each open element being read starts */
   private readonly open: number[] = [];
@@ -36,9 +37,9 @@ export class TextCapture {
   private readonly cuttableOpen: boolean[] = [];
   /** the open element whose contents are not read (unread, or a <br> after its line break) */
   private skipping: Element | null = null;
-  private readonly elements: Element[] = [];
-  private readonly starts: number[] = [];
-  private readonly ends: number[] = [];
+  private readonly elements = new BlockList<Element>();
+  private readonly starts = new BlockList<number>();
+  private readonly ends = new BlockList<number>();
   private readonly cuttable: number[] = [];
 
   private push(piece: string): void {
@@ -91,6 +92,6 @@ export class TextCapture {
 
   finish(): CapturedText {
     const { elements, starts, ends, cuttable } = this;
-    return { raw: this.parts.join(''), elements, starts, ends, cuttable };
+    return { raw: this.parts.join(), elements, starts, ends, cuttable };
   }
 }

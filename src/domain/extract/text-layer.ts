@@ -1,5 +1,6 @@
 import { normaliseLines } from './visible-text.ts';
 import { partitionPoint } from './partition-point.ts';
+import { BlockList } from './block-list.ts';
 
 // A raw visible text normalised once (normaliseLines), from which the
 // normalised text of any stretch of it is a slice: a page's areas, controls
@@ -41,9 +42,9 @@ export class TextLayer {
    * single spaces between them): where each starts in the raw text and in
    * \`text\`, and its length.
    */
-  private readonly rawStarts: number[] = [];
-  private readonly textStarts: number[] = [];
-  private readonly lengths: number[] = [];
+  private readonly rawStarts = new BlockList<number>();
+  private readonly textStarts = new BlockList<number>();
+  private readonly lengths = new BlockList<number>();
 
   constructor(readonly raw: string) {
     this.sliceable = raw.normalize('NFC') === raw;
@@ -96,10 +97,10 @@ export class TextLayer {
 
   /** Where raw offset `at` lands in `text`: in a copied stretch, its place; in whitespace collapsed, before the separator. */
   private toText(at: number): number {
-    const low = partitionPoint(this.rawStarts.length, (i) => this.rawStarts[i]! <= at);
+    const low = partitionPoint(this.rawStarts.length, (i) => this.rawStarts.at(i) <= at);
     if (low === 0) return 0;
     const word = low - 1;
-    return this.textStarts[word]! + Math.min(at - this.rawStarts[word]!, this.lengths[word]!);
+    return this.textStarts.at(word) + Math.min(at - this.rawStarts.at(word), this.lengths.at(word));
   }
 
   /** Where normaliseLines(raw.slice(start, end)) is in `text`; null when it is normalised on its own. */

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { Element } from 'domhandler';
 import { parsePage } from '../../../src/domain/extract/parse-page.ts';
 import { rawVisibleText } from '../../../src/domain/extract/visible-text.ts';
+import { BlockList } from '../../../src/domain/extract/block-list.ts';
 import { CUTTABLE } from '../../../src/domain/extract/text-capture.ts';
 import { extractFromDocument, outlineDocument, readsPageText, readTextDocument } from '../../../src/domain/extract/document.ts';
 import type { Target } from '../../../src/domain/targets.ts';
@@ -10,9 +11,9 @@ import type { Target } from '../../../src/domain/targets.ts';
 // The visible text noted while parsing must be what a walk of the finished tree reads.
 function walked(html: string) {
   const page = parsePage(html, 'https://shop.example/');
-  const elements: Element[] = [];
-  const starts: number[] = [];
-  const ends: number[] = [];
+  const elements = new BlockList<Element>();
+  const starts = new BlockList<number>();
+  const ends = new BlockList<number>();
   const cuttable: number[] = [];
   const raw = rawVisibleText(page.document.children, {
     parts: [],
