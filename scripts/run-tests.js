@@ -91,7 +91,7 @@ const reporters = [
   '--test-reporter-destination=stderr',
 ];
 // Files per process: fewer processes start fewer Nodes and use their test
-// stores again more often; 20 took 9 % less CPU than 10, 40 no less than 20
+// stores again more often, more keep the slots busy to the end of the run
 // (docs/decisions/0063, 0083).
 const FILES_PER_BATCH = 20;
 // node 20 bounds each file as a whole by --test-timeout too, not only each

@@ -1,7 +1,7 @@
-// A list that may grow long (a large shop page's text is read from 17,000
-// elements), kept in blocks of a few thousand entries. One array outgrew V8's
-// regular objects there, and each growth then mapped fresh memory, whose
-// first touch is dear on some virtual machines (decision record 0084).
+// A list that may grow long (the elements and text pieces of a large shop
+// page), kept in blocks of a few thousand entries: one array outgrows V8's
+// regular objects there, and each growth then maps fresh memory, whose first
+// touch is dear on some virtual machines (decision record 0084).
 
 const BLOCK_BITS = 12;
 const IN_BLOCK = (1 << BLOCK_BITS) - 1;

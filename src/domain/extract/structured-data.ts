@@ -52,9 +52,8 @@ const CLOSES_AFTER = /\s*[}\]]/uy;
 
 /**
  * Drops commas before a closing bracket (outside strings): the commonest
- * hand-written JSON-LD mistake. The kept stretches are joined once: a string
- * grown a character at a time made an object per character of blocks that
- * run to hundreds of KB on some shop pages.
+ * hand-written JSON-LD mistake. The kept stretches are joined once, not the
+ * text grown a character at a time: some shop pages' blocks are large.
  */
 export function withoutTrailingCommas(text: string): string {
   const kept: string[] = [];
@@ -87,7 +86,10 @@ function parsedJson(text: string): Json | undefined {
   }
 }
 
-/** The block's JSON, mended of trailing commas only when it does not parse as it stands; a broken block is skipped, never half-read. */
+/**
+ * The block's JSON, mended of trailing commas only when it does not parse as
+ * it is; a broken block is skipped, never half-read.
+ */
 function parseJsonLd(text: string): Json | undefined {
   const body = text
     .trim()
