@@ -10,7 +10,8 @@ import { once } from 'node:events';
 import { compiledPath, compileTests } from './compile-tests.js';
 import { filesUnder } from './files-under.js';
 import { storeTestFiles } from './store-tests.js';
-import { batchesByEnv, needsOwnProcess, WASM_BASELINE_ONLY, writeBatch } from './test-batches.js';
+import { batchesByEnv, CPU_LOG_VARIABLE, needsOwnProcess, WASM_BASELINE_ONLY, writeBatch } from './test-batches.js';
+import { dearestFiles } from './test-cpu.js';
 import { cachedSnapshot, snapshotKey } from './test-snapshots.js';
 
 const filters = process.argv.slice(2);
@@ -120,6 +121,8 @@ if (out) {
     ...alone.map((file, i) => writeBatch(join(dir, `own-process-${i + 1}.js`), [file], storeEnv(file[0]))),
     ...batchesByEnv(shared, FILES_PER_BATCH, storeEnv).map(([files, env], i) => writeBatch(join(dir, `batch-${i + 1}.js`), files, env)),
   ];
+  env[CPU_LOG_VARIABLE] = join(out, 'test-cpu.jsonl');
   statuses.push(await runFiles(['--enable-source-maps'], batches, 3_600_000));
+  process.stderr.write(dearestFiles(env[CPU_LOG_VARIABLE], 15));
 }
 stop(statuses.find((s) => s !== 0) ?? 0);

@@ -21,6 +21,9 @@ export const WASM_BASELINE_ONLY = '--liftoff-only';
 
 /** The marker, with the reason after it, of a file that needs a process of its own. */
 export const OWN_PROCESS = '// test-process: own';
+/** The environment variable naming the file each batch appends its files' CPU times to (batchEntry); unset: none kept. */
+export const CPU_LOG_VARIABLE = 'PAGEWATCH_TEST_CPU_LOG';
+
 /** How long one file of a batch may run; the runner's own --test-timeout bounds a batch as a whole. */
 export const FILE_TIMEOUT_MS = 600_000;
 
@@ -79,10 +82,31 @@ export function writeBatch(path, files, env = {}) {
 // it, put the file's tests and hooks at the batch's top level). The suites
 // still run one after the other; a file's top-level await (a receiver it
 // starts) runs when the batch starts.
+// With CPU_LOG_VARIABLE set, each file's CPU time in its process (all its
+// threads: stores, extraction; not the processes it starts) is appended
+// there, from its suite's first hook to its last: the first is registered
+// before the file's own hooks, the last after them, once its module has
+// declared them. Wall times say little of a file's cost while three run
+// side by side (test-cpu.js prints the dearest).
 function batchEntry(entries, env) {
-  return `import { describe } from 'node:test';
+  return `import { appendFileSync } from 'node:fs';
+import { after, before, describe } from 'node:test';
 Object.assign(process.env, ${JSON.stringify(env)});
 const files = ${JSON.stringify(entries, null, 2)};
-for (const [source, url] of files) describe(source, { timeout: ${FILE_TIMEOUT_MS} }, () => import(url));
+const cpuLog = process.env.${CPU_LOG_VARIABLE};
+for (const [source, url] of files)
+  describe(source, { timeout: ${FILE_TIMEOUT_MS} }, () => {
+    if (!cpuLog) return import(url);
+    let began;
+    before(() => {
+      began = process.cpuUsage();
+    });
+    return import(url).then(() =>
+      after(() => {
+        const { user, system } = process.cpuUsage(began);
+        appendFileSync(cpuLog, JSON.stringify({ file: source, ms: (user + system) / 1000 }) + '\\n');
+      }),
+    );
+  });
 `;
 }

@@ -1,11 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // @ts-expect-error the runner's scripts are plain JavaScript without types
-import { batchesByEnv, dealOut, needsOwnProcess, writeBatch } from '../../scripts/test-batches.js';
+import { batchesByEnv, CPU_LOG_VARIABLE, dealOut, needsOwnProcess, writeBatch } from '../../scripts/test-batches.js';
+// @ts-expect-error the runner's scripts are plain JavaScript without types
+import { dearestFiles } from '../../scripts/test-cpu.js';
 // @ts-expect-error the runner's scripts are plain JavaScript without types
 import { storeTestFiles } from '../../scripts/store-tests.js';
 import { useTempDataDirs } from '../helpers/temp-dirs.ts';
@@ -38,14 +40,36 @@ test('${name} is still alone', () => {
   return path;
 }
 
+/**
+ * The environment of a batch run by a test: NODE_TEST_CONTEXT would make its runner report to this file's runner
+ * instead of printing TAP, and the suite's CPU log is not its to write to.
+ */
+function innerEnv(cpuLog?: string): NodeJS.ProcessEnv {
+  const { NODE_TEST_CONTEXT: _, [CPU_LOG_VARIABLE]: __, ...env } = process.env;
+  return cpuLog ? { ...env, [CPU_LOG_VARIABLE]: cpuLog } : env;
+}
+
+/** A test file that spends `ms` of its process's CPU in its own `before` hook and as much again in its `after`. */
+function fileSpendingCpu(dir: string, name: string, ms: number): string {
+  const path = join(dir, `${name}.test.mjs`);
+  writeFileSync(
+    path,
+    `import { after, before, test } from 'node:test';
+const spend = () => { const from = process.cpuUsage(); for (;;) { const { user, system } = process.cpuUsage(from); if (user + system >= ${ms * 1000}) return; } };
+before(spend);
+after(spend);
+test('${name} runs', () => {});
+`,
+  );
+  return path;
+}
+
 test('a batch runs each file as a suite named by its source, its hooks around its own tests, one file after the other', () => {
   const dir = newDir();
   mkdirSync(dir, { recursive: true });
   const files = ['first', 'second', 'third'].map((name) => [`test/${name}.test.ts`, fileKeepingState(dir, name)]);
   const entry = writeBatch(join(dir, 'batch-1.js'), files);
-  // NODE_TEST_CONTEXT would make the inner runner report to this file's runner instead of printing TAP.
-  const { NODE_TEST_CONTEXT: _, ...env } = process.env;
-  const run = spawnSync(process.execPath, ['--test', '--test-reporter=tap', entry], { encoding: 'utf8', env });
+  const run = spawnSync(process.execPath, ['--test', '--test-reporter=tap', entry], { encoding: 'utf8', env: innerEnv() });
   assert.equal(run.status, 0, run.stdout + run.stderr);
   for (const name of ['first', 'second', 'third']) {
     assert.match(run.stdout, new RegExp(`^# Subtest: test/${name}\\.test\\.ts$`, 'm'));
@@ -68,8 +92,7 @@ test('reads the batch environment at import', () => {
 `,
   );
   const entry = writeBatch(join(dir, 'batch-1.js'), [['test/reads-env.test.ts', file]], { PAGEWATCH_BATCH_PROBE: 'set by the batch' });
-  const { NODE_TEST_CONTEXT: _, ...env } = process.env;
-  const run = spawnSync(process.execPath, ['--test', '--test-reporter=tap', entry], { encoding: 'utf8', env });
+  const run = spawnSync(process.execPath, ['--test', '--test-reporter=tap', entry], { encoding: 'utf8', env: innerEnv() });
   assert.equal(run.status, 0, run.stdout + run.stderr);
   assert.match(run.stdout, /^# pass 1$/m);
 });
@@ -127,4 +150,49 @@ test('the runner refuses a number of test processes that is not a whole number o
     assert.match(run.stderr, new RegExp(`PAGEWATCH_TEST_PROCESSES must be a whole number of processes, at least 1: ${processes}`));
     assert.doesNotMatch(run.stdout, /^# tests/m, 'no test ran');
   }
+});
+
+test("a batch records each file's CPU time in its process, from before the file's own first hook to after its last", () => {
+  const dir = newDir();
+  mkdirSync(dir, { recursive: true });
+  const cpuLog = join(dir, 'cpu.jsonl');
+  const files = [
+    ['test/busy.test.ts', fileSpendingCpu(dir, 'busy', 150)],
+    ['test/idle.test.ts', fileSpendingCpu(dir, 'idle', 0)],
+  ];
+  const entry = writeBatch(join(dir, 'batch-1.js'), files);
+  const run = spawnSync(process.execPath, ['--test', '--test-reporter=tap', entry], { encoding: 'utf8', env: innerEnv(cpuLog) });
+  assert.equal(run.status, 0, run.stdout + run.stderr);
+  const kept = readFileSync(cpuLog, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { file: string; ms: number });
+  assert.deepEqual(
+    kept.map((f) => f.file),
+    ['test/busy.test.ts', 'test/idle.test.ts'],
+  );
+  // both of busy's hooks counted (150 ms each), and none of its time in idle's
+  assert.ok(kept[0]!.ms >= 300, `busy: ${kept[0]!.ms} ms`);
+  assert.ok(kept[1]!.ms < 300, `idle: ${kept[1]!.ms} ms`);
+});
+
+test('the dearest files are printed dearest first, with the CPU time of all', () => {
+  const dir = newDir();
+  mkdirSync(dir, { recursive: true });
+  const log = join(dir, 'cpu.jsonl');
+  writeFileSync(
+    log,
+    ['a', 'b', 'c'].map((file, i) => JSON.stringify({ file: `test/${file}.test.ts`, ms: [1500, 9000, 4000][i] })).join('\n') + '\n',
+  );
+  const printed = dearestFiles(log, 2) as string;
+  assert.match(printed, /most CPU: 2 of 3 files \(.*14\.5 s in all\)/);
+  assert.deepEqual(
+    printed
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trim()),
+    ['9.0 s  test/b.test.ts', '4.0 s  test/c.test.ts'],
+  );
+  assert.equal(dearestFiles(join(dir, 'none.jsonl'), 2), '', 'nothing kept, nothing printed');
 });
