@@ -11,7 +11,6 @@ import { compiledPath, compileTests } from './compile-tests.js';
 import { filesUnder } from './files-under.js';
 import { storeTestFiles } from './store-tests.js';
 import { batchesByEnv, CPU_LOG_VARIABLE, needsOwnProcess, WASM_BASELINE_ONLY, writeBatch } from './test-batches.js';
-import { dearestFiles } from './test-cpu.js';
 import { cachedSnapshot, snapshotKey } from './test-snapshots.js';
 
 const filters = process.argv.slice(2);
@@ -123,6 +122,5 @@ if (out) {
   ];
   env[CPU_LOG_VARIABLE] = join(out, 'test-cpu.jsonl');
   statuses.push(await runFiles(['--enable-source-maps'], batches, 3_600_000));
-  process.stderr.write(dearestFiles(env[CPU_LOG_VARIABLE], 15));
 }
 stop(statuses.find((s) => s !== 0) ?? 0);

@@ -87,7 +87,7 @@ export function writeBatch(path, files, env = {}) {
 // there, from its suite's first hook to its last: the first is registered
 // before the file's own hooks, the last after them, once its module has
 // declared them. Wall times say little of a file's cost while three run
-// side by side (test-cpu.js prints the dearest).
+// side by side (test-summary-reporter.js prints the dearest).
 function batchEntry(entries, env) {
   return `import { appendFileSync } from 'node:fs';
 import { after, before, describe } from 'node:test';

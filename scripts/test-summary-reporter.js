@@ -1,7 +1,10 @@
 // A node --test reporter that prints, once the run ends, every failed test with
 // its file and the first lines of its error, then the slowest files with their
-// wall times: CI shows only a log's tail, and the TAP above it is long.
+// wall times and the dearest with their CPU times: CI shows only a log's tail,
+// and the TAP above it is long.
+import { existsSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
+import { CPU_LOG_VARIABLE } from './test-batches.js';
 
 const SLOWEST = 15;
 const ERROR_LINES = 8;
@@ -26,6 +29,25 @@ function describeError(error) {
 
 function seconds(ms) {
   return `${(ms / 1000).toFixed(1).padStart(7)} s`;
+}
+
+/**
+ * The `count` files of the CPU log at `path` (test-batches.js appends each file's) that took the most CPU, with the
+ * total of all, as lines to print; '' when none was kept. Three files run side by side, so the slowest by wall time
+ * are not always the dearest, and the suite's time on a 2-core machine is its CPU.
+ */
+export function dearestFiles(path, count) {
+  if (!path || !existsSync(path)) return '';
+  const files = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line));
+  if (files.length === 0) return '';
+  const total = files.reduce((sum, f) => sum + f.ms, 0);
+  const dearest = [...files].sort((a, b) => b.ms - a.ms).slice(0, count);
+  let out = `\nmost CPU: ${dearest.length} of ${files.length} files (CPU time of the test's own process, its threads included, not the processes it starts; ${seconds(total).trim()} in all):\n`;
+  for (const f of dearest) out += `${seconds(f.ms)}  ${f.file}\n`;
+  return out;
 }
 
 export default async function* summary(source) {
@@ -73,5 +95,5 @@ export default async function* summary(source) {
   const slowest = files.sort((a, b) => b.ms - a.ms).slice(0, SLOWEST);
   out += `\nslowest ${slowest.length} of ${files.length} files (wall time, files run side by side):\n`;
   for (const f of slowest) out += `${seconds(f.ms)}  ${where(f.file)}\n`;
-  yield out;
+  yield out + dearestFiles(process.env[CPU_LOG_VARIABLE], SLOWEST);
 }

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 // @ts-expect-error the runner's scripts are plain JavaScript without types
 import { batchesByEnv, CPU_LOG_VARIABLE, dealOut, needsOwnProcess, writeBatch } from '../../scripts/test-batches.js';
 // @ts-expect-error the runner's scripts are plain JavaScript without types
-import { dearestFiles } from '../../scripts/test-cpu.js';
+import { dearestFiles } from '../../scripts/test-summary-reporter.js';
 // @ts-expect-error the runner's scripts are plain JavaScript without types
 import { storeTestFiles } from '../../scripts/store-tests.js';
 import { useTempDataDirs } from '../helpers/temp-dirs.ts';
