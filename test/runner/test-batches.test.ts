@@ -49,6 +49,20 @@ function innerEnv(cpuLog?: string): NodeJS.ProcessEnv {
   return cpuLog ? { ...env, [CPU_LOG_VARIABLE]: cpuLog } : env;
 }
 
+/** Runs the batch at `entry` with node's runner (its CPU log at `cpuLog`, if given), which must pass; its TAP. */
+function runBatch(entry: string, cpuLog?: string): string {
+  const run = spawnSync(process.execPath, ['--test', '--test-reporter=tap', entry], { encoding: 'utf8', env: innerEnv(cpuLog) });
+  assert.equal(run.status, 0, run.stdout + run.stderr);
+  return run.stdout;
+}
+
+/** A fresh directory for a test's files. */
+function newBatchDir(): string {
+  const dir = newDir();
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
 /** A test file that spends `ms` of its process's CPU in its own `before` hook and as much again in its `after`. */
 function fileSpendingCpu(dir: string, name: string, ms: number): string {
   const path = join(dir, `${name}.test.mjs`);
@@ -65,22 +79,19 @@ test('${name} runs', () => {});
 }
 
 test('a batch runs each file as a suite named by its source, its hooks around its own tests, one file after the other', () => {
-  const dir = newDir();
-  mkdirSync(dir, { recursive: true });
+  const dir = newBatchDir();
   const files = ['first', 'second', 'third'].map((name) => [`test/${name}.test.ts`, fileKeepingState(dir, name)]);
   const entry = writeBatch(join(dir, 'batch-1.js'), files);
-  const run = spawnSync(process.execPath, ['--test', '--test-reporter=tap', entry], { encoding: 'utf8', env: innerEnv() });
-  assert.equal(run.status, 0, run.stdout + run.stderr);
+  const tap = runBatch(entry);
   for (const name of ['first', 'second', 'third']) {
-    assert.match(run.stdout, new RegExp(`^# Subtest: test/${name}\\.test\\.ts$`, 'm'));
-    assert.match(run.stdout, new RegExp(`^ {4}ok \\d+ - ${name} sees its own before$`, 'm'), 'nested in its file');
+    assert.match(tap, new RegExp(`^# Subtest: test/${name}\\.test\\.ts$`, 'm'));
+    assert.match(tap, new RegExp(`^ {4}ok \\d+ - ${name} sees its own before$`, 'm'), 'nested in its file');
   }
-  assert.match(run.stdout, /^# pass 6$/m);
+  assert.match(tap, /^# pass 6$/m);
 });
 
 test("a batch's environment is set before its files are imported", () => {
-  const dir = newDir();
-  mkdirSync(dir, { recursive: true });
+  const dir = newBatchDir();
   const file = join(dir, 'reads-env.test.mjs');
   writeFileSync(
     file,
@@ -92,9 +103,7 @@ test('reads the batch environment at import', () => {
 `,
   );
   const entry = writeBatch(join(dir, 'batch-1.js'), [['test/reads-env.test.ts', file]], { PAGEWATCH_BATCH_PROBE: 'set by the batch' });
-  const run = spawnSync(process.execPath, ['--test', '--test-reporter=tap', entry], { encoding: 'utf8', env: innerEnv() });
-  assert.equal(run.status, 0, run.stdout + run.stderr);
-  assert.match(run.stdout, /^# pass 1$/m);
+  assert.match(runBatch(entry), /^# pass 1$/m);
 });
 
 test('files are dealt out in turn, so each batch mixes the directories', () => {
@@ -153,16 +162,14 @@ test('the runner refuses a number of test processes that is not a whole number o
 });
 
 test("a batch records each file's CPU time in its process, from before the file's own first hook to after its last", () => {
-  const dir = newDir();
-  mkdirSync(dir, { recursive: true });
+  const dir = newBatchDir();
   const cpuLog = join(dir, 'cpu.jsonl');
   const files = [
     ['test/busy.test.ts', fileSpendingCpu(dir, 'busy', 150)],
     ['test/idle.test.ts', fileSpendingCpu(dir, 'idle', 0)],
   ];
   const entry = writeBatch(join(dir, 'batch-1.js'), files);
-  const run = spawnSync(process.execPath, ['--test', '--test-reporter=tap', entry], { encoding: 'utf8', env: innerEnv(cpuLog) });
-  assert.equal(run.status, 0, run.stdout + run.stderr);
+  runBatch(entry, cpuLog);
   const kept = readFileSync(cpuLog, 'utf8')
     .trim()
     .split('\n')
@@ -177,8 +184,7 @@ test("a batch records each file's CPU time in its process, from before the file'
 });
 
 test('the dearest files are printed dearest first, with the CPU time of all', () => {
-  const dir = newDir();
-  mkdirSync(dir, { recursive: true });
+  const dir = newBatchDir();
   const log = join(dir, 'cpu.jsonl');
   writeFileSync(
     log,
