@@ -16,23 +16,6 @@ import { BlockList } from './block-list.ts';
 
 const JOINS_PREVIOUS = /[\p{M}\u1160-\u11ff]/u;
 
-/** Whether the UTF-16 unit is whitespace to a regular expression's \s. */
-export function isSpace(c: number): boolean {
-  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
-  if (c < 0xa0) return false;
-  return (
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
-}
-
 export class TextLayer {
   /** normaliseLines(raw) */
   readonly text: string;
@@ -53,46 +36,38 @@ export class TextLayer {
 
   private collapse(): string {
     const raw = this.raw;
-    const parts: string[] = [];
-    let length = 0;
-    let at = 0;
-    while (at < raw.length && isSpace(raw.charCodeAt(at))) at++;
-    let copied = at;
-    let stop = raw.length;
-    // The runs normalising changes: two or more whitespace characters, or one that is not a space. A single space
-    // stays, so the search (the engine's own, not a loop over characters) passes over words and the spaces between.
-    // A run's first character is where its match starts: no earlier place in the run matches.
-    const runs = /\s{2,}|[^\S ]/g;
-    runs.lastIndex = at;
-    while (runs.test(raw)) {
-      const end = runs.lastIndex;
-      let run = end - 1;
-      let lineBreak = raw.charCodeAt(run) === 10;
-      while (run > copied && isSpace(raw.charCodeAt(run - 1))) {
-        run--;
-        if (raw.charCodeAt(run) === 10) lineBreak = true;
-      }
-      if (end === raw.length) {
-        stop = run;
-        break;
-      }
-      length = this.copy(parts, copied, run, length);
-      parts.push(lineBreak ? '\n' : ' ');
-      length++;
-      copied = end;
+    // The runs normalising changes, kept by the split: two or more whitespace characters, or one that is not a space.
+    // A single space stays, so the split (the engine's own search, not a loop over characters) passes over words and
+    // the spaces between: pieces alternate, stretches copied unchanged at even places, runs at odd ones.
+    const pieces = raw.split(/(\s{2,}|[^\S ])/);
+    const last = pieces.length - 1;
+    // a single space either end is no run the split finds, and normalising drops it too
+    let rawAt = 0;
+    if (pieces[0]!.charCodeAt(0) === 32) {
+      pieces[0] = pieces[0]!.slice(1);
+      rawAt = 1;
     }
-    // a single space ending the text is no run the search finds, and normalising drops it too
-    if (stop === raw.length && stop > copied && raw.charCodeAt(stop - 1) === 32) stop--;
-    this.copy(parts, copied, stop, length);
-    return parts.join('');
-  }
-
-  private copy(parts: string[], start: number, end: number, length: number): number {
-    this.rawStarts.push(start);
-    this.textStarts.push(length);
-    this.lengths.push(end - start);
-    parts.push(this.raw.slice(start, end));
-    return length + end - start;
+    if (pieces[last]!.charCodeAt(pieces[last]!.length - 1) === 32) pieces[last] = pieces[last]!.slice(0, -1);
+    let textAt = 0;
+    for (let k = 0; ; k += 2) {
+      const stretch = pieces[k]!.length;
+      if (stretch > 0) {
+        this.rawStarts.push(rawAt);
+        this.textStarts.push(textAt);
+        this.lengths.push(stretch);
+      }
+      rawAt += stretch;
+      textAt += stretch;
+      if (k === last) break;
+      const run = pieces[k + 1]!;
+      // a run either end of the text goes; any other becomes one separator, a line break if the run holds one
+      const edge = textAt === 0 || (k + 2 === last && pieces[last] === '');
+      const separator = edge ? '' : run.includes('\n') ? '\n' : ' ';
+      pieces[k + 1] = separator;
+      rawAt += run.length;
+      textAt += separator.length;
+    }
+    return pieces.join('');
   }
 
   /** Where raw offset `at` lands in `text`: in a copied stretch, its place; in whitespace collapsed, before the separator. */

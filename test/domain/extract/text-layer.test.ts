@@ -6,7 +6,7 @@ import { loadRealPages } from '../../../scripts/realpages-eval.ts';
 import { descendants } from '../../../src/domain/extract/dom.ts';
 import { pageTextView } from '../../../src/domain/extract/page-text.ts';
 import { CUTTABLE } from '../../../src/domain/extract/text-capture.ts';
-import { isSpace, TextLayer } from '../../../src/domain/extract/text-layer.ts';
+import { TextLayer } from '../../../src/domain/extract/text-layer.ts';
 import { normaliseLines, visibleText, type VisibleTextOptions } from '../../../src/domain/extract/visible-text.ts';
 import { page } from './helpers.ts';
 import type { ParsedPage } from '../../../src/domain/extract/parse-page.ts';
@@ -58,15 +58,36 @@ test('text that normalisation composes is read on its own, and still equals visi
   }
 });
 
+const RAW_TEXTS = [
+  '',
+  ' ',
+  '  ',
+  ' a ',
+  'a ',
+  ' a',
+  '\ta',
+  'a\t',
+  ' \n',
+  'a\n\n b \u3000c\r\nd',
+  '\n x \u2028 y\t\n',
+  'é \u0065\u0301',
+  ' ab  cd \n ef\tg ',
+];
+
 test('the layer of a raw text is its lines normalised', () => {
-  for (const raw of ['', '  ', ' a ', 'a\n\n b \u3000c\r\nd', '\n x \u2028 y\t\n', 'é \u0065\u0301']) {
+  for (const raw of RAW_TEXTS) {
     assert.equal(new TextLayer(raw).text, normaliseLines(raw), JSON.stringify(raw));
   }
 });
 
-test('isSpace is the whitespace of \\s in a regular expression, for every UTF-16 unit', () => {
-  for (let c = 0; c <= 0xffff; c++) {
-    if (isSpace(c) !== /\s/u.test(String.fromCharCode(c))) assert.fail(`U+${c.toString(16)}`);
+test('every stretch of a raw text, edges inside words and runs of whitespace too, is sliced as it is normalised', () => {
+  for (const raw of RAW_TEXTS) {
+    const layer = new TextLayer(raw);
+    for (let start = 0; start <= raw.length; start++) {
+      for (let end = start; end <= raw.length; end++) {
+        assert.equal(layer.slice(start, end), normaliseLines(raw.slice(start, end)), `${JSON.stringify(raw)} ${start}–${end}`);
+      }
+    }
   }
 });
 
