@@ -77,12 +77,30 @@ function codeAt(text: string, at: number): { code: string; lower: boolean } | nu
   return HISTORIC.has(code) && word === code ? { code, lower: false } : null;
 }
 
+const isAsciiLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+/**
+ * Whether no sign or code can start at `at`, judged by the ASCII characters there alone: every sign that starts with
+ * an ASCII character starts with "$" or a letter, and one starting with a letter, like a code, never follows a letter.
+ * A page's text is mostly such places: the full look at each was most of a price target's time on a long page.
+ */
+function noMentionAt(text: string, at: number): boolean {
+  const c = text.charCodeAt(at);
+  if (c >= 128) return false;
+  if (!isAsciiLetter(c)) return c !== 36;
+  return at > 0 && isAsciiLetter(text.charCodeAt(at - 1));
+}
+
 /** Currency mentions in order; `runs` are the text's numbers, for the signs that only count next to one. */
 export function findCurrencyMentions(text: string, runs: readonly NumberRun[]): CurrencyMention[] {
   const mentions: CurrencyMention[] = [];
   const whole = text.trim();
   let at = 0;
   while (at < text.length) {
+    if (noMentionAt(text, at)) {
+      at++;
+      continue;
+    }
     const sign = signAt(text, at);
     const code = codeAt(text, at);
     const signLength = sign?.length ?? 0;

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { CURRENCY_SIGNS } from '../../../src/domain/extract/data/currency-signs.ts';
 import { decimalToString } from '../../../src/domain/extract/money.ts';
 import { findPriceMentions, parsePriceText } from '../../../src/domain/extract/price-text.ts';
 import type { DecimalHint } from '../../../src/domain/extract/number-text.ts';
@@ -91,6 +92,24 @@ test('currency signs and codes are found as written', () => {
   assert.equal(currencyOf('US$ 12'), 'US$');
   assert.equal(currencyOf('1128240 рублей'), 'руб');
   assert.equal(currencyOf('140,00 pln'), 'pln');
+});
+
+test('every currency sign and code is found after any character that is not a letter, and none after a letter', () => {
+  // characters that start no sign themselves ("$" does: "$U" is one)
+  const signStarts = new Set(CURRENCY_SIGNS.map((s) => s.sign.charAt(0)));
+  const before = [...Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i)), '\n', '\u00a0', '\u2013']
+    .filter((ch) => !/\p{L}/u.test(ch) && !signStarts.has(ch))
+    .map((ch) => (ch === ' ' ? '' : ch));
+  const startsOf = (text: string, written: string) =>
+    findPriceMentions(text)
+      .filter((m) => m.currency.text === written)
+      .map((m) => m.currency.start);
+  for (const written of [...CURRENCY_SIGNS.map((s) => s.sign), 'EUR', 'usd']) {
+    for (const ch of before) {
+      assert.ok(startsOf(`${ch}${written} 12`, written).includes(ch.length), `${JSON.stringify(ch)} before ${written}`);
+    }
+    if (/^\p{L}/u.test(written)) assert.deepEqual(startsOf(`x${written} 12`, written), [], `a letter before ${written}`);
+  }
 });
 
 test('a bare dollar sign gives way to a more specific currency', () => {
