@@ -78,9 +78,14 @@ export class TextLayer {
     return this.textStarts.at(word) + Math.min(at - this.rawStarts.at(word), this.lengths.at(word));
   }
 
+  /** Whether the raw character at `at` composes with the one before it; none below U+0300 does, no expression needed. */
+  private joinsPrevious(at: number): boolean {
+    return this.raw.charCodeAt(at) >= 0x300 && JOINS_PREVIOUS.test(this.raw.charAt(at));
+  }
+
   /** Where normaliseLines(raw.slice(start, end)) is in `text`; null when it is normalised on its own. */
   span(start: number, end: number): { from: number; to: number } | null {
-    if (!this.sliceable || JOINS_PREVIOUS.test(this.raw.charAt(start)) || JOINS_PREVIOUS.test(this.raw.charAt(end))) return null;
+    if (!this.sliceable || this.joinsPrevious(start) || this.joinsPrevious(end)) return null;
     let from = this.toText(start);
     let to = this.toText(end);
     if (from < to && (this.text[from] === ' ' || this.text[from] === '\n')) from++;

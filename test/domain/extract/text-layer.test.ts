@@ -91,6 +91,13 @@ test('every stretch of a raw text, edges inside words and runs of whitespace too
   }
 });
 
+test('no character below U+0300 composes with the one before it (the layer looks no further for those)', () => {
+  for (let c = 0; c < 0x300; c++) {
+    const pair = `a${String.fromCharCode(c)}`;
+    if (pair.normalize('NFC') !== pair || /\p{M}/u.test(pair)) assert.fail(`U+${c.toString(16)}`);
+  }
+});
+
 test('an element inside a left-out one is read on its own, as visibleText reads it', () => {
   const parsed = page('<div><del><p>old <b>12</b></p></del><p>new</p></div>');
   const inner = descendants(parsed.document.children).find((el) => el.name === 'p') as Element;
