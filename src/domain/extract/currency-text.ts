@@ -82,7 +82,7 @@ const isAsciiLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 &
 /**
  * Whether no sign or code can start at `at`, judged by the ASCII characters there alone: every sign that starts with
  * an ASCII character starts with "$" or a letter, and one starting with a letter, like a code, never follows a letter.
- * A page's text is mostly such places: the full look at each was most of a price target's time on a long page.
+ * A page's text is mostly such places: the full look (slices and an expression at each place) is kept for the rest.
  */
 function noMentionAt(text: string, at: number): boolean {
   const c = text.charCodeAt(at);

@@ -95,11 +95,14 @@ test('currency signs and codes are found as written', () => {
 });
 
 test('every currency sign and code is found after any character that is not a letter, and none after a letter', () => {
-  // characters that start no sign themselves ("$" does: "$U" is one)
+  // the text's start, and characters that start no sign themselves ("$" does: "$U" is one)
   const signStarts = new Set(CURRENCY_SIGNS.map((s) => s.sign.charAt(0)));
-  const before = [...Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i)), '\n', '\u00a0', '\u2013']
-    .filter((ch) => !/\p{L}/u.test(ch) && !signStarts.has(ch))
-    .map((ch) => (ch === ' ' ? '' : ch));
+  const before = [
+    '',
+    ...[...Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i)), '\n', '\u00a0', '\u2013'].filter(
+      (ch) => !/\p{L}/u.test(ch) && !signStarts.has(ch),
+    ),
+  ];
   const startsOf = (text: string, written: string) =>
     findPriceMentions(text)
       .filter((m) => m.currency.text === written)
