@@ -72,6 +72,9 @@ function findAndTake(text: string, starts: readonly number[], taken: Uint8Array,
 
 const NO_WORDING: StockWording = Object.freeze({ out: 0, in: 0 });
 
+/** A stretch shorter than this part of the whole text is searched for phrases on its own. */
+const SHORT_STRETCHES = 8;
+
 const RANK: Record<Strength, number> = { weak: 1, strong: 2 };
 
 function strongest(found: readonly Found[]): number {
@@ -88,8 +91,8 @@ export function stockWording(text: string): StockWording {
   return normalisedWording(normalise(text));
 }
 
-function normalisedWording(normalised: string): StockWording {
-  const starts = phraseStarts(normalised);
+/** `starts`: where phrases may start in the text (every place one does, and any others), when already known */
+function normalisedWording(normalised: string, starts: readonly number[] = phraseStarts(normalised)): StockWording {
   if (starts.length === 0) return NO_WORDING;
   const taken = new Uint8Array(normalised.length);
   const out = strongest(findAndTake(normalised, starts, taken, OUT));
@@ -123,13 +126,15 @@ function splitsPair(stretch: string): boolean {
  * text when lowercasing maps each character alone to one character (no "İ",
  * no "Σ", whose lowercase depends on the letter after it), the stretch is in
  * NFC and does not split a surrogate pair; any other stretch is normalised on
- * its own.
+ * its own. Where phrases start is searched once: in a short stretch (a
+ * control's label) on its own, in a long one (an area, the page) through the
+ * whole text, whose places every later stretch then looks up.
  */
 export class StockText {
   private readonly folded: string;
   private readonly slicing: boolean;
   private readonly wording = new Map<string, StockWording>();
-  /** where a phrase starts in `folded`, in order; null until first needed */
+  /** where a phrase starts in `folded`, in order; null until a long stretch needs them */
   private phraseStarts: number[] | null = null;
 
   constructor(private readonly text: string) {
@@ -138,36 +143,41 @@ export class StockText {
     this.slicing = lower.length === text.length && !text.includes('\u03a3');
   }
 
-  /** stockWording(text), each distinct text judged once */
-  private judged(normalised: string): StockWording {
+  /** stockWording(text), each distinct text judged once; `starts` as normalisedWording takes them */
+  private judged(normalised: string, starts?: readonly number[]): StockWording {
     let wording = this.wording.get(normalised);
     if (wording === undefined) {
-      wording = normalisedWording(normalised);
+      wording = normalisedWording(normalised, starts);
       this.wording.set(normalised, wording);
     }
     return wording;
   }
 
   /**
-   * Whether some phrase starts in folded[from, to): where none does, a slice
-   * of it holds none. The places are found in one pass over the whole text on
-   * first use; a page's many controls then cost a lookup each, not a search.
+   * Where phrases may start in folded[from, to), counted from `from`: every place one starts within the stretch (and
+   * those of phrases running on past its end, which a search of the stretch alone does not find and nothing reads).
    */
-  private mayHoldPhrase(from: number, to: number): boolean {
+  private startsIn(from: number, to: number): readonly number[] {
+    if (this.phraseStarts === null && (to - from) * SHORT_STRETCHES < this.folded.length) {
+      return phraseStarts(this.folded.slice(from, to));
+    }
     this.phraseStarts ??= phraseStarts(this.folded);
     const starts = this.phraseStarts;
     const first = partitionPoint(starts.length, (i) => starts[i]! < from);
-    return first < starts.length && starts[first]! < to;
+    const end = partitionPoint(starts.length, (i) => starts[i]! < to);
+    return first === end ? [] : starts.slice(first, end).map((at) => at - from);
   }
 
   /** stockWording(text.slice(from, to)) */
   of(from: number, to: number): StockWording {
+    if (!this.slicing) return this.judged(normalise(this.text.slice(from, to)));
     // A stretch where no phrase starts says nothing, whether sliceable or not: a surrogate split at its edge changes
     // no phrase inside it, and a stretch of a visible text (whitespace collapsed, in NFC) is in NFC itself.
-    if (this.slicing && !this.mayHoldPhrase(from, to)) return NO_WORDING;
+    const starts = this.startsIn(from, to);
+    if (starts.length === 0) return NO_WORDING;
     const stretch = this.text.slice(from, to);
-    const sliceable = this.slicing && !splitsPair(stretch) && stretch.normalize('NFC') === stretch;
-    return this.judged(sliceable ? this.folded.slice(from, to) : normalise(stretch));
+    const sliceable = !splitsPair(stretch) && stretch.normalize('NFC') === stretch;
+    return sliceable ? this.judged(this.folded.slice(from, to), starts) : this.judged(normalise(stretch));
   }
 
   /** stockWording(text) */

@@ -16,6 +16,19 @@ const TEXTS = [
   'It’s sold out ʼtil May',
 ];
 
+// A page's text, long against its controls' labels: a short stretch is searched for phrases on its own, a long one
+// through the whole text.
+const PAGE = [
+  'Home Deals Kettles',
+  'Steel kettle 1.7 l',
+  'In stock',
+  'Add to cart',
+  'Other kettles: Glass kettle Sold out',
+  'Notify me when available',
+  'Currently unavailable online, available in store',
+  'Out of stock',
+].join('\n');
+
 test('the wording of any stretch of a text read from the text normalised once equals the stretch’s own wording', () => {
   for (const text of TEXTS) {
     const words = new StockText(text);
@@ -24,6 +37,23 @@ test('the wording of any stretch of a text read from the text normalised once eq
       for (let to = from; to <= text.length; to++) {
         assert.deepEqual(words.of(from, to), stockWording(text.slice(from, to)), `${text} [${from}, ${to})`);
       }
+    }
+  }
+});
+
+test('a stretch reads the same wording whether it is searched on its own or through the whole text', () => {
+  for (let from = 0; from <= PAGE.length; from++) {
+    for (let to = from; to <= PAGE.length; to++) {
+      const expected = stockWording(PAGE.slice(from, to));
+      // a text of its own for each stretch, asked first: a short stretch is searched alone
+      assert.deepEqual(new StockText(PAGE).of(from, to), expected, `[${from}, ${to}) alone`);
+    }
+  }
+  const words = new StockText(PAGE);
+  assert.deepEqual(words.whole(), stockWording(PAGE));
+  for (let from = 0; from <= PAGE.length; from += 3) {
+    for (let to = from; to <= PAGE.length; to += 2) {
+      assert.deepEqual(words.of(from, to), stockWording(PAGE.slice(from, to)), `[${from}, ${to}) after the whole`);
     }
   }
 });
