@@ -1,6 +1,6 @@
 import type { Element } from 'domhandler';
 import { BlockList } from './block-list.ts';
-import { isUnreadTag, separatorOf, STRUCK } from './visible-text.ts';
+import { isUnreadTag, rawPiece, separatorOf, STRUCK } from './visible-text.ts';
 
 // The page's visible text as a walk of the finished tree reads it
 // (rawVisibleText of the whole document, each element's offsets reported as
@@ -76,7 +76,7 @@ export class TextCapture {
   }
 
   text(data: string): void {
-    if (this.skipping === null) this.push(data);
+    if (this.skipping === null) this.push(rawPiece(data));
   }
 
   closed(el: Element): void {

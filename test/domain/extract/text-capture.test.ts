@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Element } from 'domhandler';
 import { parsePage } from '../../../src/domain/extract/parse-page.ts';
-import { rawVisibleText } from '../../../src/domain/extract/visible-text.ts';
+import { normaliseLines, rawPiece, rawVisibleText } from '../../../src/domain/extract/visible-text.ts';
 import { BlockList } from '../../../src/domain/extract/block-list.ts';
 import { CUTTABLE } from '../../../src/domain/extract/text-capture.ts';
 import { extractFromDocument, outlineDocument, readsPageText, readTextDocument } from '../../../src/domain/extract/document.ts';
@@ -93,4 +93,32 @@ test('the text is noted while parsing only for targets that read the whole page'
   assert.equal(readsPageText(selected), false);
   assert.equal(readsPageText([...selected, page!]), true);
   assert.equal(readsPageText([]), false);
+});
+
+// Pieces of a raw text: words, words with whitespace about them, and whitespace alone of every kind normalising tells
+// apart (a run with a line break, a run without, a single space, whitespace beyond ASCII).
+const PIECES = ['Kettle', ' ', '  ', '\n', ' \n\t ', '\t', '\u00a0 ', ' in stock\n '];
+
+test('whitespace alone is noted as the one character normalising makes of it: every stretch of whole pieces reads the same', () => {
+  const sequences = (length: number): string[][] =>
+    length === 0 ? [[]] : sequences(length - 1).flatMap((rest) => PIECES.map((piece) => [piece, ...rest]));
+  for (const pieces of sequences(4)) {
+    const noted = pieces.map(rawPiece);
+    for (let from = 0; from <= pieces.length; from++) {
+      for (let to = from; to <= pieces.length; to++) {
+        const expected = normaliseLines(pieces.slice(from, to).join(''));
+        assert.equal(normaliseLines(noted.slice(from, to).join('')), expected, JSON.stringify(pieces.slice(from, to)));
+      }
+    }
+  }
+});
+
+test('whitespace alone is noted shorter, any other text as it is', () => {
+  assert.equal(rawPiece('\n      '), '\n');
+  assert.equal(rawPiece(' \t  '), ' ');
+  assert.equal(rawPiece(' '), ' ');
+  assert.equal(rawPiece('  in stock  '), '  in stock  ');
+  assert.equal(rawPiece('\u00a0\u00a0'), '\u00a0\u00a0');
+  const indented = parsePage('<ul>\n        <li>one</li>\n        <li>two</li>\n      </ul>', 'https://shop.example/');
+  assert.equal(indented.parsedText!.raw, '\n\n\none\n\n\ntwo\n\n\n');
 });
