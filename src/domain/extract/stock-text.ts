@@ -14,8 +14,22 @@ function normalise(text: string): string {
   return text
     .normalize('NFC')
     .toLowerCase()
-    .replace(/[’ʼ]/gu, "'")
     .replace(/[^\S\n]+/gu, ' ');
+}
+
+const APOSTROPHE = /['’ʼ]/u;
+
+/**
+ * The phrase as a text may spell it: each apostrophe any of the three pages
+ * show. A text is searched as it is lowercased: making its apostrophes one
+ * was a second copy of a whole page's text, fresh memory whose first touch is
+ * dear on some virtual machines (decision record 0087).
+ */
+function spellings(phrase: string): string[] {
+  const at = phrase.search(APOSTROPHE);
+  if (at < 0) return [phrase];
+  const rest = spellings(phrase.slice(at + 1));
+  return ["'", '’', 'ʼ'].flatMap((apostrophe) => rest.map((after) => phrase.slice(0, at) + apostrophe + after));
 }
 
 /** A phrase edge that is part of a word must not continue into the text's next character. */
@@ -28,9 +42,12 @@ interface Found {
   strength: Strength;
 }
 
-// Normalised once; longest first, so "notify me when available" is read before "notify me".
-const byLength = (phrases: readonly StockPhrase[]) =>
-  phrases.map((p) => ({ phrase: normalise(p.phrase), strength: p.strength })).sort((a, b) => b.phrase.length - a.phrase.length);
+// Normalised once, in every spelling of their apostrophes; longest first, so "notify me when available" is read
+// before "notify me".
+const byLength = (phrases: readonly StockPhrase[]) => {
+  const spelt = new Map(phrases.flatMap(({ phrase, strength }) => spellings(normalise(phrase)).map((p) => [p, strength] as const)));
+  return [...spelt].map(([phrase, strength]) => ({ phrase, strength })).sort((a, b) => b.phrase.length - a.phrase.length);
+};
 const OUT = byLength(OUT_OF_STOCK_PHRASES);
 const IN = byLength(IN_STOCK_PHRASES);
 // Where any phrase starts, found in one pass of one expression (stepping one
@@ -131,16 +148,15 @@ function splitsPair(stretch: string): boolean {
  * whole text, whose places every later stretch then looks up.
  */
 export class StockText {
-  private readonly folded: string;
+  private readonly lower: string;
   private readonly slicing: boolean;
   private readonly wording = new Map<string, StockWording>();
-  /** where a phrase starts in `folded`, in order; null until a long stretch needs them */
+  /** where a phrase starts in `lower`, in order; null until a long stretch needs them */
   private phraseStarts: number[] | null = null;
 
   constructor(private readonly text: string) {
-    const lower = text.toLowerCase();
-    this.folded = lower.replace(/[’ʼ]/gu, "'");
-    this.slicing = lower.length === text.length && !text.includes('\u03a3');
+    this.lower = text.toLowerCase();
+    this.slicing = this.lower.length === text.length && !text.includes('\u03a3');
   }
 
   /** stockWording(text), each distinct text judged once; `starts` as normalisedWording takes them */
@@ -154,14 +170,14 @@ export class StockText {
   }
 
   /**
-   * Where phrases may start in folded[from, to), counted from `from`: every place one starts within the stretch (and
+   * Where phrases may start in lower[from, to), counted from `from`: every place one starts within the stretch (and
    * those of phrases running on past its end, which a search of the stretch alone does not find and nothing reads).
    */
   private startsIn(from: number, to: number): readonly number[] {
-    if (this.phraseStarts === null && (to - from) * SHORT_STRETCHES < this.folded.length) {
-      return phraseStarts(this.folded.slice(from, to));
+    if (this.phraseStarts === null && (to - from) * SHORT_STRETCHES < this.lower.length) {
+      return phraseStarts(this.lower.slice(from, to));
     }
-    this.phraseStarts ??= phraseStarts(this.folded);
+    this.phraseStarts ??= phraseStarts(this.lower);
     const starts = this.phraseStarts;
     const first = partitionPoint(starts.length, (i) => starts[i]! < from);
     const end = partitionPoint(starts.length, (i) => starts[i]! < to);
@@ -177,7 +193,7 @@ export class StockText {
     if (starts.length === 0) return NO_WORDING;
     const stretch = this.text.slice(from, to);
     const sliceable = !splitsPair(stretch) && stretch.normalize('NFC') === stretch;
-    return sliceable ? this.judged(this.folded.slice(from, to), starts) : this.judged(normalise(stretch));
+    return sliceable ? this.judged(this.lower.slice(from, to), starts) : this.judged(normalise(stretch));
   }
 
   /** stockWording(text) */

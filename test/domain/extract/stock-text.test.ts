@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { StockText, stockWording } from '../../../src/domain/extract/stock-text.ts';
+import { IN_STOCK_PHRASES, OUT_OF_STOCK_PHRASES } from '../../../src/domain/extract/data/stock-phrases.ts';
 
 // Texts as visible-text.ts makes them (single spaces and line breaks), with the
 // characters whose normalising does not map one character to one: İ (two
@@ -54,6 +55,22 @@ test('a stretch reads the same wording whether it is searched on its own or thro
   for (let from = 0; from <= PAGE.length; from += 3) {
     for (let to = from; to <= PAGE.length; to += 2) {
       assert.deepEqual(words.of(from, to), stockWording(PAGE.slice(from, to)), `[${from}, ${to}) after the whole`);
+    }
+  }
+});
+
+test('a phrase with an apostrophe is read whichever apostrophe the text spells it with', () => {
+  const lists = [
+    { phrases: OUT_OF_STOCK_PHRASES, side: 'out' as const },
+    { phrases: IN_STOCK_PHRASES, side: 'in' as const },
+  ];
+  for (const { phrases, side } of lists) {
+    for (const { phrase } of phrases.filter((p) => /['’ʼ]/u.test(p.phrase))) {
+      for (const apostrophe of ["'", '’', 'ʼ']) {
+        const text = `Kettle\n${phrase.replace(/['’ʼ]/gu, apostrophe).toUpperCase()}\nAdd to cart`;
+        assert.ok(stockWording(text)[side] > 0, text);
+        assert.ok(new StockText(text).whole()[side] > 0, text);
+      }
     }
   }
 });
