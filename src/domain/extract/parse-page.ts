@@ -1,6 +1,6 @@
 import { Parser } from 'htmlparser2';
 import { findOne, textContent } from 'domutils';
-import { DomHandler, type Document, type Element } from 'domhandler';
+import { DomHandler, type Document, type Element, type Text } from 'domhandler';
 import { normaliseText } from '../observed-value.ts';
 import { capDepth, MAX_ELEMENT_DEPTH } from './cap-depth.ts';
 import { PageElements } from './page-elements.ts';
@@ -83,7 +83,7 @@ class PageHandler extends DomHandler {
 
   override ontext(data: string): void {
     super.ontext(data);
-    this.text?.text(data);
+    this.text?.text(this.lastNode as Text);
   }
 
   override onclosetag(): void {

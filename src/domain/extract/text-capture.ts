@@ -1,4 +1,4 @@
-import type { Element } from 'domhandler';
+import type { Element, Text } from 'domhandler';
 import { BlockList } from './block-list.ts';
 import { isUnreadTag, rawPiece, separatorOf, STRUCK } from './visible-text.ts';
 
@@ -42,6 +42,16 @@ export class TextCapture {
   private readonly ends = new BlockList<number>();
   private readonly cuttable: number[] = [];
 
+  /** the text node being read: noted once the next event shows it complete (its data grows while the parser hands
+   * it over in pieces, around an entity), so that rawPiece reads a node's data whole, as the walk does */
+  private pending: Text | null = null;
+
+  private notePending(): void {
+    if (this.pending === null) return;
+    this.push(rawPiece(this.pending.data));
+    this.pending = null;
+  }
+
   private push(piece: string): void {
     this.parts.push(piece);
     this.length += piece.length;
@@ -55,6 +65,7 @@ export class TextCapture {
 
   /** `hidden`: whether the element's attributes hide it (visible-text.ts, hiddenBy) */
   opened(el: Element, hidden: boolean): void {
+    this.notePending();
     if (this.skipping !== null) return;
     if (isUnreadTag(el.name, hidden)) {
       this.skipping = el;
@@ -75,11 +86,15 @@ export class TextCapture {
     if (separator !== '') this.push(separator);
   }
 
-  text(data: string): void {
-    if (this.skipping === null) this.push(rawPiece(data));
+  /** `node`: the text node the parser's latest data went to (a new one, or the one it read before) */
+  text(node: Text): void {
+    if (this.skipping !== null || node === this.pending) return;
+    this.notePending();
+    this.pending = node;
   }
 
   closed(el: Element): void {
+    this.notePending();
     if (this.skipping !== null) {
       if (el === this.skipping) this.skipping = null;
       return;
@@ -91,6 +106,7 @@ export class TextCapture {
   }
 
   finish(): CapturedText {
+    this.notePending();
     const { elements, starts, ends, cuttable } = this;
     return { raw: this.parts.join(), elements, starts, ends, cuttable };
   }

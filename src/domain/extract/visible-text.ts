@@ -131,7 +131,7 @@ const ASCII_WHITESPACE = /^[\t-\r ]+$/;
 
 /**
  * A text node's data as the raw text holds it: whitespace alone (a page's
- * indentation between tags, on some pages nine tenths of the raw text) as the
+ * indentation between tags, on some pages most of the raw text) as the
  * one character normalising turns a run holding it into — a line break if it
  * holds one, else a space — and any other data as it is. Normalised, any
  * stretch of the raw text made of whole pieces reads the same either way; the

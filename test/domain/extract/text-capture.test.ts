@@ -37,6 +37,8 @@ const PAGES = [
   '<svg><text>drawn</text></svg><template><p>t</p></template><s>old</s> <del>older</del><p hidden><b>hidden child</b></p>text',
   // the first of two style attributes counts; an implied <br> and a second <form>'s attributes hide nothing
   '<div style="color: red" style="display:none">first style</div><p hidden>h</br>after</p><form><form hidden><i>in</i></form>',
+  // whitespace the parser hands over in pieces (around an entity) or apart (around a comment)
+  '<ul>\n  <li>  &amp;  </li>\n  &nbsp;\n  <!-- c -->\n   <li>x &lt; y</li>\n</ul>',
 ];
 
 test('the visible text noted while parsing equals a walk of the parsed tree, with the same element offsets', () => {
