@@ -99,7 +99,7 @@ test('the text is noted while parsing only for targets that read the whole page'
 
 // Pieces of a raw text: words, words with whitespace about them, and whitespace alone of every kind normalising tells
 // apart (a run with a line break, a run without, a single space, whitespace beyond ASCII).
-const PIECES = ['Kettle', ' ', '  ', '\n', ' \n\t ', '\t', '\u00a0 ', ' in stock\n '];
+const PIECES = ['Kettle', ' ', '  ', '\n', ' \n\t ', '\t', '\r', '\u00a0 ', ' in stock\n '];
 
 test('whitespace alone is noted as the one character normalising makes of it: every stretch of whole pieces reads the same', () => {
   const sequences = (length: number): string[][] =>
