@@ -1,4 +1,4 @@
-import { normaliseLines } from './visible-text.ts';
+import { normaliseLines, runSeparator } from './visible-text.ts';
 import { partitionPoint } from './partition-point.ts';
 import { BlockList } from './block-list.ts';
 
@@ -62,7 +62,7 @@ export class TextLayer {
       const run = pieces[k + 1]!;
       // a run either end of the text goes; any other becomes one separator, a line break if the run holds one
       const edge = textAt === 0 || (k + 2 === last && pieces[last] === '');
-      const separator = edge ? '' : run.includes('\n') ? '\n' : ' ';
+      const separator = edge ? '' : runSeparator(run);
       pieces[k + 1] = separator;
       rawAt += run.length;
       textAt += separator.length;

@@ -127,6 +127,11 @@ export function separatorOf(name: string): string {
   return SEPARATORS.get(name) ?? '';
 }
 
+/** What normalising makes of a whitespace run between two words: a line break if the run holds one, else a space. */
+export function runSeparator(run: string): string {
+  return run.includes('\n') ? '\n' : ' ';
+}
+
 const ASCII_WHITESPACE = /^[\t-\r ]+$/;
 
 /**
@@ -143,7 +148,7 @@ const ASCII_WHITESPACE = /^[\t-\r ]+$/;
 export function rawPiece(data: string): string {
   const first = data.charCodeAt(0);
   if (data.length < 2 || !(first === 32 || (first >= 9 && first <= 13)) || !ASCII_WHITESPACE.test(data)) return data;
-  return data.includes('\n') ? '\n' : ' ';
+  return runSeparator(data);
 }
 
 function collect(node: AnyNode, out: RawText, options: VisibleTextOptions): void {
