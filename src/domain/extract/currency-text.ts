@@ -79,14 +79,19 @@ function codeAt(text: string, at: number): { code: string; lower: boolean } | nu
 
 const isAsciiLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
+/** The unit each sign starts with, in each case it is matched in (the keys signAt looks signs up by). */
+const SIGN_FIRST_UNITS = new Set([...SIGNS_BY_FIRST.keys()].map((first) => first.charCodeAt(0)));
+
 /**
- * Whether no sign or code can start at `at`, judged by the ASCII characters there alone: every sign that starts with
- * an ASCII character starts with "$" or a letter, and one starting with a letter, like a code, never follows a letter.
- * A page's text is mostly such places: the full look (slices and an expression at each place) is kept for the rest.
+ * Whether no sign or code can start at `at`, judged by the characters there alone: past ASCII, only a sign that starts
+ * with that very unit (codes are ASCII letters); every sign that starts with an ASCII character starts with "$" or a
+ * letter, and one starting with a letter, like a code, never follows a letter. A page's text is mostly such places
+ * (on a page in Korean or Russian nearly every one): the full look (slices and an expression at each place) is kept
+ * for the rest.
  */
 function noMentionAt(text: string, at: number): boolean {
   const c = text.charCodeAt(at);
-  if (c >= 128) return false;
+  if (c >= 128) return !SIGN_FIRST_UNITS.has(c);
   if (!isAsciiLetter(c)) return c !== 36;
   return at > 0 && isAsciiLetter(text.charCodeAt(at - 1));
 }

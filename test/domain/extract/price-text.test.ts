@@ -115,6 +115,14 @@ test('every currency sign and code is found after any character that is not a le
   }
 });
 
+test('a sign matched whatever its case is found in upper and lower case', () => {
+  for (const { sign } of CURRENCY_SIGNS.filter((s) => s.fold)) {
+    for (const written of [sign.toUpperCase(), sign.toLowerCase()]) {
+      assert.equal(currencyOf(`12 ${written}`), written, `12 ${written}`);
+    }
+  }
+});
+
 test('a bare dollar sign gives way to a more specific currency', () => {
   assert.equal(currencyOf('$1,190.00 AUD'), 'AUD');
   assert.equal(currencyOf('SGD4.90 $'), 'SGD');
