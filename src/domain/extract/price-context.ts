@@ -37,9 +37,10 @@ const THRESHOLD_BEFORE = new RegExp(`(?:(?:^|[^\\p{L}])(?:${THRESHOLD_WORDS})|${
 
 // Each expression is tried only where it can match at all, judged from the
 // few characters next to the number: most numbers on a shop page (a price
-// after its sign, a count after a tag's text) are next to no word, and the
-// five expressions asked of every number were most of a price target's time
-// on pages with many numbers (decision record 0088). The expressions decide.
+// after its sign, a count after a tag's text) are next to no such word, and
+// the five expressions asked of every number were a third of a price
+// target's time on a page with many numbers (decision record 0088). The
+// expressions decide.
 
 /** Whether the UTF-16 unit is one \s matches (WhiteSpace or LineTerminator). */
 function isSpace(unit: number): boolean {
