@@ -21,10 +21,18 @@ import { visibleText } from './visible-text.ts';
 
 const CONTROLS = new Set(['a', 'button']);
 
-/** Whether a control holds labels worded both ways, its wording read by `wordingOf`. */
-function switchedLabels(wordingOf: (el: Element) => StockWording): (el: Element) => boolean {
+/**
+ * Whether a control holds labels worded both ways, its wording read by `wordingOf`. `placesIn`, where given, counts
+ * the places where phrases start in the control's text (null: not known): each place holds one phrase at most, so a
+ * control with fewer than two is not read at all (most of a page's links and buttons).
+ */
+function switchedLabels(
+  wordingOf: (el: Element) => StockWording,
+  placesIn: ((el: Element) => number | null) | null = null,
+): (el: Element) => boolean {
   return (el) => {
     if (!CONTROLS.has(el.name)) return false;
+    if (placesIn !== null && (placesIn(el) ?? 2) < 2) return false;
     const wording = wordingOf(el);
     return wording.out > 0 && wording.in > 0;
   };
@@ -58,7 +66,9 @@ function stockText(page: ParsedPage): { view: PageTextView; words: StockText } {
   return perPage(page, 'stock text', () => {
     const plain = pageTextView(page, 'plain');
     const plainWords = new StockText(plain.text);
-    const view = pageTextView(page, 'without switched labels', { skip: switchedLabels(wordingIn(plain, plainWords)) });
+    const places = plainWords.places();
+    const skip = switchedLabels(wordingIn(plain, plainWords), places && plain.placesIn(places));
+    const view = pageTextView(page, 'without switched labels', { skip });
     return { view, words: view.text === plain.text ? plainWords : new StockText(view.text) };
   });
 }

@@ -24,6 +24,12 @@ export interface PageTextView {
   of(el: Element): string;
   /** where of(el) is in `text`; null when the element's text is read on its own */
   span(el: Element): { from: number; to: number } | null;
+  /**
+   * How many of `places` (offsets in `text`, ascending) lie in span(el), asked of many elements: their raw offsets
+   * against the places' (one lookup each, once), not each element's span. Null where span(el) is, or where a place is
+   * no character copied from the page (a separator).
+   */
+  placesIn(places: readonly number[]): (el: Element) => number | null;
 }
 
 interface PageWalk {
@@ -152,6 +158,17 @@ function viewWithout(walk: PageWalk, options: VisibleTextOptions): PageTextView 
     span(el) {
       const raw = rawSpan(el);
       return raw ? layer.span(raw.start, raw.end) : null;
+    },
+    placesIn(places) {
+      const raws = places.map((at) => layer.toRaw(at));
+      if (raws.includes(null)) return () => null;
+      // toRaw keeps the places' order
+      const rawPlaces = raws as number[];
+      const before = (at: number) => partitionPoint(rawPlaces.length, (i) => rawPlaces[i]! < at);
+      return (el) => {
+        const raw = rawSpan(el);
+        return raw && layer.slices(raw.start, raw.end) ? before(raw.end) - before(raw.start) : null;
+      };
     },
   };
 }

@@ -149,9 +149,10 @@ function splitsPair(stretch: string): boolean {
  * text when lowercasing maps each character alone to one character (no "İ",
  * no "Σ", whose lowercase depends on the letter after it), the stretch is in
  * NFC and does not split a surrogate pair; any other stretch is normalised on
- * its own. Where phrases start is searched once: in a short stretch (a
- * control's label) on its own, in a long one (an area, the page) through the
- * whole text, whose places every later stretch then looks up.
+ * its own. Where phrases start is searched once: in a short stretch (the
+ * innermost areas around the title) on its own, in a long one (an outer area,
+ * the page) through the whole text, whose places every later stretch then
+ * looks up; places() searches the whole text at once.
  */
 export class StockText {
   private readonly lower: string;
@@ -180,8 +181,8 @@ export class StockText {
   /**
    * Where phrases may start in lower[from, to), counted from `from`: every place one starts within the stretch (and
    * those of phrases running on past its end, which a search of the stretch alone does not find and nothing reads).
-   * Short stretches are searched on their own until they have cost as much as one search of the whole text (a page
-   * with thousands of links asks each link's label): from then on, and for a long stretch, the whole is searched once.
+   * Short stretches are searched on their own until they have cost as much as one search of the whole text (a text
+   * asked of many stretches): from then on, and for a long stretch, the whole is searched once.
    */
   private startsIn(from: number, to: number): readonly number[] {
     const cost = to - from + SEARCH_OVERHEAD;
@@ -194,6 +195,15 @@ export class StockText {
     const first = partitionPoint(starts.length, (i) => starts[i]! < from);
     const end = partitionPoint(starts.length, (i) => starts[i]! < to);
     return first === end ? [] : starts.slice(first, end).map((at) => at - from);
+  }
+
+  /**
+   * Every place in the text where a phrase starts (and no phrase of of() is found elsewhere; at each place one at
+   * most, the text it covers taken), or null when lowercasing moves or changes the text's places.
+   */
+  places(): readonly number[] | null {
+    if (!this.slicing) return null;
+    return (this.phraseStarts ??= phraseStarts(this.lower));
   }
 
   /** stockWording(text.slice(from, to)) */

@@ -83,9 +83,26 @@ export class TextLayer {
     return this.raw.charCodeAt(at) >= 0x300 && JOINS_PREVIOUS.test(this.raw.charAt(at));
   }
 
+  /** Whether normaliseLines(raw.slice(start, end)) is a slice of `text` (span), not normalised on its own. */
+  slices(start: number, end: number): boolean {
+    return this.sliceable && !this.joinsPrevious(start) && !this.joinsPrevious(end);
+  }
+
+  /**
+   * Where in the raw text the character at `at` in `text` was copied from; null for a separator (a run of whitespace
+   * collapsed), or when the raw text is normalised whole. A copied character lies in a span of the layer exactly when
+   * its raw place is inside the span's raw stretch: toText only grows, and steps past that place by one.
+   */
+  toRaw(at: number): number | null {
+    if (!this.sliceable) return null;
+    const word = partitionPoint(this.textStarts.length, (i) => this.textStarts.at(i) <= at) - 1;
+    if (word < 0 || at - this.textStarts.at(word) >= this.lengths.at(word)) return null;
+    return this.rawStarts.at(word) + at - this.textStarts.at(word);
+  }
+
   /** Where normaliseLines(raw.slice(start, end)) is in `text`; null when it is normalised on its own. */
   span(start: number, end: number): { from: number; to: number } | null {
-    if (!this.sliceable || this.joinsPrevious(start) || this.joinsPrevious(end)) return null;
+    if (!this.slices(start, end)) return null;
     let from = this.toText(start);
     let to = this.toText(end);
     if (from < to && (this.text[from] === ' ' || this.text[from] === '\n')) from++;

@@ -92,6 +92,12 @@ test('a buy control holding both buy and unavailable labels (switched by style) 
   assert.equal(stockOf(`<div><h1>WC frame</h1><p>997 zł</p>${control}</div>`), 'availability_unknown');
 });
 
+test('a buy control whose two labels are one phrase each, buy and sold out, says nothing about stock', () => {
+  const control = '<button><span>Add to cart</span> <span>Sold out</span></button>';
+  assert.equal(stockOf(`<div><h1>Kettle</h1><p>19.99 €</p>${control}<p>Only 3 left in stock</p></div>`), 'in_stock');
+  assert.equal(stockOf(`<div><h1>Kettle</h1><p>19.99 €</p>${control}</div>`), 'availability_unknown');
+});
+
 test('add-to-cart wording in Slovak, Chinese, Korean and Hebrew suggests the item is in stock', () => {
   for (const button of ['Do košíka', '加入購物車', '구매하기', 'הוסף לסל']) {
     assert.equal(stockOf(`<div><h1>Item</h1><button>${button}</button></div>`), 'in_stock', button);

@@ -6,6 +6,7 @@ import { loadRealPages } from '../../../scripts/realpages-eval.ts';
 import { descendants } from '../../../src/domain/extract/dom.ts';
 import { pageTextView } from '../../../src/domain/extract/page-text.ts';
 import { CUTTABLE } from '../../../src/domain/extract/text-capture.ts';
+import { StockText, stockWording } from '../../../src/domain/extract/stock-text.ts';
 import { TextLayer } from '../../../src/domain/extract/text-layer.ts';
 import { normaliseLines, visibleText, type VisibleTextOptions } from '../../../src/domain/extract/visible-text.ts';
 import { page } from './helpers.ts';
@@ -33,10 +34,68 @@ function assertSameAsVisibleText(parsed: ParsedPage, label: string): void {
   }
 }
 
-test('slices of the one-pass text equal each element read on its own, on every real shop page', () => {
-  for (const real of loadRealPages(resolve(import.meta.dirname, '../../corpora/realpages'))) {
-    assertSameAsVisibleText(page(real.html.toString('utf8')), real.key);
+/** Each place (every seventh character that is no whitespace), and how many of them lie in each element's span. */
+function assertPlacesCounted(parsed: ParsedPage, label: string): void {
+  for (const [key, options] of [['plain', {}] as const, ['left out', LEFT_OUT] as const]) {
+    const view = pageTextView(parsed, key, options);
+    const places: number[] = [];
+    for (let at = 0; at < view.text.length; at += 7) if (/\S/u.test(view.text[at]!)) places.push(at);
+    // before[t]: how many places lie before offset t
+    const before = [0];
+    for (let at = 0, n = 0; at < view.text.length; at++) before.push(places[n] === at ? ++n : n);
+    const placesIn = view.placesIn(places);
+    for (const el of descendants(parsed.document.children)) {
+      const span = view.span(el);
+      const expected = span === null ? null : before[span.to]! - before[span.from]!;
+      if (placesIn(el) !== expected) assert.equal(placesIn(el), expected, `${label}: <${el.name}> (${key})`);
+    }
   }
+}
+
+// parsed once for the tests below (~140 MB held), not once each
+let parsedRealPages: { key: string; parsed: ParsedPage }[] | undefined;
+const realPages = () =>
+  (parsedRealPages ??= loadRealPages(resolve(import.meta.dirname, '../../corpora/realpages')).map((real) => ({
+    key: real.key,
+    parsed: page(real.html.toString('utf8')),
+  })));
+
+test('slices of the one-pass text equal each element read on its own, on every real shop page', () => {
+  for (const { key, parsed } of realPages()) assertSameAsVisibleText(parsed, key);
+});
+
+test('the places counted in each element’s text are those inside its slice, on every real shop page', () => {
+  for (const { key, parsed } of realPages()) assertPlacesCounted(parsed, key);
+});
+
+test('a link or button with fewer than two places where phrases start in its text is not worded both ways, on every real shop page', () => {
+  // what availability.ts relies on to read only those controls: each place holds one phrase at most (stock-text.ts)
+  let read = 0;
+  for (const { key, parsed } of realPages()) {
+    const view = pageTextView(parsed, 'plain');
+    const places = new StockText(view.text).places();
+    if (places === null) continue;
+    const placesIn = view.placesIn(places);
+    for (const el of descendants(parsed.document.children)) {
+      const count = placesIn(el);
+      if ((el.name !== 'a' && el.name !== 'button') || count === null || count >= 2) continue;
+      const wording = stockWording(view.of(el));
+      read++;
+      // out and in are strengths: what says anything counts once
+      if (Number(wording.out > 0) + Number(wording.in > 0) > count)
+        assert.fail(`${key}: <${el.name}> "${view.of(el)}" has ${count} places`);
+    }
+  }
+  assert.ok(read > 1000, `${read} controls read`);
+});
+
+test('a place that is a separator, not a character of the page, is counted in no element', () => {
+  const parsed = page('<div><p>one</p><p>two</p></div>');
+  const view = pageTextView(parsed, 'plain');
+  assert.equal(view.text, 'one\ntwo');
+  const p = descendants(parsed.document.children).find((el) => el.name === 'p') as Element;
+  assert.equal(view.placesIn([0])(p), 1);
+  assert.equal(view.placesIn([0, 3])(p), null);
 });
 
 test('slices equal each element read on its own at the edges of left-out, hidden and inline elements', () => {
@@ -44,6 +103,7 @@ test('slices equal each element read on its own at the edges of left-out, hidden
     <p hidden>h <b>i</b></p><del><span>in del</span> <b>too</b></del>
     <table><tr><td>Shipping</td><td>4.95</td></tr></table><i></i><s></s> end\u00a0 <b> </b>\n\t<em>last</em> </div>`;
   assertSameAsVisibleText(page(html), 'edges');
+  assertPlacesCounted(page(html), 'edges');
 });
 
 test('text that normalisation composes is read on its own, and still equals visibleText', () => {
@@ -55,6 +115,7 @@ test('text that normalisation composes is read on its own, and still equals visi
     '<p>\u1100<i>\u1161</i>\u11a8 <b>k</b></p>',
   ]) {
     assertSameAsVisibleText(page(html), JSON.stringify(html));
+    assertPlacesCounted(page(html), JSON.stringify(html));
   }
 });
 
@@ -89,6 +150,38 @@ test('every stretch of a raw text, edges inside words and runs of whitespace too
       }
     }
   }
+});
+
+test('a character the layer copies lies in a stretch’s span exactly when its raw place lies in the stretch', () => {
+  // (a raw text NFC changes is normalised whole: no stretch of it is sliced, nothing maps back)
+  for (const raw of RAW_TEXTS.filter((text) => text.normalize('NFC') === text)) {
+    const layer = new TextLayer(raw);
+    const copied: { at: number; rawAt: number }[] = [];
+    for (let at = 0; at < layer.text.length; at++) {
+      const rawAt = layer.toRaw(at);
+      // a separator (a collapsed run) is copied from nowhere; every other character from a place holding it
+      if (rawAt === null) assert.match(layer.text[at]!, /\s/u, `${JSON.stringify(raw)} ${at}`);
+      else assert.equal(raw[rawAt], layer.text[at], `${JSON.stringify(raw)} ${at}`);
+      if (rawAt !== null) copied.push({ at, rawAt });
+    }
+    for (let start = 0; start <= raw.length; start++) {
+      for (let end = start; end <= raw.length; end++) {
+        const span = layer.span(start, end);
+        if (span === null) continue;
+        for (const { at, rawAt } of copied) {
+          if (/\s/u.test(layer.text[at]!)) continue;
+          const inSpan: boolean = span.from <= at && at < span.to;
+          assert.equal(start <= rawAt && rawAt < end, inSpan, `${JSON.stringify(raw)} ${start}–${end} at ${at}`);
+        }
+      }
+    }
+  }
+});
+
+test('a raw text normalised whole has no places to map back to', () => {
+  const layer = new TextLayer('cafe\u0301 au lait');
+  assert.equal(layer.text, 'café au lait');
+  assert.equal(layer.toRaw(0), null);
 });
 
 test('no character below U+0300 composes with the one before it (the layer looks no further for those)', () => {
