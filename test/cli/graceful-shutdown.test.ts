@@ -5,10 +5,10 @@ import { loadConfig } from '../../src/config.ts';
 import { startServer } from '../../src/server.ts';
 import { startFixtureServer } from '../helpers/fixture-server.ts';
 import { ADMIN_TOKEN } from '../helpers/test-credentials.ts';
-import { useTempDataDirs } from '../helpers/temp-dirs.ts';
+import { useMigratedDataDirs } from '../helpers/migrated-snapshot.ts';
 import { signal } from '../helpers/signal.ts';
 
-const drainDir = useTempDataDirs('pw-drain-');
+const drainDir = useMigratedDataDirs('pw-drain-');
 
 test('stopping the server lets in-flight requests finish, then closes the store', async () => {
   const reached = signal();

@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../src/config.ts';
 import { startServer } from '../../src/server.ts';
-import { useTempDataDirs } from '../helpers/temp-dirs.ts';
+import { useMigratedDataDirs } from '../helpers/migrated-snapshot.ts';
 
-const engineDir = useTempDataDirs('pw-engine-');
+const engineDir = useMigratedDataDirs('pw-engine-');
 
 test('serve runs the scheduler with the configured concurrency and stops it on shutdown; api runs none', async () => {
   const dataDir = engineDir();
