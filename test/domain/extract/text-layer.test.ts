@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import type { Element } from 'domhandler';
@@ -52,8 +52,11 @@ function assertPlacesCounted(parsed: ParsedPage, label: string): void {
   }
 }
 
-// parsed once for the tests below (~140 MB held), not once each
+// parsed once for the tests below (~140 MB held), not once each; let go when the file ends, as its process runs others
 let parsedRealPages: { key: string; parsed: ParsedPage }[] | undefined;
+after(() => {
+  parsedRealPages = undefined;
+});
 const realPages = () =>
   (parsedRealPages ??= loadRealPages(resolve(import.meta.dirname, '../../corpora/realpages')).map((real) => ({
     key: real.key,
