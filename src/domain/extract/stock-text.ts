@@ -92,12 +92,6 @@ const NO_WORDING: StockWording = Object.freeze({ out: 0, in: 0 });
 /** A stretch shorter than this part of the whole text is searched for phrases on its own. */
 const SHORT_STRETCHES = 8;
 
-/**
- * What a search of its own costs beyond its stretch's characters, counted in characters (starting the expression and
- * slicing: about as long as searching a few dozen characters).
- */
-const SEARCH_OVERHEAD = 32;
-
 const RANK: Record<Strength, number> = { weak: 1, strong: 2 };
 
 function strongest(found: readonly Found[]): number {
@@ -158,10 +152,8 @@ export class StockText {
   private readonly lower: string;
   private readonly slicing: boolean;
   private readonly wording = new Map<string, StockWording>();
-  /** where a phrase starts in `lower`, in order; null until a long stretch needs them, or many short ones */
+  /** where a phrase starts in `lower`, in order; null until a long stretch or places() needs them */
   private phraseStarts: number[] | null = null;
-  /** what the short stretches searched on their own have cost, in characters (SEARCH_OVERHEAD each included) */
-  private searched = 0;
 
   constructor(private readonly text: string) {
     this.lower = text.toLowerCase();
@@ -181,13 +173,9 @@ export class StockText {
   /**
    * Where phrases may start in lower[from, to), counted from `from`: every place one starts within the stretch (and
    * those of phrases running on past its end, which a search of the stretch alone does not find and nothing reads).
-   * Short stretches are searched on their own until they have cost as much as one search of the whole text (a text
-   * asked of many stretches): from then on, and for a long stretch, the whole is searched once.
    */
   private startsIn(from: number, to: number): readonly number[] {
-    const cost = to - from + SEARCH_OVERHEAD;
-    if (this.phraseStarts === null && (to - from) * SHORT_STRETCHES < this.lower.length && this.searched + cost <= this.lower.length) {
-      this.searched += cost;
+    if (this.phraseStarts === null && (to - from) * SHORT_STRETCHES < this.lower.length) {
       return phraseStarts(this.lower.slice(from, to));
     }
     this.phraseStarts ??= phraseStarts(this.lower);
