@@ -62,12 +62,20 @@ async function runNode(args) {
 // One embedded store is created and migrated, and kept for the runs after
 // while what makes it is unchanged (scripts/test-snapshots.js); each file's
 // embedded stores start from it (test/helpers/migrated-snapshot.ts). Also on
-// PostgreSQL: the embedded store's own tests run there too.
+// PostgreSQL: the embedded store's own tests run there too. On the embedded
+// store, beside it, one created and not migrated: the migration tests' stores
+// with no schema start from it, not from initdb.
 const snapshots = join(root, 'node_modules', '.cache', 'pagewatch-test-snapshots');
 const inputs = snapshotKey(root);
-const snapshot = (kind, script) => cachedSnapshot(snapshots, kind, inputs, (path) => runNode(['--import', 'tsx', script, path]));
-env.PAGEWATCH_TEST_PGLITE_SNAPSHOT = await snapshot('migrated', 'test/helpers/pglite-snapshot.ts');
-if (!env.PAGEWATCH_TEST_PGLITE_SNAPSHOT) stop(1);
+const snapshot = (kind, script, ...args) =>
+  cachedSnapshot(snapshots, kind, inputs, (path) => runNode(['--import', 'tsx', script, path, ...args]));
+const [migrated, unmigrated] = await Promise.all([
+  snapshot('migrated', 'test/helpers/pglite-snapshot.ts'),
+  env.TEST_DATABASE_URL ? '' : snapshot('unmigrated', 'test/helpers/pglite-snapshot.ts', 'unmigrated'),
+]);
+if (!migrated || unmigrated === null) stop(1);
+env.PAGEWATCH_TEST_PGLITE_SNAPSHOT = migrated;
+env.PAGEWATCH_TEST_UNMIGRATED_SNAPSHOT = unmigrated;
 // PAGEWATCH_TEST_MOVED_STORE (with TEST_DATABASE_URL): the API files' test
 // schemas are filled by moving one populated embedded store into each, made
 // once (test/helpers/populated-snapshot.ts, test-database.ts; issue #43); the

@@ -4,7 +4,7 @@ import pg from 'pg';
 import type { Database } from '../../src/store/database.ts';
 import { copyStore } from '../../src/store/copy-store.ts';
 import { openDatabase } from '../../src/store/open-database.ts';
-import { migratedSnapshot } from './migrated-snapshot.ts';
+import { migratedSnapshot, unmigratedSnapshot } from './migrated-snapshot.ts';
 import { storePool, type StorePool } from './store-pool.ts';
 
 // Each test file gets a fresh isolated database: PGlite in memory (a store of
@@ -45,7 +45,8 @@ let embeddedStores: StorePool | null = null;
  */
 export async function openTestDatabase(options: { migrate?: boolean; pooled?: boolean; moved?: boolean } = {}): Promise<Database> {
   if (!testDatabaseUrl) {
-    if (options.migrate === false) return openDatabase({ databaseUrl: null, dataDir: null, migrate: false });
+    if (options.migrate === false)
+      return openDatabase({ databaseUrl: null, dataDir: null, snapshot: unmigratedSnapshot(), migrate: false });
     if (options.pooled === false) return openDatabase({ databaseUrl: null, dataDir: null, snapshot: migratedSnapshot() });
     embeddedStores ??= storePool(() => openDatabase({ databaseUrl: null, dataDir: null, snapshot: migratedSnapshot() }));
     return embeddedStores.take();

@@ -5,6 +5,7 @@ import { appendFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { listMigrations, migrate, MigrationMismatchError } from '../../src/store/migrate.ts';
 import { migrationSet, withCurrentStore, withEmptyStore } from '../helpers/migration-sets.ts';
+import { seedDataDir, unmigratedSnapshot } from '../helpers/migrated-snapshot.ts';
 import { testDatabaseUrl } from '../helpers/test-database.ts';
 import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 import { pagewatchArgs } from '../helpers/pagewatch-bin.ts';
@@ -65,7 +66,8 @@ test(
   'pagewatch migrate reports the migrations it applied, then that the schema is up to date',
   { skip: testDatabaseUrl !== null && 'the embedded store: a data directory' },
   () => {
-    const env = { ...process.env, PAGEWATCH_DATA_DIR: dataDirs(), DATABASE_URL: '', LOG_LEVEL: 'warn' };
+    // a store with no schema yet: the run's unmigrated one where there is one, else the process creates it
+    const env = { ...process.env, PAGEWATCH_DATA_DIR: seedDataDir(dataDirs(), unmigratedSnapshot()), DATABASE_URL: '', LOG_LEVEL: 'warn' };
     const first = spawnSync(process.execPath, pagewatchArgs(['migrate']), { env, encoding: 'utf8' });
     assert.equal(first.status, 0, first.stderr);
     assert.equal(

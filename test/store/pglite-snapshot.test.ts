@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PGlite } from '@electric-sql/pglite';
 import { migrate } from '../../src/store/migrate.ts';
 import { openDatabase } from '../../src/store/open-database.ts';
+import { migratedStoreDump } from '../helpers/migrated-snapshot.ts';
 import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 
 // An in-memory embedded store can start from a snapshot of a data directory
@@ -11,14 +11,7 @@ import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 const dataDirs = useTempDataDirs('pw-snapshot-test-');
 
 test('stores started from one snapshot hold its schema, need no migration, and do not share writes', async () => {
-  const dataDir = dataDirs();
-  const source = await openDatabase({ databaseUrl: null, dataDir });
-  await source.close();
-  const pg = new PGlite(dataDir);
-  await pg.waitReady;
-  const snapshot = new Uint8Array(await (await pg.dumpDataDir('none')).arrayBuffer());
-  await pg.close();
-
+  const snapshot = await migratedStoreDump(dataDirs());
   const first = await openDatabase({ databaseUrl: null, dataDir: null, snapshot, migrate: false });
   const second = await openDatabase({ databaseUrl: null, dataDir: null, snapshot, migrate: false });
   try {

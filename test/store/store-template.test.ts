@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import { migrate } from '../../src/store/migrate.ts';
 import { openDatabase } from '../../src/store/open-database.ts';
 import { tarEntries, unpackStoreTemplate } from '../../src/store/store-template.ts';
+import { migratedStoreDump } from '../helpers/migrated-snapshot.ts';
 import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 
 // A new embedded store is unpacked from the build's template (a data directory
@@ -15,20 +15,10 @@ import { useTempDataDirs } from '../helpers/temp-dirs.ts';
 const dataDirs = useTempDataDirs('pw-template-test-');
 
 let migratedDump: Promise<Uint8Array> | undefined;
-/** A migrated store's dump, made once for the file's tests (each costs a store's start and a PGlite's), read only. */
+/** A migrated store's dump (the run's snapshot where there is one), got once for the file's tests, read only. */
 function dumpOfMigratedStore(): Promise<Uint8Array> {
-  migratedDump ??= makeDump();
+  migratedDump ??= migratedStoreDump(dataDirs());
   return migratedDump;
-}
-
-async function makeDump(): Promise<Uint8Array> {
-  const dataDir = dataDirs();
-  await (await openDatabase({ databaseUrl: null, dataDir })).close();
-  const pg = new PGlite(dataDir);
-  await pg.waitReady;
-  const dump = new Uint8Array(await (await pg.dumpDataDir('none')).arrayBuffer());
-  await pg.close();
-  return dump;
 }
 
 test('a data directory unpacked from a dump opens as the store it was, migrated', async () => {
@@ -45,27 +35,34 @@ test('a data directory unpacked from a dump opens as the store it was, migrated'
 });
 
 test('a template read from its file a chunk at a time unpacks to the same files as one read whole', async () => {
-  const dump = await dumpOfMigratedStore();
+  // a file of two chunks and a half (the run's lean snapshot has none larger than one), then a store's dump
+  const large = Uint8Array.from({ length: 2.5 * (1 << 20) }, (_, i) => (i * 31) % 251);
+  const template = Buffer.concat([tarFile('/large', large), await dumpOfMigratedStore()]);
   const dir = dataDirs();
   mkdirSync(dir);
   const file = join(dir, 'template.tar');
-  writeFileSync(file, dump);
+  writeFileSync(file, template);
   const fromFile = dataDirs();
   unpackStoreTemplate(pathToFileURL(file), fromFile);
-  const files = tarEntries(dump).filter((entry) => entry.kind === 'file');
-  assert.ok(
-    files.some((entry) => entry.content.length > 1 << 20),
-    'a file larger than a chunk',
-  );
+  const files = tarEntries(template).filter((entry) => entry.kind === 'file');
+  assert.ok(files.length > 1);
   for (const entry of files) assert.deepEqual(readFileSync(join(fromFile, entry.path)), Buffer.from(entry.content), entry.path);
 });
 
-function tarHeader(name: string, type: string): Uint8Array {
+function tarHeader(name: string, type: string, size = 0): Uint8Array {
   const header = new Uint8Array(512);
   header.set(new TextEncoder().encode(name), 0);
-  header.set(new TextEncoder().encode('00000000000'), 124);
+  header.set(new TextEncoder().encode(size.toString(8).padStart(11, '0')), 124);
   header[156] = type.charCodeAt(0);
   return header;
+}
+
+/** A tar entry of a file holding `content`, padded to whole blocks. */
+function tarFile(name: string, content: Uint8Array): Uint8Array {
+  const entry = new Uint8Array(512 + Math.ceil(content.length / 512) * 512);
+  entry.set(tarHeader(name, '0', content.length), 0);
+  entry.set(content, 512);
+  return entry;
 }
 
 test('a template entry naming a path outside the data directory is refused', () => {
