@@ -1,7 +1,7 @@
 // Accuracy of whole-page price and availability targets on real shop pages:
 //   npm run eval:realpages [-- [--browser] <realpages dir>]
 // The directory defaults to test/corpora/realpages; see scripts/realpages-eval.ts.
-// --browser previews in browser mode (Chromium at /usr/bin/chromium); run it
+// --browser previews in browser mode (the default Chromium, src/config.ts); run it
 // with loopback only, e.g. unshare -n sh -c 'ip link set lo up && exec npm run eval:realpages -- --browser',
 // so the pages' third-party hosts are unreachable as they are behind a blocker.
 import { dirname, resolve } from 'node:path';

@@ -92,7 +92,7 @@ export interface RealPagesRun {
 /**
  * Every page through preview + evaluate on the real application (embedded
  * store) and a loopback fixture server, loaded in `loadMode` (browser: the
- * Chromium at /usr/bin/chromium, confined to loopback by the caller's netns).
+ * default Chromium (defaultChromiumPath), confined to loopback by the caller's netns).
  */
 export async function evaluateRealPages(pages: readonly RealPage[], loadMode: 'html' | 'browser' = 'html'): Promise<RealPagesRun> {
   // quotas, spacing of previews and the extraction budget (a busy shared

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { parsePlans, DEFAULT_PLANS, type Plans } from './domain/plans.ts';
 import { guardPolicy } from './domain/network/guard-policy.ts';
 import { YOUNG_GENERATIONS, type YoungGeneration } from './heap-sizing.ts';
@@ -13,6 +13,20 @@ import { parseProxies, type OutboundProxy } from './domain/network/outbound-prox
  * died is taken over this long after it stopped renewing its leases.
  */
 export const DEFAULT_CHECK_LEASE_SECONDS = 30;
+
+/**
+ * The local Chromium used when PAGEWATCH_CHROMIUM_PATH is unset: the first of
+ * these that is installed, else the last. First Chromium's headless shell
+ * (Debian's chromium-headless-shell): the same engine built for automation,
+ * without the full browser's windows and UI services, loading a page for
+ * about a third of the full browser's CPU (docs/decisions/0092).
+ */
+export const CHROMIUM_PATHS = ['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium'];
+
+/** The first of CHROMIUM_PATHS for which `installed` holds, else the last. */
+export function defaultChromiumPath(installed: (path: string) => boolean = existsSync): string {
+  return CHROMIUM_PATHS.find((path) => installed(path)) ?? CHROMIUM_PATHS.at(-1)!;
+}
 
 /** scrypt's cost for owner passwords as log2 of N (PAGEWATCH_PASSWORD_HASH_COST); 2^18 already needs 256 MiB a hash. */
 export const PASSWORD_HASH_COST = { default: 15, min: 10, max: 18 };
@@ -42,7 +56,7 @@ export interface Config {
   allowPrivateNetworks: string[];
   /** PAGEWATCH_ALLOW_PORTS, default 80,443: ports allowed on public addresses */
   allowPorts: number[];
-  /** PAGEWATCH_CHROMIUM_PATH, default /usr/bin/chromium */
+  /** PAGEWATCH_CHROMIUM_PATH, default defaultChromiumPath(): the headless shell when installed, else /usr/bin/chromium */
   chromiumPath: string;
   /** PAGEWATCH_BROWSER_WS: remote Chromium (CDP websocket) instead of a local one */
   browserWs: string | null;
@@ -229,7 +243,7 @@ export function loadConfig(env: Env): Config {
     shutdownGraceSeconds: integer(env, 'PAGEWATCH_SHUTDOWN_GRACE_SECONDS', 25, 0, 3600),
     allowPrivateNetworks: cidrList(env, 'PAGEWATCH_ALLOW_PRIVATE_NETWORKS'),
     allowPorts: portList(env, 'PAGEWATCH_ALLOW_PORTS'),
-    chromiumPath: text(env, 'PAGEWATCH_CHROMIUM_PATH') ?? '/usr/bin/chromium',
+    chromiumPath: text(env, 'PAGEWATCH_CHROMIUM_PATH') ?? defaultChromiumPath(),
     browserWs: url(env, 'PAGEWATCH_BROWSER_WS', ['ws:', 'wss:']),
     smtpUrl: url(env, 'PAGEWATCH_SMTP_URL', ['smtp:', 'smtps:']),
     smtpFrom: text(env, 'PAGEWATCH_SMTP_FROM') ?? `pagewatch@${new URL(publicUrl).hostname}`,

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { CHROMIUM_PATHS, ConfigError, defaultChromiumPath, loadConfig } from '../src/config.ts';
 
 test('defaults follow DESIGN §2', () => {
   const config = loadConfig({});
@@ -17,8 +17,27 @@ test('defaults follow DESIGN §2', () => {
   assert.equal(config.workerConcurrency, 4);
   assert.deepEqual(config.allowPorts, [80, 443]);
   assert.deepEqual(config.allowPrivateNetworks, []);
-  assert.equal(config.chromiumPath, '/usr/bin/chromium');
+  assert.equal(config.chromiumPath, defaultChromiumPath());
   assert.equal(config.plans.pro.requests_per_minute, 60);
+});
+
+test("without PAGEWATCH_CHROMIUM_PATH the browser is Chromium's headless shell when installed, else /usr/bin/chromium", () => {
+  const [shell, full] = CHROMIUM_PATHS;
+  assert.equal(shell, '/usr/lib/chromium/chromium-headless-shell');
+  assert.equal(
+    defaultChromiumPath((path) => path === shell || path === full),
+    shell,
+  );
+  assert.equal(
+    defaultChromiumPath((path) => path === full),
+    full,
+  );
+  assert.equal(
+    defaultChromiumPath(() => false),
+    '/usr/bin/chromium',
+    'named in the launch error when none is installed',
+  );
+  assert.equal(loadConfig({ PAGEWATCH_CHROMIUM_PATH: '/opt/chrome/chrome' }).chromiumPath, '/opt/chrome/chrome');
 });
 
 test('settings beyond DESIGN §2 have documented defaults', () => {

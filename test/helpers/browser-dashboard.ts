@@ -6,6 +6,7 @@ import { startTestApp, type TestApp, type TestAppOptions } from './test-app.ts';
 import { startFixtureServer, type FixtureServer } from './fixture-server.ts';
 import { startTestEngine } from './test-engine.ts';
 import { createOwner, signedIn } from './dashboard-client.ts';
+import { defaultChromiumPath } from '../../src/config.ts';
 
 // The dashboard in real headless Chromium against a listening server, with
 // owners signed in through the real sign-in form. Every address is loopback.
@@ -55,7 +56,7 @@ export async function startBrowserDashboard(artifactsDir: string, options: TestA
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   const browser: Browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: defaultChromiumPath(),
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking'],
   });
   return {

@@ -5,6 +5,7 @@ import { RenderSlots } from './render-slots.ts';
 import type { CheckIssue } from '../../domain/issues.ts';
 import { vetUrl, type GuardPolicy } from '../ssrf/guard.ts';
 import { ChromiumSource } from '../browser/chromium.ts';
+import { defaultChromiumPath } from '../../config.ts';
 import { startFilteringProxy, type FilteringProxy } from '../browser/filtering-proxy.ts';
 import { loadPage } from './browser-page.ts';
 import { loadIssue, type LoadRequest, type LoadResult, type PageLoader } from './types.ts';
@@ -18,7 +19,7 @@ import type { OutboundProxy } from '../../domain/network/outbound-proxies.ts';
 export interface BrowserLoaderOptions {
   /** the SSRF policy the proxy enforces (PAGEWATCH_ALLOW_PORTS, PAGEWATCH_ALLOW_PRIVATE_NETWORKS) */
   policy: GuardPolicy;
-  /** local Chromium executable; default `/usr/bin/chromium` */
+  /** local Chromium executable; default defaultChromiumPath() (config.ts): the headless shell when installed, else `/usr/bin/chromium` */
   chromiumPath?: string;
   /**
    * CDP websocket of a remote Chromium (PAGEWATCH_BROWSER_WS); default unset,
@@ -89,8 +90,8 @@ async function confine(context: BrowserContext): Promise<void> {
  * What a page (or a step) may open besides itself is dismissed: popups and
  * new tabs are closed, dialogs dismissed, file choosers left unanswered
  * (listening keeps the native one from opening). Downloads are refused by the
- * context (acceptDownloads: false) and permission prompts denied, as a fresh
- * context grants none.
+ * context (acceptDownloads: false) and permission prompts denied (the
+ * context is created granting none).
  */
 function dismissInterruptions(context: BrowserContext, page: Page): void {
   context.on('page', (other) => {
@@ -135,7 +136,7 @@ export function createBrowserLoader(options: BrowserLoaderOptions): PageLoader {
     started ??= startFilteringProxy({ policy: options.policy, host: proxyHost }).then((proxy) => {
       const proxyServer = `http://${proxyPublicHost.includes(':') ? `[${proxyPublicHost}]` : proxyPublicHost}:${proxy.port}`;
       const chromium = new ChromiumSource({
-        chromiumPath: options.chromiumPath ?? '/usr/bin/chromium',
+        chromiumPath: options.chromiumPath ?? defaultChromiumPath(),
         browserWsEndpoint: options.browserWsEndpoint,
         proxyServer,
         maxPages,
@@ -187,6 +188,9 @@ export function createBrowserLoader(options: BrowserLoaderOptions): PageLoader {
         proxy: { server: proxyServer, bypass: '<-loopback>', username: session.username, password: session.password },
         serviceWorkers: 'block',
         acceptDownloads: false,
+        // Granting none denies every permission outright (CDP Browser.grantPermissions), rather than leaving each
+        // prompt's answer to the browser build: the headless shell leaves a notification request at "default".
+        permissions: [],
       });
     try {
       try {

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { PLAYWRIGHT_DISABLED_FEATURES, chromiumArgs } from '../../../src/fetch/browser/chromium.ts';
+import { defaultChromiumPath } from '../../../src/config.ts';
 
 // The launch flags against real Chromium launched by Playwright.
 
@@ -31,7 +32,7 @@ const disabledFeatures = (args: string[]): string[] =>
 
 describe('chromium launch flags', () => {
   it('keeps every feature Playwright turns off, as Chromium reads only the last --disable-features', async () => {
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true });
+    const browser = await chromium.launch({ executablePath: defaultChromiumPath(), headless: true });
     try {
       assert.deepEqual(disabledFeatures(launchedBrowserArgs()).sort(), [...PLAYWRIGHT_DISABLED_FEATURES].sort());
     } finally {

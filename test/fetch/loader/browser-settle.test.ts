@@ -1,3 +1,4 @@
+// test-lane: waits (Chromium's loads, each until the page is still or a cap passes)
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -8,6 +9,7 @@ import { pageText } from '../../../src/domain/page-source.ts';
 import { firstOf, waitUntil } from '../../helpers/deadline.ts';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { watchSettle } from '../../../src/fetch/loader/page-settle.ts';
+import { defaultChromiumPath } from '../../../src/config.ts';
 
 // When the browser loader reads a page after its load event: real Chromium
 // against the fixture pages of test/fixtures/site/settle/, each of which
@@ -109,7 +111,7 @@ describe("the page's own requests", () => {
         res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
       },
     });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+    browser = await chromium.launch({ executablePath: defaultChromiumPath(), args: ['--headless', '--no-sandbox', '--disable-gpu'] });
   });
 
   after(async () => {

@@ -10,6 +10,7 @@ import { startTestEngine } from '../../helpers/test-engine.ts';
 import { PRICE, TITLE, watchPage } from '../../helpers/watched-page.ts';
 import { passwordLink } from '../../helpers/dashboard-client.ts';
 import { fullPageShot } from '../../helpers/browser-dashboard.ts';
+import { defaultChromiumPath } from '../../../src/config.ts';
 
 // The dashboard in real headless Chromium against a listening server. Every
 // address involved is loopback. Screenshots, when asked for, go to test-artifacts/dashboard/.
@@ -37,7 +38,7 @@ before(async () => {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: defaultChromiumPath(),
     args: [
       '--headless',
       '--no-sandbox',
