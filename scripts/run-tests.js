@@ -10,13 +10,15 @@ import { once } from 'node:events';
 import { compiledPath, compileTests } from './compile-tests.js';
 import { filesUnder } from './files-under.js';
 import { storeTestFiles } from './store-tests.js';
-import { batchesByEnv, CPU_LOG_VARIABLE, needsOwnProcess, WASM_BASELINE_ONLY, writeBatch } from './test-batches.js';
+import { CPU_LOG_VARIABLE, mostlyWaits, needsOwnProcess, runOrder, WASM_BASELINE_ONLY, writeBatch } from './test-batches.js';
 import { cachedSnapshot, snapshotKey } from './test-snapshots.js';
 
 const filters = process.argv.slice(2);
 // Test processes at once (PAGEWATCH_TEST_PROCESSES, default 3): with two, a
 // quiet 2-core machine idled a quarter of the time, while files waited on
 // Chromium, child processes and the stores' threads (docs/decisions/0070).
+// The files that mostly wait run in one more process beside these
+// (docs/decisions/0092).
 const PROCESSES = Number(process.env.PAGEWATCH_TEST_PROCESSES ?? 3);
 if (!Number.isInteger(PROCESSES) || PROCESSES < 1) {
   console.error(`PAGEWATCH_TEST_PROCESSES must be a whole number of processes, at least 1: ${process.env.PAGEWATCH_TEST_PROCESSES}`);
@@ -106,12 +108,12 @@ const FILES_PER_BATCH = 20;
 // test; a batch bounds each of its files by FILE_TIMEOUT_MS (test-batches.js),
 // and a batch of files on a busy machine (or beside the other store's suite)
 // may take many minutes without any test hanging.
-const runFiles = (loader, list, timeoutMs) =>
+const runFiles = (loader, list, timeoutMs, processes = PROCESSES) =>
   runNode([
     ...loader,
     WASM_BASELINE_ONLY,
     '--test',
-    `--test-concurrency=${PROCESSES}`,
+    `--test-concurrency=${processes}`,
     `--test-timeout=${timeoutMs}`,
     ...reporters,
     ...list,
@@ -120,15 +122,16 @@ const statuses = [sourceFiles.length > 0 ? await runFiles(['--import', 'tsx'], s
 if (out) {
   const named = compiledFiles.map((f) => [f, compiledPath(root, out, f)]);
   const ownProcess = new Set(compiledFiles.filter(needsOwnProcess));
+  const waiting = new Set(compiledFiles.filter((f) => !ownProcess.has(f) && mostlyWaits(f)));
   const alone = named.filter(([f]) => ownProcess.has(f));
-  const shared = named.filter(([f]) => !ownProcess.has(f));
+  const waits = named.filter(([f]) => waiting.has(f));
+  const shared = named.filter(([f]) => !ownProcess.has(f) && !waiting.has(f));
   const dir = join(out, 'test-batches');
   const storeEnv = (file) => (onMovedStore(file) ? movedStoreEnv : {});
-  const batches = [
-    ...alone.map((file, i) => writeBatch(join(dir, `own-process-${i + 1}.js`), [file], storeEnv(file[0]))),
-    ...batchesByEnv(shared, FILES_PER_BATCH, storeEnv).map(([files, env], i) => writeBatch(join(dir, `batch-${i + 1}.js`), files, env)),
-  ];
+  const batches = runOrder({ waits, alone, shared }, FILES_PER_BATCH, storeEnv).map(([name, files, env]) =>
+    writeBatch(join(dir, name), files, env),
+  );
   env[CPU_LOG_VARIABLE] = join(out, 'test-cpu.jsonl');
-  statuses.push(await runFiles(['--enable-source-maps'], batches, 3_600_000));
+  statuses.push(await runFiles(['--enable-source-maps'], batches, 3_600_000, PROCESSES + (waits.length > 0 ? 1 : 0)));
 }
 stop(statuses.find((s) => s !== 0) ?? 0);

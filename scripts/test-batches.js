@@ -6,7 +6,9 @@
 // top-level hooks (before, after, beforeEach…) attach to that suite, not to
 // the batch, and suites run one after the other. A file that observes or acts
 // on its whole process says so in its first lines (OWN_PROCESS) and runs in a
-// process of its own, as before.
+// process of its own, as before. A file that spends most of its time waiting
+// says so too (MOSTLY_WAITS): those files share a lane of their own beside
+// the lanes of the files that work (scripts/run-tests.js).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -21,18 +23,30 @@ export const WASM_BASELINE_ONLY = '--liftoff-only';
 
 /** The marker, with the reason after it, of a file that needs a process of its own. */
 export const OWN_PROCESS = '// test-process: own';
+/**
+ * The marker, with the reason after it, of a file whose time goes mostly to
+ * waiting (deadlines it lets pass, pagewatch processes it starts, Chromium's
+ * loads), not to its own process's CPU (docs/decisions/0092).
+ */
+export const MOSTLY_WAITS = '// test-lane: waits';
 /** The environment variable naming the file each batch appends its files' CPU times to (batchEntry); unset: none kept. */
 export const CPU_LOG_VARIABLE = 'PAGEWATCH_TEST_CPU_LOG';
 
 /** How long one file of a batch may run; the runner's own --test-timeout bounds a batch as a whole. */
 export const FILE_TIMEOUT_MS = 600_000;
 
-/** Whether the test file at `source` asks for a process of its own. */
-export function needsOwnProcess(source) {
+/** Whether one of the first lines of the test file at `source` starts with `marker`. */
+function marked(source, marker) {
   return readFileSync(source, 'utf8')
     .split('\n', 20)
-    .some((line) => line.startsWith(OWN_PROCESS));
+    .some((line) => line.startsWith(marker));
 }
+
+/** Whether the test file at `source` asks for a process of its own. */
+export const needsOwnProcess = (source) => marked(source, OWN_PROCESS);
+
+/** Whether the test file at `source` says it mostly waits. */
+export const mostlyWaits = (source) => marked(source, MOSTLY_WAITS);
 
 /**
  * `files` dealt out in turn into `count` batches, so each batch mixes the
@@ -61,6 +75,24 @@ export function batchesByEnv(files, perBatch, envOf) {
   return [...groups.values()].flatMap(({ env, members }) =>
     dealOut(members, Math.ceil(members.length / perBatch)).map((batch) => [batch, env]),
   );
+}
+
+/**
+ * The batch files of a run, as [file name, files, env], named so that their
+ * order is the order node's runner starts them in (it sorts them by name):
+ * first the files that mostly wait (`waits`), all in one batch per
+ * environment, which keeps the one process more busy for most of the run;
+ * then each file that needs a process of its own (`alone`), while the other
+ * processes start; then the rest (`shared`) in batches of about `perBatch`.
+ * Files are [source path, compiled path] pairs; `envOf(source)` as in batchesByEnv.
+ */
+export function runOrder({ waits, alone, shared }, perBatch, envOf) {
+  const entries = [
+    ...batchesByEnv(waits, Math.max(waits.length, 1), envOf).map(([files, env]) => ['waits', files, env]),
+    ...alone.map((file) => ['own-process', [file], envOf(file[0])]),
+    ...batchesByEnv(shared, perBatch, envOf).map(([files, env]) => ['batch', files, env]),
+  ];
+  return entries.map(([kind, files, env], i) => [`${String(i + 1).padStart(3, '0')}-${kind}.js`, files, env]);
 }
 
 /**

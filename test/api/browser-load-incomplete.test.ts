@@ -1,3 +1,4 @@
+// test-lane: waits (each load lets a settle cap or a load deadline pass)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useMonitoringWorld, type MonitoringWorld } from '../helpers/monitoring-world.ts';

@@ -1,3 +1,4 @@
+// test-lane: waits (Chromium's loads, one per step run)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useMonitoringWorld, type MonitoringWorld } from '../helpers/monitoring-world.ts';

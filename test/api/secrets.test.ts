@@ -1,3 +1,4 @@
+// test-lane: waits (browser loads with steps, step timeouts let pass)
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';

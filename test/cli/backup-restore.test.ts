@@ -1,3 +1,4 @@
+// test-lane: waits (pagewatch processes it starts: serve, backup, restore)
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

@@ -1,3 +1,4 @@
+// test-lane: waits (a build and a pagewatch process it starts)
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';

@@ -1,3 +1,4 @@
+// test-lane: waits (pagewatch processes it starts and stops)
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';

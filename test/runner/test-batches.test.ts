@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // @ts-expect-error the runner's scripts are plain JavaScript without types
-import { batchesByEnv, CPU_LOG_VARIABLE, dealOut, needsOwnProcess, writeBatch } from '../../scripts/test-batches.js';
+import { batchesByEnv, CPU_LOG_VARIABLE, dealOut, mostlyWaits, needsOwnProcess, runOrder, writeBatch } from '../../scripts/test-batches.js';
 // @ts-expect-error the runner's scripts are plain JavaScript without types
 import { dearestFiles } from '../../scripts/test-summary-reporter.js';
 // @ts-expect-error the runner's scripts are plain JavaScript without types
@@ -131,6 +131,38 @@ test("files of another environment are batched apart, each batch with its files'
 test('a file that watches its whole process asks for one of its own in its first lines', () => {
   assert.equal(needsOwnProcess(join(root, 'test/fetch/loader/browser-limits.test.ts')), true);
   assert.equal(needsOwnProcess(join(root, 'test/api/monitors.test.ts')), false);
+});
+
+test('a file that mostly waits says so in its first lines', () => {
+  assert.equal(mostlyWaits(join(root, 'test/api/browser-load-incomplete.test.ts')), true);
+  assert.equal(mostlyWaits(join(root, 'test/api/monitors.test.ts')), false);
+});
+
+test('batches are named in the order they start: the waiting files in one batch per environment, then each file of its own process, then the rest', () => {
+  const moved = { PAGEWATCH_TEST_POPULATED_SNAPSHOT: '/populated' };
+  const pair = (source: string) => [source, `${source}.js`];
+  const envOf = (source: string) => (source.startsWith('test/api/') ? moved : {});
+  const order = runOrder(
+    {
+      waits: ['test/api/w1', 'test/cli/w2', 'test/cli/w3'].map(pair),
+      alone: ['test/fetch/own'].map(pair),
+      shared: ['test/a', 'test/b', 'test/c'].map(pair),
+    },
+    2,
+    envOf,
+  ) as [string, string[][], object][];
+  assert.deepEqual(
+    order.map(([name, files, env]) => [name, files.map(([source]) => source), env]),
+    [
+      ['001-waits.js', ['test/api/w1'], moved],
+      ['002-waits.js', ['test/cli/w2', 'test/cli/w3'], {}],
+      ['003-own-process.js', ['test/fetch/own'], {}],
+      ['004-batch.js', ['test/a', 'test/c'], {}],
+      ['005-batch.js', ['test/b'], {}],
+    ],
+  );
+  const names = order.map(([name]) => name);
+  assert.deepEqual([...names].sort(), names, "node's runner sorts the files it is given");
 });
 
 test('on PostgreSQL the files that reach TEST_DATABASE_URL through their imports run, the others not', () => {

@@ -1,3 +1,4 @@
+// test-lane: waits (pagewatch processes it starts, kills and starts again)
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
